@@ -1,0 +1,124 @@
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { BomwrightError } from '../errors.js';
+
+export const STDIN = '-';
+
+export interface Input {
+  /** Absolute path, or `-` for standard input. */
+  source: string;
+  /** Named on the command line (as a file or `-`), rather than found in a directory or by a pattern. */
+  explicit: boolean;
+}
+
+const IGNORED = ['**/node_modules/**', '**/.git/**'];
+
+/**
+ * Command-line operands → inputs: `-` (stdin), files, directories (their *.json, without node_modules and
+ * .git) and fast-glob patterns. A missing path or a pattern that matches nothing is a usage error (exit 2),
+ * so a typo in CI can never pass as "nothing to validate".
+ */
+export async function resolveInputs(operands: readonly string[], cwd: string): Promise<Input[]> {
+  const inputs: Input[] = [];
+  const seen = new Set<string>();
+  const add = (source: string, explicit: boolean) => {
+    if (seen.has(source)) return;
+    seen.add(source);
+    inputs.push({ source, explicit });
+  };
+  for (const operand of operands) {
+    if (operand === STDIN) {
+      add(STDIN, true);
+      continue;
+    }
+    const absolute = path.resolve(cwd, operand);
+    const stat = statOrUndefined(absolute);
+    if (stat?.isDirectory()) {
+      for (const file of await glob(['**/*.json'], absolute)) add(file, false);
+    } else if (stat !== undefined) {
+      add(absolute, true);
+    } else {
+      const { default: fastGlob } = await import('fast-glob');
+      if (!fastGlob.isDynamicPattern(operand)) {
+        throw new BomwrightError('E_NOT_FOUND', `No such file or directory: ${operand}`);
+      }
+      const files = await glob([operand], cwd);
+      if (files.length === 0) throw new BomwrightError('E_NO_MATCH', `Pattern matched no files: ${operand}`);
+      for (const file of files) add(file, false);
+    }
+  }
+  return inputs;
+}
+
+async function glob(patterns: string[], cwd: string): Promise<string[]> {
+  // Loaded on demand: validating named files should not pay for the glob library's start-up.
+  const { default: fastGlob } = await import('fast-glob');
+  const files = await fastGlob(patterns, {
+    cwd,
+    absolute: true,
+    ignore: IGNORED,
+    onlyFiles: true,
+    dot: false,
+    followSymbolicLinks: false,
+  });
+  return files.map((f) => path.normalize(f)).sort();
+}
+
+function statOrUndefined(file: string) {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads one input, refusing more than maxSize bytes without reading them (then only the size is returned). */
+export async function readInput(source: string, maxSize: number): Promise<{ bytes?: Uint8Array; size: number }> {
+  if (source === STDIN) return readStdin(maxSize);
+  try {
+    const handle = await open(source, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size > maxSize) return { size };
+      return { bytes: await handle.readFile(), size };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw ioError(source, error);
+  }
+}
+
+async function readStdin(maxSize: number): Promise<{ bytes?: Uint8Array; size: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxSize) {
+      process.stdin.destroy();
+      return { size };
+    }
+    chunks.push(chunk);
+  }
+  return { bytes: Buffer.concat(chunks), size };
+}
+
+function ioError(source: string, error: unknown): BomwrightError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : (code ?? 'unreadable');
+  return new BomwrightError('E_READ', `Cannot read ${source}: ${reason}`, { cause: error });
+}
+
+/** Cheap test for "looks like a BOM", used to skip other JSON files found in directories or by patterns. */
+export function looksLikeBom(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.includes('"bomFormat"') || buffer.includes('"specVersion"');
+}

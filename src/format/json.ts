@@ -1,0 +1,27 @@
+import { totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+
+/** Machine-readable output; the shape is versioned by `reportVersion`. */
+export function formatJson(reports: readonly FileReport[], options: ReportOptions): string {
+  const t = totals(reports);
+  const out = {
+    reportVersion: 1,
+    tool: { name: 'bomwright', version: options.toolVersion },
+    summary: {
+      documents: t.files,
+      errors: t.errors,
+      warnings: t.warnings,
+      invalid: t.invalidFiles,
+      unreadable: t.failures,
+    },
+    documents: reports.map((report) => ({
+      path: report.uri,
+      ...(report.result?.formatId ? { format: report.result.formatId } : {}),
+      valid: report.failure === undefined && (report.result?.valid ?? false),
+      errors: report.result?.errors ?? 0,
+      warnings: report.result?.warnings ?? 0,
+      ...(report.failure !== undefined ? { failure: report.failure } : {}),
+      diagnostics: visibleDiagnostics(report, options),
+    })),
+  };
+  return JSON.stringify(out, null, 2) + '\n';
+}

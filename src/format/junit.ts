@@ -1,0 +1,53 @@
+import { visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+
+/** JUnit XML: one test case per document; errors (and unreadable inputs) are failures. */
+export function formatJunit(reports: readonly FileReport[], options: ReportOptions): string {
+  const cases: string[] = [];
+  let failures = 0;
+  for (const report of reports) {
+    const name = escapeXml(report.uri);
+    const diagnostics = visibleDiagnostics(report, options);
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    const lines = diagnostics.map(
+      (d) =>
+        `${report.uri}:${d.line ?? 1}:${d.column ?? 1} ${d.severity} ${d.message}${d.pointer ? ` at ${d.pointer}` : ''} [${d.ruleId}]`,
+    );
+    if (report.failure !== undefined) {
+      failures++;
+      cases.push(
+        `    <testcase classname="bomwright.validate" name="${name}">\n      <failure message="${escapeXml(report.failure)}" type="io"/>\n    </testcase>`,
+      );
+    } else if (errors.length > 0) {
+      failures++;
+      const message = `${errors.length} error${errors.length === 1 ? '' : 's'}: ${errors[0]!.message}`;
+      cases.push(
+        `    <testcase classname="bomwright.validate" name="${name}">\n      <failure message="${escapeXml(message)}" type="${escapeXml(errors[0]!.ruleId)}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`,
+      );
+    } else if (lines.length > 0) {
+      cases.push(
+        `    <testcase classname="bomwright.validate" name="${name}">\n      <system-out>${escapeXml(lines.join('\n'))}</system-out>\n    </testcase>`,
+      );
+    } else {
+      cases.push(`    <testcase classname="bomwright.validate" name="${name}"/>`);
+    }
+  }
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="bomwright" tests="${reports.length}" failures="${failures}">`,
+    `  <testsuite name="bomwright validate" tests="${reports.length}" failures="${failures}" errors="0" skipped="0">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** XML 1.0 text: escape markup and drop characters XML cannot carry at all. */
+function escapeXml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+}

@@ -1,0 +1,67 @@
+import { RULE_IDS, RULES } from '../validate/rules.js';
+import { visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/** SARIF 2.1.0 for code scanning: repository-relative URIs against %SRCROOT% and the stable rule ids. */
+export function formatSarif(reports: readonly FileReport[], options: ReportOptions): string {
+  const ruleIndex = new Map(RULE_IDS.map((id, index) => [id, index]));
+  const results: unknown[] = [];
+  const notifications: unknown[] = [];
+  for (const report of reports) {
+    const artifactLocation = { uri: encodeUri(report.uri), uriBaseId: '%SRCROOT%' };
+    if (report.failure !== undefined) {
+      notifications.push({
+        level: 'error',
+        message: { text: `${report.uri}: ${report.failure}` },
+        locations: [{ physicalLocation: { artifactLocation } }],
+      });
+      continue;
+    }
+    for (const d of visibleDiagnostics(report, options)) {
+      const region = d.line === undefined ? undefined : { startLine: d.line, startColumn: d.column ?? 1 };
+      results.push({
+        ruleId: d.ruleId,
+        ruleIndex: ruleIndex.get(d.ruleId),
+        level: d.severity === 'error' ? 'error' : 'warning',
+        message: { text: d.message + (d.value === undefined ? '' : ` (value: ${d.value})`) },
+        locations: [
+          {
+            physicalLocation: { artifactLocation, ...(region ? { region } : {}) },
+            ...(d.pointer === '' ? {} : { logicalLocations: [{ fullyQualifiedName: d.pointer, kind: 'member' }] }),
+          },
+        ],
+      });
+    }
+  }
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'bomwright',
+            version: options.toolVersion,
+            informationUri: 'https://www.npmjs.com/package/bomwright',
+            rules: RULE_IDS.map((id) => ({
+              id,
+              shortDescription: { text: RULES[id].description },
+              help: { text: RULES[id].hint },
+              defaultConfiguration: { level: RULES[id].severity === 'error' ? 'error' : 'warning' },
+            })),
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root' } } },
+        results,
+        invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** Relative URI reference: percent-encode what is not allowed in a path, keep the slashes. */
+function encodeUri(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}

@@ -1,0 +1,40 @@
+import { plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+
+/** Human output, grouped by file: `file:line:col  severity  message  rule-id`, then a summary. */
+export function formatText(reports: readonly FileReport[], options: ReportOptions): string {
+  const lines: string[] = [];
+  for (const report of reports) lines.push(...formatTextFile(report, options));
+  const t = totals(reports);
+  const problems = t.errors + (options.quiet ? 0 : t.warnings);
+  if (problems === 0 && t.failures === 0) {
+    if (!options.quiet)
+      lines.push(`${plural(t.files, 'document')} valid${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''}`);
+  } else {
+    const parts = [plural(t.errors, 'error')];
+    if (!options.quiet) parts.push(plural(t.warnings, 'warning'));
+    if (t.failures) parts.push(`${plural(t.failures, 'input')} unreadable`);
+    lines.push(
+      `${parts.join(', ')} in ${t.files} ${t.files === 1 ? 'document' : 'documents'} (${t.invalidFiles} invalid)`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** One file's block (empty when the file has nothing to show), so results can stream as files finish. */
+export function formatTextFile(report: FileReport, options: ReportOptions): string[] {
+  const lines: string[] = [];
+  if (report.failure !== undefined) {
+    lines.push(`${report.path}: ${report.failure}`, '');
+    return lines;
+  }
+  const diagnostics = visibleDiagnostics(report, options);
+  if (diagnostics.length === 0) return lines;
+  lines.push(report.path + (report.result?.formatId ? `  (${report.result.formatId})` : ''));
+  for (const d of diagnostics) {
+    const where = `${report.path}:${d.line ?? 1}:${d.column ?? 1}`;
+    const at = d.pointer === '' ? '' : ` at ${d.pointer}`;
+    lines.push(`  ${where}  ${d.severity}  ${d.message}${at}  ${d.ruleId}`);
+  }
+  lines.push('');
+  return lines;
+}

@@ -1,0 +1,114 @@
+import type { Diagnostic } from '../validate/diagnostic.js';
+
+export interface DecodeResult {
+  /** The text without a leading byte-order mark; undefined when the bytes cannot be decoded. */
+  text?: string;
+  diagnostics: Diagnostic[];
+}
+
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Bytes → text. JSON must be UTF-8 (RFC 8259 §8.1); a UTF-8 byte-order mark is tolerated with a warning. */
+export function decodeJsonBytes(bytes: Uint8Array): DecodeResult {
+  const diagnostics: Diagnostic[] = [];
+  if (startsWith(bytes, [0x00, 0x00, 0xfe, 0xff]) || startsWith(bytes, [0xff, 0xfe, 0x00, 0x00])) {
+    return { diagnostics: [encodingDiagnostic('UTF-32')] };
+  }
+  if (startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0xff, 0xfe])) {
+    return { diagnostics: [encodingDiagnostic('UTF-16')] };
+  }
+  let start = 0;
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) {
+    start = 3;
+    diagnostics.push({
+      ruleId: 'read/byte-order-mark',
+      severity: 'warning',
+      message: 'The file starts with a UTF-8 byte-order mark',
+      pointer: '',
+      line: 1,
+      column: 1,
+    });
+  }
+  let text: string;
+  try {
+    text = fatalDecoder.decode(start === 0 ? bytes : bytes.subarray(start));
+  } catch {
+    const offset = firstInvalidUtf8(bytes, start);
+    const { line, column } = byteOffsetToLineColumn(bytes, start, offset);
+    diagnostics.push({
+      ruleId: 'read/invalid-utf8',
+      severity: 'error',
+      message: `Invalid UTF-8 byte sequence at byte offset ${offset}`,
+      pointer: '',
+      line,
+      column,
+    });
+    return { diagnostics };
+  }
+  if (text.trim() === '') {
+    diagnostics.push({ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' });
+    return { diagnostics };
+  }
+  return { text, diagnostics };
+}
+
+function encodingDiagnostic(encoding: string): Diagnostic {
+  return {
+    ruleId: 'read/unsupported-encoding',
+    severity: 'error',
+    message: `The file is ${encoding}-encoded; JSON documents must be UTF-8`,
+    pointer: '',
+    line: 1,
+    column: 1,
+  };
+}
+
+function startsWith(bytes: Uint8Array, prefix: number[]): boolean {
+  if (bytes.length < prefix.length) return false;
+  return prefix.every((b, i) => bytes[i] === b);
+}
+
+/** Byte offset of the first byte that starts an invalid UTF-8 sequence (RFC 3629: no overlongs, no surrogates). */
+export function firstInvalidUtf8(bytes: Uint8Array, from = 0): number {
+  let i = from;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lower = 0xa0;
+      if (b === 0xed) upper = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lower = 0x90;
+      if (b === 0xf4) upper = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined) return i;
+      if (k === 1 ? c < lower || c > upper : c < 0x80 || c > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return n;
+}
+
+function byteOffsetToLineColumn(bytes: Uint8Array, start: number, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = start;
+  for (let i = start; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

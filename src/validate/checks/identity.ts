@@ -1,0 +1,66 @@
+import { CBOM_SCHEMA_ADDRESS, type SpecFormat } from '../../spec/formats.js';
+import type { Diagnostic } from '../diagnostic.js';
+import { truncate } from '../schema-errors.js';
+
+const SERIAL = /^urn:uuid:([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** serialNumber, version and (for CBOM) $schema: the members that identify a document. */
+export function checkIdentity(document: Record<string, unknown>, format: SpecFormat): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const serial = document.serialNumber;
+  if (serial !== undefined) {
+    const value = truncate(JSON.stringify(serial), 120);
+    const match = typeof serial === 'string' ? SERIAL.exec(serial) : null;
+    if (match === null) {
+      diagnostics.push({
+        ruleId: 'bom/serial-number',
+        severity: 'error',
+        message: 'serialNumber must be "urn:uuid:" followed by a lower-case 8-4-4-4-12 hexadecimal UUID',
+        pointer: '/serialNumber',
+        value,
+      });
+    } else if ((serial as string).slice(9) === NIL_UUID) {
+      diagnostics.push({
+        ruleId: 'bom/serial-number-nil',
+        severity: 'warning',
+        message: 'serialNumber is the nil UUID, which identifies nothing',
+        pointer: '/serialNumber',
+        value,
+      });
+    } else {
+      const versionNibble = match[3]![0]!;
+      const variantNibble = match[4]![0]!;
+      // RFC 4122/9562: variant bits 10xx (8, 9, a, b) and a defined version 1–8.
+      if (!'89ab'.includes(variantNibble) || !'12345678'.includes(versionNibble)) {
+        diagnostics.push({
+          ruleId: 'bom/serial-number-variant',
+          severity: 'warning',
+          message: `serialNumber is not an RFC 4122 UUID (variant nibble "${variantNibble}", version nibble "${versionNibble}")`,
+          pointer: '/serialNumber',
+          value,
+        });
+      }
+    }
+  }
+  const version = document.version;
+  if (version !== undefined && !(typeof version === 'number' && Number.isInteger(version) && version >= 1)) {
+    diagnostics.push({
+      ruleId: 'bom/version',
+      severity: 'error',
+      message: 'version must be an integer of at least 1',
+      pointer: '/version',
+      value: truncate(JSON.stringify(version), 120),
+    });
+  }
+  if (format.family === 'cbom' && document.$schema !== undefined && document.$schema !== CBOM_SCHEMA_ADDRESS) {
+    diagnostics.push({
+      ruleId: 'cbom/schema-address',
+      severity: 'error',
+      message: `"$schema" must be ${CBOM_SCHEMA_ADDRESS}`,
+      pointer: '/$schema',
+      value: truncate(JSON.stringify(document.$schema), 120),
+    });
+  }
+  return diagnostics;
+}

@@ -1,0 +1,88 @@
+import { appendPointer } from '../../json/pointer.js';
+import type { SpecFormat } from '../../spec/formats.js';
+import type { Diagnostic } from '../diagnostic.js';
+import { truncate } from '../schema-errors.js';
+
+const BOM_LINK_PREFIX = 'urn:cdx:';
+
+/**
+ * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
+ * cannot express. One iterative walk (no recursion: depth is attacker-controlled) and hash lookups: linear.
+ */
+export function checkReferences(document: Record<string, unknown>, format: SpecFormat): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const firstDefinition = new Map<string, string>();
+
+  // Children are pushed in reverse so they pop in document order: the first definition is the one kept.
+  const stack: { value: unknown; pointer: string }[] = [{ value: document, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop()!;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item: unknown = value[i];
+        if (item !== null && typeof item === 'object') stack.push({ value: item, pointer: pointer + '/' + i });
+      }
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      const member = record[key];
+      if (key === 'bom-ref' && typeof member === 'string') {
+        const here = appendPointer(pointer, key);
+        const earlier = firstDefinition.get(member);
+        if (earlier === undefined) firstDefinition.set(member, here);
+        else
+          diagnostics.push({
+            ruleId: 'ref/duplicate-bom-ref',
+            severity: 'error',
+            message: `bom-ref ${truncate(JSON.stringify(member), 80)} is already used at ${earlier}`,
+            pointer: here,
+            value: truncate(JSON.stringify(member), 120),
+          });
+      } else if (member !== null && typeof member === 'object' && key !== 'signature') {
+        stack.push({ value: member, pointer: appendPointer(pointer, key) });
+      }
+    }
+  }
+
+  const dependencies = document.dependencies;
+  if (!Array.isArray(dependencies)) return diagnostics;
+  const resolve = (ref: unknown, pointer: string) => {
+    if (typeof ref !== 'string' || firstDefinition.has(ref) || ref.startsWith(BOM_LINK_PREFIX)) return;
+    diagnostics.push({
+      ruleId: 'ref/unresolved',
+      severity: 'error',
+      message: `Reference ${truncate(JSON.stringify(ref), 80)} does not match any bom-ref in the document`,
+      pointer,
+      value: truncate(JSON.stringify(ref), 120),
+    });
+  };
+  // In CBOM a ref may have one "implements" and one "uses" entry (IBM's own examples do this); no more.
+  const cbomEntries = format.family === 'cbom' ? new Map<string, number>() : undefined;
+  dependencies.forEach((dependency: unknown, index) => {
+    if (dependency === null || typeof dependency !== 'object' || Array.isArray(dependency)) return;
+    const entry = dependency as Record<string, unknown>;
+    const base = `/dependencies/${index}`;
+    resolve(entry.ref, `${base}/ref`);
+    for (const list of ['dependsOn', 'provides'] as const) {
+      const refs = entry[list];
+      if (Array.isArray(refs)) refs.forEach((ref: unknown, k) => resolve(ref, `${base}/${list}/${k}`));
+    }
+    if (cbomEntries && typeof entry.ref === 'string') {
+      const kind = typeof entry.dependencyType === 'string' ? entry.dependencyType : '(none)';
+      const key = JSON.stringify([entry.ref, kind]);
+      const earlier = cbomEntries.get(key);
+      if (earlier === undefined) cbomEntries.set(key, index);
+      else
+        diagnostics.push({
+          ruleId: 'cbom/repeated-dependency',
+          severity: 'error',
+          message: `ref ${truncate(JSON.stringify(entry.ref), 80)} already has a dependency entry of type ${kind} at /dependencies/${earlier}`,
+          pointer: base,
+        });
+    }
+  });
+  return diagnostics;
+}

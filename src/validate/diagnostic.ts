@@ -1,0 +1,29 @@
+import type { RuleId } from './rules.js';
+
+export type Severity = 'error' | 'warning';
+
+/** One finding about one place in one document. */
+export interface Diagnostic {
+  /** Stable rule id, e.g. `json/duplicate-key`. */
+  ruleId: RuleId;
+  severity: Severity;
+  /** One line, no trailing period. */
+  message: string;
+  /** RFC 6901 JSON pointer to the offending value; `''` is the whole document. */
+  pointer: string;
+  /** 1-based line and column of the value (or member name) in the source text, when known. */
+  line?: number;
+  column?: number;
+  /** The offending value as compact JSON, truncated. */
+  value?: string;
+}
+
+export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of diagnostics) {
+    if (d.severity === 'error') errors++;
+    else warnings++;
+  }
+  return { errors, warnings };
+}

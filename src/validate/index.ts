@@ -1,0 +1,141 @@
+import { decodeJsonBytes } from '../json/decode.js';
+import { locatePointers, offsetsToPositions } from '../json/locate.js';
+import { parseJsonText } from '../json/parse.js';
+import { routeDocument } from '../spec/route.js';
+import { checkIdentity } from './checks/identity.js';
+import { checkReferences } from './checks/references.js';
+import { countBySeverity, type Diagnostic } from './diagnostic.js';
+import { loadValidator, runValidator } from './schema.js';
+import { schemaDiagnostics } from './schema-errors.js';
+
+export type SignatureMode = 'verify' | 'require' | 'ignore';
+
+export const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
+
+export interface ValidateOptions {
+  /** Validate against this specVersion's schema whatever the document says. */
+  specVersion?: string;
+  /** `verify` (default) checks signatures, `require` also fails unsigned documents, `ignore` skips them entirely. */
+  signatures?: SignatureMode;
+  /** Byte limit for byte and string input (default 512 MiB). */
+  maxSize?: number;
+}
+
+export interface ValidationResult {
+  /** Id of the format the document was validated as, e.g. `cyclonedx-1.6`; absent when it could not be routed. */
+  formatId?: string;
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+  /** True when there is no error (warnings allowed). */
+  valid: boolean;
+}
+
+/**
+ * Validates one document: bytes (a file's content), text, or an already-parsed value (then without positions
+ * and without the duplicate-key check, which needs the text). Document defects come back as diagnostics;
+ * only operational failures (a missing build) throw.
+ */
+export async function validate(
+  input: Uint8Array | string | object,
+  options: ValidateOptions = {},
+): Promise<ValidationResult> {
+  const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+  const diagnostics: Diagnostic[] = [];
+  let text: string | undefined;
+  let value: unknown;
+
+  if (input instanceof Uint8Array || typeof input === 'string') {
+    const size = typeof input === 'string' ? input.length : input.byteLength;
+    if (size > maxSize) {
+      return finish(
+        [
+          {
+            ruleId: 'read/too-large',
+            severity: 'error',
+            message: `The document is ${size} bytes, over the ${maxSize}-byte limit`,
+            pointer: '',
+          },
+        ],
+        undefined,
+      );
+    }
+    if (input instanceof Uint8Array) {
+      const decoded = decodeJsonBytes(input);
+      diagnostics.push(...decoded.diagnostics);
+      if (decoded.text === undefined) return finish(diagnostics, undefined);
+      text = decoded.text;
+    } else {
+      text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+      if (text.trim() === '')
+        return finish(
+          [{ ruleId: 'read/empty', severity: 'error', message: 'The document is empty', pointer: '' }],
+          undefined,
+        );
+    }
+    const parsed = parseJsonText(text);
+    diagnostics.push(...parsed.diagnostics);
+    if (!('value' in parsed)) return finish(diagnostics, undefined);
+    value = parsed.value;
+  } else {
+    value = input;
+  }
+
+  const route = routeDocument(value, options.specVersion);
+  diagnostics.push(...route.diagnostics);
+  const format = route.format;
+  if (format === undefined) return finish(locate(diagnostics, text), undefined);
+  const document = value as Record<string, unknown>;
+
+  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format)];
+  const mode = options.signatures ?? 'verify';
+  if (mode === 'require' && document.signature === undefined) {
+    ruleDiagnostics.push({
+      ruleId: 'signature/missing',
+      severity: 'error',
+      message: 'The document is not signed (signatures are required)',
+      pointer: '',
+    });
+  }
+
+  const validator = await loadValidator(format);
+  let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
+  // A rule that explains a location better than the schema does replaces the schema's complaint there.
+  const explained = new Set(ruleDiagnostics.map((d) => d.pointer).filter((p) => p !== ''));
+  fromSchema = fromSchema.filter((d) => !explained.has(d.pointer));
+  if (mode === 'ignore') fromSchema = fromSchema.filter((d) => !isInsideSignature(d.pointer));
+
+  diagnostics.push(...ruleDiagnostics, ...fromSchema);
+  return finish(locate(diagnostics, text), format.id);
+}
+
+function isInsideSignature(pointer: string): boolean {
+  return pointer.split('/').includes('signature');
+}
+
+/** Fills in line:column for diagnostics that only have a pointer, in one pass over the text. */
+function locate(diagnostics: Diagnostic[], text: string | undefined): Diagnostic[] {
+  if (text === undefined) return diagnostics;
+  const missing = diagnostics.filter((d) => d.line === undefined);
+  if (missing.length === 0) return diagnostics;
+  const offsets = locatePointers(
+    text,
+    missing.map((d) => d.pointer),
+  );
+  const positions = offsetsToPositions(text, offsets.values());
+  for (const d of missing) {
+    const offset = offsets.get(d.pointer);
+    const position = offset === undefined ? undefined : positions.get(offset);
+    if (position !== undefined) {
+      d.line = position.line;
+      d.column = position.column;
+    }
+  }
+  return diagnostics;
+}
+
+function finish(diagnostics: Diagnostic[], formatId: string | undefined): ValidationResult {
+  diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const { errors, warnings } = countBySeverity(diagnostics);
+  return { ...(formatId === undefined ? {} : { formatId }), diagnostics, errors, warnings, valid: errors === 0 };
+}

@@ -1,0 +1,177 @@
+import type { Severity } from './diagnostic.js';
+
+export interface RuleInfo {
+  readonly severity: Severity;
+  /** Short description, used by SARIF and the README rule table. */
+  readonly description: string;
+  /** How to fix it. */
+  readonly hint: string;
+}
+
+/** Every rule bomwright reports. Ids are stable: CI configurations and SARIF baselines match on them. */
+export const RULES = {
+  'read/empty': {
+    severity: 'error',
+    description: 'The file is empty or contains only white space',
+    hint: 'Write a JSON BOM document into the file, or remove it',
+  },
+  'read/too-large': {
+    severity: 'error',
+    description: 'The file is larger than --max-size',
+    hint: 'Raise --max-size if the document is genuine',
+  },
+  'read/invalid-utf8': {
+    severity: 'error',
+    description: 'The file is not valid UTF-8',
+    hint: 'JSON documents must be UTF-8 (RFC 8259); re-encode the file',
+  },
+  'read/unsupported-encoding': {
+    severity: 'error',
+    description: 'The file starts with a UTF-16 or UTF-32 byte-order mark',
+    hint: 'JSON documents must be UTF-8 (RFC 8259); re-encode the file',
+  },
+  'read/byte-order-mark': {
+    severity: 'warning',
+    description: 'The file starts with a UTF-8 byte-order mark',
+    hint: 'Remove the byte-order mark; RFC 8259 forbids emitting it and some parsers reject it',
+  },
+  'json/syntax': {
+    severity: 'error',
+    description: 'The file is not well-formed JSON',
+    hint: 'Fix the JSON syntax at the reported position',
+  },
+  'json/duplicate-key': {
+    severity: 'error',
+    description: 'An object has two members with the same name',
+    hint: 'Remove one of them: parsers disagree on which one wins, so a signed document could mean two things',
+  },
+  'json/lone-surrogate': {
+    severity: 'error',
+    description: 'A string contains an unpaired UTF-16 surrogate escape',
+    hint: 'Escape the full surrogate pair, or remove the stray \\uD8xx-\\uDFxx escape',
+  },
+  'json/too-deep': {
+    severity: 'error',
+    description: 'The document nests objects and arrays deeper than bomwright accepts',
+    hint: 'No BOM needs this depth; the document is probably generated incorrectly or hostile',
+  },
+  'bom/not-a-bom': {
+    severity: 'error',
+    description: 'The JSON document is not a bill of materials',
+    hint: 'A BOM is a JSON object with "bomFormat" and "specVersion"',
+  },
+  'bom/unsupported-version': {
+    severity: 'error',
+    description: 'bomFormat/specVersion is missing, not a string, or not a supported version',
+    hint: 'Set "specVersion" to a supported version, or force one with --spec-version',
+  },
+  'bom/serial-number': {
+    severity: 'error',
+    description: 'serialNumber is not "urn:uuid:" followed by a lower-case 8-4-4-4-12 hexadecimal UUID',
+    hint: 'Use a lower-case RFC 4122 UUID, e.g. urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79',
+  },
+  'bom/serial-number-nil': {
+    severity: 'warning',
+    description: 'serialNumber is the nil UUID',
+    hint: 'Generate a random (version 4) UUID; the nil UUID identifies nothing',
+  },
+  'bom/serial-number-variant': {
+    severity: 'warning',
+    description: 'serialNumber is not an RFC 4122 UUID (wrong variant or version)',
+    hint: 'Generate a random (version 4) UUID',
+  },
+  'bom/version': {
+    severity: 'error',
+    description: 'version is not an integer of at least 1',
+    hint: 'Start at 1 and increment by 1 whenever the document is modified',
+  },
+  'cbom/spec-version': {
+    severity: 'error',
+    description: 'A CBOM specVersion must have the form <major.minor>-cbom-<major.minor> and be supported',
+    hint: 'Use "1.4-cbom-1.0"',
+  },
+  'cbom/schema-address': {
+    severity: 'error',
+    description: 'The CBOM "$schema" member is not the fixed CBOM schema address',
+    hint: 'Use https://raw.githubusercontent.com/IBM/CBOM/main/bom-1.4-cbom-1.0.schema.json or drop "$schema"',
+  },
+  'ref/duplicate-bom-ref': {
+    severity: 'error',
+    description: 'Two elements share one bom-ref',
+    hint: 'Every bom-ref must be unique across the document, metadata.component included',
+  },
+  'ref/unresolved': {
+    severity: 'error',
+    description: 'A dependency reference does not resolve to any bom-ref in the document',
+    hint: 'Add the referenced element, fix the reference, or use a BOM-Link (urn:cdx:...) for other documents',
+  },
+  'cbom/repeated-dependency': {
+    severity: 'error',
+    description: 'A CBOM ref appears in more than one dependency entry of the same dependencyType',
+    hint: 'A ref may have at most one "implements" entry and one "uses" entry; merge the others',
+  },
+  'signature/missing': {
+    severity: 'error',
+    description: 'The document has no root signature although signatures are required',
+    hint: 'Sign the document (bomwright sign), or drop --signatures require',
+  },
+  'schema/type': {
+    severity: 'error',
+    description: 'A value has the wrong JSON type',
+    hint: 'Use the type the schema requires',
+  },
+  'schema/required': {
+    severity: 'error',
+    description: 'A required member is missing',
+    hint: 'Add the member',
+  },
+  'schema/additional-property': {
+    severity: 'error',
+    description: 'An object has a member its schema does not define',
+    hint: 'Remove the member or check its spelling; use "properties" for custom data',
+  },
+  'schema/enum': {
+    severity: 'error',
+    description: 'A value is not one of the allowed values',
+    hint: 'Use one of the values the specification lists',
+  },
+  'schema/const': {
+    severity: 'error',
+    description: 'A value differs from the only allowed value',
+    hint: 'Use the value the specification requires',
+  },
+  'schema/format': {
+    severity: 'error',
+    description: 'A string does not match its format (date-time, email, IRI reference, ...)',
+    hint: 'Write the value in the required format',
+  },
+  'schema/pattern': {
+    severity: 'error',
+    description: 'A string does not match its required pattern',
+    hint: 'Write the value in the required form',
+  },
+  'schema/unique-items': {
+    severity: 'error',
+    description: 'An array that must hold unique items contains two equal items',
+    hint: 'Remove the duplicate',
+  },
+  'schema/alternatives': {
+    severity: 'error',
+    description: 'A value matches none (or more than one) of the alternative forms the schema allows',
+    hint: 'Use exactly one of the forms the specification allows',
+  },
+  'schema/bounds': {
+    severity: 'error',
+    description: 'A value is out of its allowed range, length or size',
+    hint: 'Keep the value within the bounds the specification sets',
+  },
+  'schema/other': {
+    severity: 'error',
+    description: 'The document violates its JSON schema',
+    hint: 'See the message for the constraint that failed',
+  },
+} as const satisfies Record<string, RuleInfo>;
+
+export type RuleId = keyof typeof RULES;
+
+export const RULE_IDS = Object.keys(RULES) as RuleId[];

@@ -1,0 +1,313 @@
+import { appendPointer, resolvePointer } from '../json/pointer.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { RuleId } from './rules.js';
+
+/** The subset of ajv's ErrorObject the precompiled validators produce (messages are off: we write our own). */
+export interface SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+interface Pending {
+  /** ajv's instancePath: where the failing keyword applied (the pointer may name a member below it). */
+  at: string;
+  pointer: string;
+  ruleId: RuleId;
+  message: string;
+  /** What the value should have been, phrased to follow "must be"/"must": used to merge alternatives. */
+  expectation: string;
+}
+
+const MAX_LISTED_VALUES = 16;
+
+/**
+ * ajv errors → one readable diagnostic per location. oneOf/anyOf failures arrive as every branch's errors
+ * followed by the composite error; they are folded into either the errors of the branch that got furthest into
+ * the value or, when every branch fails at the value itself, one "must be A or B" message.
+ */
+export function schemaDiagnostics(errors: readonly SchemaError[], document: unknown): Diagnostic[] {
+  const out: Pending[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'if') continue; // its `then`/`else` errors say what is wrong
+    if (error.keyword === 'oneOf' || error.keyword === 'anyOf') {
+      out.push(...collapse(error, takeBranchErrors(out, error.instancePath), document));
+      continue;
+    }
+    out.push(describe(error, document));
+  }
+  const seen = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const p of out) {
+    const key = p.pointer + '\u0000' + p.message;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    diagnostics.push({
+      ruleId: p.ruleId,
+      severity: 'error',
+      message: p.message,
+      pointer: p.pointer,
+      ...valueField(document, p.pointer, p.ruleId),
+    });
+  }
+  return diagnostics;
+}
+
+function isAtOrUnder(pointer: string, base: string): boolean {
+  return pointer === base || (pointer.startsWith(base) && pointer.charCodeAt(base.length) === 0x2f);
+}
+
+function depth(pointer: string): number {
+  let n = 0;
+  for (let i = 0; i < pointer.length; i++) if (pointer.charCodeAt(i) === 0x2f) n++;
+  return n;
+}
+
+/** Branch errors are the trailing run of errors at or below the composite's location. */
+function takeBranchErrors(out: Pending[], base: string): Pending[] {
+  let start = out.length;
+  while (start > 0 && isAtOrUnder(out[start - 1]!.at, base)) start--;
+  return out.splice(start);
+}
+
+function collapse(composite: SchemaError, branches: Pending[], document: unknown): Pending[] {
+  const pointer = composite.instancePath;
+  const passing = composite.params.passingSchemas;
+  if (Array.isArray(passing)) {
+    const which = passing.map((i: number) => i + 1).join(' and ');
+    return [
+      {
+        at: pointer,
+        pointer,
+        ruleId: 'schema/alternatives',
+        message: `Matches more than one of the allowed forms (forms ${which}); it must match exactly one`,
+        expectation: 'exactly one allowed form',
+      },
+    ];
+  }
+  if (branches.length === 0) {
+    return [
+      {
+        at: pointer,
+        pointer,
+        ruleId: 'schema/alternatives',
+        message: 'Matches none of the allowed forms',
+        expectation: 'an allowed form',
+      },
+    ];
+  }
+  const deepest = Math.max(...branches.map((b) => depth(b.at)));
+  if (deepest > depth(pointer)) return branches.filter((b) => depth(b.at) === deepest);
+  // Every alternative fails at the value itself: say what it may be instead.
+  const expectations = [...new Set(branches.map((b) => b.expectation))];
+  if (expectations.length === 1) return [branches[0]!];
+  const members = expectations.map((e) => /^an object with member (".*")$/.exec(e)?.[1]);
+  if (members.every((m) => m !== undefined)) {
+    return [
+      {
+        at: pointer,
+        pointer,
+        ruleId: 'schema/required',
+        message: `Must have exactly one of the members ${members.join(', ')}`,
+        expectation: `an object with one of the members ${members.join(', ')}`,
+      },
+    ];
+  }
+  const expectation = expectations.join(', or ');
+  return [
+    {
+      at: pointer,
+      pointer,
+      ruleId: 'schema/alternatives',
+      message: `${subject(document, pointer)} must be ${expectation}`,
+      expectation,
+    },
+  ];
+}
+
+function subject(document: unknown, pointer: string): string {
+  const value = resolvePointer(document, pointer);
+  return value === undefined || typeof value === 'object' ? 'The value' : truncate(JSON.stringify(value), 60);
+}
+
+function describe(error: SchemaError, document: unknown): Pending {
+  return { at: error.instancePath, ...describeKeyword(error, document) };
+}
+
+/** Known unreadable patterns, named. */
+function patternName(pattern: string): string | undefined {
+  if (pattern.startsWith('^urn:cdx:')) return 'a BOM-Link (urn:cdx:<serial>/<version>[#<bom-ref>])';
+  return undefined;
+}
+
+function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, 'at'> {
+  const { instancePath: pointer, params } = error;
+  const value = resolvePointer(document, pointer);
+  const shown = () => truncate(JSON.stringify(value) ?? 'undefined', 60);
+  switch (error.keyword) {
+    case 'type': {
+      const expected = String(params.type).replaceAll(',', ' or ');
+      return {
+        pointer,
+        ruleId: 'schema/type',
+        message: `Must be ${article(expected)}, not ${typeName(value)}`,
+        expectation: article(expected),
+      };
+    }
+    case 'required': {
+      const name = JSON.stringify(params.missingProperty);
+      return {
+        pointer,
+        ruleId: 'schema/required',
+        message: `Missing required member ${name}`,
+        expectation: `an object with member ${name}`,
+      };
+    }
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty);
+      return {
+        pointer: appendPointer(pointer, name),
+        ruleId: 'schema/additional-property',
+        message: `Unknown member ${JSON.stringify(name)}`,
+        expectation: `an object without member ${JSON.stringify(name)}`,
+      };
+    }
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]) ?? [];
+      if (error.schemaPath.includes('spdx')) {
+        return {
+          pointer,
+          ruleId: 'schema/enum',
+          message: `${shown()} is not an SPDX license identifier; use "name" for other licenses, or an "expression"`,
+          expectation: 'an SPDX license identifier',
+        };
+      }
+      const list = listValues(allowed);
+      return {
+        pointer,
+        ruleId: 'schema/enum',
+        message: `${shown()} is not one of ${list}`,
+        expectation: `one of ${list}`,
+      };
+    }
+    case 'const': {
+      const expected = truncate(JSON.stringify(params.allowedValue), 80);
+      return { pointer, ruleId: 'schema/const', message: `Must be ${expected}`, expectation: expected };
+    }
+    case 'format': {
+      const format = String(params.format);
+      return {
+        pointer,
+        ruleId: 'schema/format',
+        message: `${shown()} is not a valid ${format}`,
+        expectation: `a valid ${format}`,
+      };
+    }
+    case 'pattern': {
+      const named = patternName(String(params.pattern));
+      const pattern = truncate(String(params.pattern), 100);
+      const expectation = named ?? `a string matching ${pattern}`;
+      return {
+        pointer,
+        ruleId: 'schema/pattern',
+        message: named ? `${shown()} is not ${named}` : `${shown()} does not match ${pattern}`,
+        expectation,
+      };
+    }
+    case 'uniqueItems': {
+      const { i, j } = params as { i: number; j: number };
+      return {
+        pointer: appendPointer(pointer, j),
+        ruleId: 'schema/unique-items',
+        message: `Item ${j} is equal to item ${i}; items must be unique`,
+        expectation: 'an array of unique items',
+      };
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const bound = `${String(params.comparison)} ${String(params.limit)}`;
+      return {
+        pointer,
+        ruleId: 'schema/bounds',
+        message: `${shown()} must be ${bound}`,
+        expectation: `a number ${bound}`,
+      };
+    }
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minProperties':
+    case 'maxProperties': {
+      const what = error.keyword.endsWith('Length')
+        ? 'characters'
+        : error.keyword.endsWith('Items')
+          ? 'items'
+          : 'members';
+      const bound = `${error.keyword.startsWith('min') ? 'at least' : 'at most'} ${String(params.limit)} ${what}`;
+      return { pointer, ruleId: 'schema/bounds', message: `Must have ${bound}`, expectation: `a value with ${bound}` };
+    }
+    case 'multipleOf':
+      return {
+        pointer,
+        ruleId: 'schema/bounds',
+        message: `${shown()} must be a multiple of ${String(params.multipleOf)}`,
+        expectation: `a multiple of ${String(params.multipleOf)}`,
+      };
+    case 'dependencies':
+    case 'dependentRequired': {
+      const message = `Member ${JSON.stringify(params.property)} requires member ${JSON.stringify(params.missingProperty)}`;
+      return { pointer, ruleId: 'schema/required', message, expectation: 'an object with its dependent members' };
+    }
+    case 'not':
+      return {
+        pointer,
+        ruleId: 'schema/other',
+        message: 'Must not match the excluded form',
+        expectation: 'not the excluded form',
+      };
+    case 'false schema':
+      return { pointer, ruleId: 'schema/other', message: 'Is not allowed here', expectation: 'absent' };
+    default:
+      return {
+        pointer,
+        ruleId: 'schema/other',
+        message: `Fails schema keyword "${error.keyword}"`,
+        expectation: `valid for "${error.keyword}"`,
+      };
+  }
+}
+
+function listValues(values: readonly unknown[]): string {
+  const shown = values.slice(0, MAX_LISTED_VALUES).map((v) => JSON.stringify(v));
+  const rest = values.length - shown.length;
+  return shown.join(', ') + (rest > 0 ? ` (and ${rest} more)` : '');
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (typeof value === 'undefined') return 'missing';
+  return `${article(typeof value)}`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+
+/** The offending value for reports; whole objects and arrays are left out to keep reports small. */
+export function valueField(document: unknown, pointer: string, ruleId: RuleId): { value?: string } {
+  if (ruleId === 'schema/required' || ruleId === 'schema/additional-property') return {};
+  const value = resolvePointer(document, pointer);
+  if (value === undefined || (value !== null && typeof value === 'object')) return {};
+  return { value: truncate(JSON.stringify(value), 120) };
+}

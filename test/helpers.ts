@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BIN = path.join(ROOT, 'bin/bomwright.js');
+export const SAMPLES = path.join(ROOT, 'samples');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a user would: a separate process, optional stdin, its own working directory. */
+export function runCli(args: string[], options: { cwd?: string; input?: string | Uint8Array; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined);
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
+
+export function tempDir(prefix = 'bomwright-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** A minimal valid document of the given version. */
+export function minimalBom(specVersion = '1.6', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const cbom = specVersion.includes('-cbom-');
+  return {
+    bomFormat: cbom ? 'CBOM' : 'CycloneDX',
+    specVersion,
+    serialNumber: 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79',
+    version: 1,
+    ...extra,
+  };
+}
