@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Entry point: everything that can fail is inside main(), which maps failures to one line and exit code 2.
+// Entry point. The CLI is one CommonJS bundle loaded with a V8 code cache (see src/runtime/code-cache.ts);
+// main() maps every failure to one line and exit code 2, and this catch covers a broken installation.
+import { fileURLToPath } from 'node:url';
+
 try {
-  const { main } = await import('../dist/cli/main.js');
+  const { requireBundle } = await import('../dist/runtime/code-cache.js');
+  const { main } = requireBundle(fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url)));
   process.exitCode = await main({
     argv: process.argv.slice(2),
     cwd: process.cwd(),

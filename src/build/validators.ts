@@ -19,7 +19,8 @@ const librarySchemaDir = path.join(
   path.dirname(require.resolve('@cyclonedx/cyclonedx-library/package.json')),
   'res/schema',
 );
-const outDir = path.join(root, 'generated/validators');
+// Unbundled ESM; the bundle step turns each into generated/validators/<id>.cjs.
+const outDir = path.join(root, 'generated/validators-src');
 
 const SHARED_SCHEMAS = [
   'spdx.SNAPSHOT.schema.json',

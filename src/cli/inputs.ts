@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 
@@ -39,8 +39,7 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
     } else if (stat !== undefined) {
       add(absolute, true);
     } else {
-      const { default: fastGlob } = await import('fast-glob');
-      if (!fastGlob.isDynamicPattern(operand)) {
+      if (!loadFastGlob().isDynamicPattern(operand)) {
         throw new BomwrightError('E_NOT_FOUND', `No such file or directory: ${operand}`);
       }
       const files = await glob([operand], cwd);
@@ -51,10 +50,13 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
   return inputs;
 }
 
+/** Loaded on demand (and with require, which the bundled CLI can use): named files do not pay for it. */
+function loadFastGlob(): typeof import('fast-glob') {
+  return createRequire(import.meta.url)('fast-glob') as typeof import('fast-glob');
+}
+
 async function glob(patterns: string[], cwd: string): Promise<string[]> {
-  // Loaded on demand: validating named files should not pay for the glob library's start-up.
-  const { default: fastGlob } = await import('fast-glob');
-  const files = await fastGlob(patterns, {
+  const files = await loadFastGlob()(patterns, {
     cwd,
     absolute: true,
     ignore: IGNORED,
@@ -76,14 +78,15 @@ function statOrUndefined(file: string) {
 /** Reads one input, refusing more than maxSize bytes without reading them (then only the size is returned). */
 export async function readInput(source: string, maxSize: number): Promise<{ bytes?: Uint8Array; size: number }> {
   if (source === STDIN) return readStdin(maxSize);
+  // Synchronous on purpose: one document at a time, and node:fs/promises costs start-up time.
   try {
-    const handle = await open(source, 'r');
+    const fd = openSync(source, 'r');
     try {
-      const { size } = await handle.stat();
+      const { size } = fstatSync(fd);
       if (size > maxSize) return { size };
-      return { bytes: await handle.readFile(), size };
+      return { bytes: readFileSync(fd), size };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     throw ioError(source, error);

@@ -98,7 +98,7 @@ export async function validate(
     });
   }
 
-  const validator = await loadValidator(format);
+  const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
   // A rule that explains a location better than the schema does replaces the schema's complaint there.
   const explained = new Set(ruleDiagnostics.map((d) => d.pointer).filter((p) => p !== ''));

@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { BomwrightError } from '../errors.js';
+import { requireBundle } from '../runtime/code-cache.js';
 import type { SpecFormat } from '../spec/formats.js';
 import type { SchemaError } from './schema-errors.js';
 
@@ -7,23 +9,19 @@ export interface CompiledValidator {
   errors?: SchemaError[] | null;
 }
 
-const GENERATED_DIR = new URL('../../generated/validators/', import.meta.url);
-const loaded = new Map<string, Promise<CompiledValidator>>();
+const GENERATED_DIR = fileURLToPath(new URL('../../generated/validators/', import.meta.url));
+const loaded = new Map<string, CompiledValidator>();
 
-/** The precompiled validator of a format, imported once per process and only when a document needs it. */
-export function loadValidator(format: SpecFormat): Promise<CompiledValidator> {
+/** The precompiled validator of a format, loaded once per process and only when a document needs it. */
+export function loadValidator(format: SpecFormat): CompiledValidator {
   let validator = loaded.get(format.id);
   if (validator === undefined) {
-    validator = import(new URL(`${format.id}.js`, GENERATED_DIR).href).then(
-      (module: { default: CompiledValidator }) => module.default,
-      (error: unknown) => {
-        loaded.delete(format.id);
-        throw new BomwrightError(
-          'E_SCHEMA_MISSING',
-          `The precompiled ${format.id} validator is missing; run "npm run build" (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
-        );
-      },
-    );
+    try {
+      validator = (requireBundle(`${GENERATED_DIR}${format.id}.cjs`) as { default: CompiledValidator }).default;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new BomwrightError('E_SCHEMA_MISSING', `The precompiled ${format.id} validator cannot be loaded; run "npm run build" (${reason})`);
+    }
     loaded.set(format.id, validator);
   }
   return validator;

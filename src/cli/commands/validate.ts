@@ -55,7 +55,7 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
   }
 
   const text = formatReports(options.format, reports, { quiet: options.quiet, toolVersion: options.toolVersion });
-  if (options.output) await writeFileAtomic(options.output, text);
+  if (options.output) writeFileAtomic(options.output, text);
   else options.stdout(text);
 
   const t = totals(reports);

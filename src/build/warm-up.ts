@@ -1,0 +1,63 @@
+/**
+ * Runs the bundled CLI over documents of every supported format and output format, valid and invalid, then
+ * stores V8's compiled code for each bundle (see src/runtime/code-cache.ts). A run that reaches code the
+ * warm-up did not is still correct, only that code is compiled on the spot.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CliIo } from '../cli/main.js';
+import { requireBundle, writeCodeCaches } from '../runtime/code-cache.js';
+import { SPEC_FORMATS } from '../spec/formats.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = requireBundle(path.join(root, 'dist/bundle/cli.cjs')) as {
+  main: (io: CliIo) => Promise<number>;
+  writeCodeCaches: () => string[];
+};
+
+const dir = mkdtempSync(path.join(tmpdir(), 'bomwright-warm-up-'));
+try {
+  const files: string[] = [];
+  for (const format of SPEC_FORMATS) {
+    const cbom = format.family === 'cbom';
+    const base = {
+      bomFormat: cbom ? 'CBOM' : 'CycloneDX',
+      specVersion: format.specVersion,
+      serialNumber: 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79',
+      version: 1,
+      metadata: { timestamp: '2026-01-01T00:00:00Z', authors: [{ name: 'A', email: 'a@example.com' }] },
+      components: Array.from({ length: 20 }, (_, i) => ({
+        type: 'library',
+        'bom-ref': `c${i}`,
+        name: `c${i}`,
+        version: '1.0.0',
+        purl: `pkg:npm/c${i}@1.0.0`,
+        hashes: [{ alg: 'SHA-256', content: 'a'.repeat(64) }],
+        licenses: [{ license: { id: 'MIT' } }],
+        externalReferences: [{ type: 'vcs', url: `git+https://example.com/c${i}.git` }],
+      })),
+      dependencies: [{ ref: 'c0', dependsOn: ['c1'] }],
+    };
+    const valid = path.join(dir, `valid-${format.id}.json`);
+    writeFileSync(valid, JSON.stringify(base, null, 2));
+    const invalid = path.join(dir, `invalid-${format.id}.json`);
+    const broken = structuredClone(base) as Record<string, unknown> & { components: Record<string, unknown>[] };
+    broken.version = 0;
+    broken.components[1]!['bom-ref'] = 'c0';
+    broken.components[2]!.licenses = [{ license: { id: 'NOT-A-LICENSE' } }];
+    broken.components[3]!.type = 'no-such-type';
+    writeFileSync(invalid, JSON.stringify(broken, null, 2).replace('"name": "c4",', '"name": "c4", "name": "dup",'));
+    files.push(valid, invalid);
+  }
+  const quiet = () => undefined;
+  for (const format of ['text', 'json', 'sarif', 'junit', 'github']) {
+    await cli.main({ argv: ['validate', ...files, '--format', format], cwd: dir, stdout: quiet, stderr: quiet });
+  }
+  await cli.main({ argv: ['validate', dir], cwd: dir, stdout: quiet, stderr: quiet });
+  const written = [...cli.writeCodeCaches(), ...writeCodeCaches()];
+  console.log(`code caches: ${written.map((f) => path.relative(root, f)).join(', ')}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
