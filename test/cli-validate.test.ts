@@ -13,7 +13,9 @@ describe('bomwright validate (subprocess)', () => {
     expect(ok.stdout).toContain('1 document valid');
     const bad = await runCli(['validate', 'bad.json'], { cwd: dir });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/bad\.json:1:\d+ {2}error {2}version must be an integer of at least 1 at \/version {2}bom\/version/);
+    expect(bad.stdout).toMatch(
+      /bad\.json:1:\d+ {2}error {2}version must be an integer of at least 1 at \/version {2}bom\/version/,
+    );
   });
 
   it('exits 2 without a stack trace for a missing path', async () => {

@@ -27,24 +27,26 @@ describe('iri-reference (RFC 3987)', () => {
     expect(isIriReference(value)).toBe(true);
   });
 
-  it.each([
-    'not a url',
-    'https://example.com/a b',
-    '<>',
-    '%zz',
-    'https://example.com/%4',
-    'a:b\u0000',
-    'https://exa\tmple.com',
-    'http://[::1/',
-    'http://[not-an-ip]/',
-    'http://host:port/',
-    'http://a]b/',
-    'http://h/#a#b',
-    'http://h/a[b',
-    '1http://example.com',
-    ':no-scheme',
-    'first:segment-colon/../x', // has a scheme, valid
-  ].slice(0, -1))('rejects %j', (value) => {
+  it.each(
+    [
+      'not a url',
+      'https://example.com/a b',
+      '<>',
+      '%zz',
+      'https://example.com/%4',
+      'a:b\u0000',
+      'https://exa\tmple.com',
+      'http://[::1/',
+      'http://[not-an-ip]/',
+      'http://host:port/',
+      'http://a]b/',
+      'http://h/#a#b',
+      'http://h/a[b',
+      '1http://example.com',
+      ':no-scheme',
+      'first:segment-colon/../x', // has a scheme, valid
+    ].slice(0, -1),
+  )('rejects %j', (value) => {
     expect(isIriReference(value)).toBe(false);
   });
 
@@ -59,7 +61,12 @@ describe('iri-reference (RFC 3987)', () => {
   });
 
   it('stays fast on hostile input', () => {
-    const hostile = ['//' + 'a'.repeat(200_000), 'a:' + '%41'.repeat(100_000), '//' + '@'.repeat(100_000), 'http://[' + ':'.repeat(100_000)];
+    const hostile = [
+      '//' + 'a'.repeat(200_000),
+      'a:' + '%41'.repeat(100_000),
+      '//' + '@'.repeat(100_000),
+      'http://[' + ':'.repeat(100_000),
+    ];
     const started = performance.now();
     for (const value of hostile) isIriReference(value);
     expect(performance.now() - started).toBeLessThan(1000);
@@ -113,7 +120,9 @@ describe('idn-email (RFC 6531)', () => {
 
 describe('findDuplicatePair (uniqueItems)', () => {
   it('treats objects equal regardless of member order', () => {
-    expect(findDuplicatePair([{ type: 'library', name: 'a' }, { name: 'b' }, { name: 'a', type: 'library' }])).toEqual([0, 2]);
+    expect(findDuplicatePair([{ type: 'library', name: 'a' }, { name: 'b' }, { name: 'a', type: 'library' }])).toEqual([
+      0, 2,
+    ]);
   });
 
   it('compares nested values deeply', () => {
@@ -127,7 +136,13 @@ describe('findDuplicatePair (uniqueItems)', () => {
     expect(findDuplicatePair([1, '1', true, 'true', null, 'null'])).toBeNull();
     expect(findDuplicatePair([0, -0])).toEqual([0, 1]);
     expect(findDuplicatePair(['a', 'b', 'a'])).toEqual([0, 2]);
-    expect(findDuplicatePair([[1, 2], [2, 1], [1, 2]])).toEqual([0, 2]);
+    expect(
+      findDuplicatePair([
+        [1, 2],
+        [2, 1],
+        [1, 2],
+      ]),
+    ).toEqual([0, 2]);
     expect(findDuplicatePair([{ a: [1] }, { a: [1, 1] }])).toBeNull();
   });
 

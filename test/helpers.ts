@@ -15,7 +15,10 @@ export interface RunResult {
 }
 
 /** Runs the built CLI as a user would: a separate process, optional stdin, its own working directory. */
-export function runCli(args: string[], options: { cwd?: string; input?: string | Uint8Array; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; input?: string | Uint8Array; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,

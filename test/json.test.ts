@@ -33,7 +33,9 @@ describe('decodeJsonBytes', () => {
   });
 
   it('rejects UTF-16 and UTF-32 documents by their byte-order mark', () => {
-    expect(decodeJsonBytes(bytes(0xff, 0xfe, 0x7b, 0x00)).diagnostics[0]).toMatchObject({ ruleId: 'read/unsupported-encoding' });
+    expect(decodeJsonBytes(bytes(0xff, 0xfe, 0x7b, 0x00)).diagnostics[0]).toMatchObject({
+      ruleId: 'read/unsupported-encoding',
+    });
     expect(decodeJsonBytes(bytes(0xfe, 0xff, 0x00, 0x7b)).diagnostics[0]?.message).toContain('UTF-16');
     expect(decodeJsonBytes(bytes(0xff, 0xfe, 0x00, 0x00)).diagnostics[0]?.message).toContain('UTF-32');
   });
@@ -88,9 +90,19 @@ describe('parseJsonText', () => {
 
   it('rejects unpaired surrogate escapes but accepts pairs', () => {
     expect(parseJsonText('{"a": "\\ud83d\\ude00"}').diagnostics).toEqual([]);
-    for (const bad of ['"\\ud83d"', '"\\ude00"', '"\\ud83dx"', '"\\ud83d\\n"', '"\\ud83d\\ud83d"', '"x\\ude00\\ud83d"']) {
+    for (const bad of [
+      '"\\ud83d"',
+      '"\\ude00"',
+      '"\\ud83dx"',
+      '"\\ud83d\\n"',
+      '"\\ud83d\\ud83d"',
+      '"x\\ude00\\ud83d"',
+    ]) {
       const { diagnostics } = parseJsonText(`{"a": [1, ${bad}]}`);
-      expect(diagnostics.map((d) => [d.ruleId, d.pointer]), bad).toEqual([['json/lone-surrogate', '/a/1']]);
+      expect(
+        diagnostics.map((d) => [d.ruleId, d.pointer]),
+        bad,
+      ).toEqual([['json/lone-surrogate', '/a/1']]);
     }
   });
 

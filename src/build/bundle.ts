@@ -36,9 +36,13 @@ const lazySegmenter: Plugin = {
       const source = readFileSync(args.path, 'utf8');
       const eager = 'const segmenter = new Intl.Segmenter();';
       if (!source.includes(eager)) {
-        return { contents: source, warnings: [{ text: `lazy-segmenter: pattern not found in ${args.path}; start-up will be slower` }] };
+        return {
+          contents: source,
+          warnings: [{ text: `lazy-segmenter: pattern not found in ${args.path}; start-up will be slower` }],
+        };
       }
-      const lazy = 'let lazySegmenter; const segmenter = { segment: (text) => (lazySegmenter ??= new Intl.Segmenter()).segment(text) };';
+      const lazy =
+        'let lazySegmenter; const segmenter = { segment: (text) => (lazySegmenter ??= new Intl.Segmenter()).segment(text) };';
       return { contents: source.replace(eager, lazy), loader: 'js' };
     });
   },

@@ -120,8 +120,18 @@ function ioError(source: string, error: unknown): BomwrightError {
   return new BomwrightError('E_READ', `Cannot read ${source}: ${reason}`, { cause: error });
 }
 
-/** Cheap test for "looks like a BOM", used to skip other JSON files found in directories or by patterns. */
+const MARKERS = ['"bomFormat"', '"specVersion"'].flatMap((m) => [
+  Buffer.from(m, 'utf8'),
+  Buffer.from(m, 'utf16le'),
+  Buffer.from(m, 'utf16le').swap16(),
+]);
+
+/**
+ * Cheap test for "looks like a BOM", used to skip other JSON files found in directories or by patterns. Empty
+ * files count: an empty bom.json is what a crashed generator leaves behind, which CI must catch.
+ */
 export function looksLikeBom(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buffer.includes('"bomFormat"') || buffer.includes('"specVersion"');
+  if (/^[\t\n\r ]*$/.test(buffer.subarray(0, 64).toString('latin1')) && buffer.length <= 64) return true;
+  return MARKERS.some((marker) => buffer.includes(marker));
 }

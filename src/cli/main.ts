@@ -49,24 +49,44 @@ export async function main(io: CliIo): Promise<number> {
         if (error) throw error;
         throw new BomwrightError('E_USAGE', message);
       })
-      .command('validate [paths..]', 'Validate CycloneDX and CBOM documents (files, directories, glob patterns, - for stdin)', (y) =>
-        y
-          .positional('paths', { type: 'string', array: true, describe: 'Files, directories, fast-glob patterns or - (default: .)' })
-          .option('format', { alias: 'f', choices: OUTPUT_FORMATS, default: 'text' as OutputFormat, describe: 'Output format' })
-          .option('output', { alias: 'o', type: 'string', describe: 'Write the report to this file instead of stdout' })
-          .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
-          .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Report errors only' })
-          .option('spec-version', {
-            type: 'string',
-            choices: SPEC_FORMATS.map((f) => f.specVersion),
-            describe: 'Validate against this version whatever the documents say',
-          })
-          .option('signatures', {
-            choices: ['verify', 'require', 'ignore'] as const,
-            default: 'verify' as SignatureMode,
-            describe: 'Check signatures, also require one, or ignore them entirely',
-          })
-          .option('max-size', { type: 'string', default: '512M', describe: 'Refuse documents larger than this (bytes, or K/M/G)' }),
+      .command(
+        'validate [paths..]',
+        'Validate CycloneDX and CBOM documents (files, directories, glob patterns, - for stdin)',
+        (y) =>
+          y
+            .positional('paths', {
+              type: 'string',
+              array: true,
+              describe: 'Files, directories, fast-glob patterns or - (default: .)',
+            })
+            .option('format', {
+              alias: 'f',
+              choices: OUTPUT_FORMATS,
+              default: 'text' as OutputFormat,
+              describe: 'Output format',
+            })
+            .option('output', {
+              alias: 'o',
+              type: 'string',
+              describe: 'Write the report to this file instead of stdout',
+            })
+            .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
+            .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Report errors only' })
+            .option('spec-version', {
+              type: 'string',
+              choices: SPEC_FORMATS.map((f) => f.specVersion),
+              describe: 'Validate against this version whatever the documents say',
+            })
+            .option('signatures', {
+              choices: ['verify', 'require', 'ignore'] as const,
+              default: 'verify' as SignatureMode,
+              describe: 'Check signatures, also require one, or ignore them entirely',
+            })
+            .option('max-size', {
+              type: 'string',
+              default: '512M',
+              describe: 'Refuse documents larger than this (bytes, or K/M/G)',
+            }),
       );
     skipHelpPrerender(parser);
     const argv = await parser.parseAsync();

@@ -1,4 +1,4 @@
-import { plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
 
 /** GitHub Actions workflow commands: each diagnostic becomes an annotation on its file and line. */
 export function formatGithub(reports: readonly FileReport[], options: ReportOptions): string {
@@ -17,7 +17,7 @@ export function formatGithubFile(report: FileReport, options: ReportOptions): st
   return visibleDiagnostics(report, options).map((d) => {
     const command = d.severity === 'error' ? 'error' : 'warning';
     const position = d.line === undefined ? '' : `,line=${d.line},col=${d.column ?? 1}`;
-    const at = d.pointer === '' ? '' : ` at ${d.pointer}`;
+    const at = d.pointer === '' ? '' : ` at ${displayPointer(d.pointer)}`;
     return `::${command} file=${file}${position},title=${escapeProperty(d.ruleId)}::${escapeData(d.message + at)}`;
   });
 }

@@ -1,4 +1,4 @@
-import { visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import { displayPointer, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
 
 /** JUnit XML: one test case per document; errors (and unreadable inputs) are failures. */
 export function formatJunit(reports: readonly FileReport[], options: ReportOptions): string {
@@ -10,7 +10,7 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
     const errors = diagnostics.filter((d) => d.severity === 'error');
     const lines = diagnostics.map(
       (d) =>
-        `${report.uri}:${d.line ?? 1}:${d.column ?? 1} ${d.severity} ${d.message}${d.pointer ? ` at ${d.pointer}` : ''} [${d.ruleId}]`,
+        `${report.uri}:${d.line ?? 1}:${d.column ?? 1} ${d.severity} ${d.message}${d.pointer ? ` at ${displayPointer(d.pointer)}` : ''} [${d.ruleId}]`,
     );
     if (report.failure !== undefined) {
       failures++;

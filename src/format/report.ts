@@ -47,3 +47,8 @@ export function visibleDiagnostics(report: FileReport, options: ReportOptions): 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** Pointers for people: a hostile document can nest 500 levels, so long ones keep their start and end. */
+export function displayPointer(pointer: string): string {
+  return pointer.length <= 120 ? pointer : `${pointer.slice(0, 60)}…${pointer.slice(-50)}`;
+}

@@ -1,4 +1,4 @@
-import { plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
 
 /** Human output, grouped by file: `file:line:col  severity  message  rule-id`, then a summary. */
 export function formatText(reports: readonly FileReport[], options: ReportOptions): string {
@@ -32,7 +32,7 @@ export function formatTextFile(report: FileReport, options: ReportOptions): stri
   lines.push(report.path + (report.result?.formatId ? `  (${report.result.formatId})` : ''));
   for (const d of diagnostics) {
     const where = `${report.path}:${d.line ?? 1}:${d.column ?? 1}`;
-    const at = d.pointer === '' ? '' : ` at ${d.pointer}`;
+    const at = d.pointer === '' ? '' : ` at ${displayPointer(d.pointer)}`;
     lines.push(`  ${where}  ${d.severity}  ${d.message}${at}  ${d.ruleId}`);
   }
   lines.push('');

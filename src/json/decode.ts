@@ -45,7 +45,7 @@ export function decodeJsonBytes(bytes: Uint8Array): DecodeResult {
     });
     return { diagnostics };
   }
-  if (text.trim() === '') {
+  if (/^[\t\n\r ]*$/.test(text)) {
     diagnostics.push({ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' });
     return { diagnostics };
   }

@@ -67,7 +67,7 @@ export async function validate(
       text = decoded.text;
     } else {
       text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-      if (text.trim() === '')
+      if (/^[\t\n\r ]*$/.test(text))
         return finish(
           [{ ruleId: 'read/empty', severity: 'error', message: 'The document is empty', pointer: '' }],
           undefined,

@@ -20,7 +20,10 @@ export function loadValidator(format: SpecFormat): CompiledValidator {
       validator = (requireBundle(`${GENERATED_DIR}${format.id}.cjs`) as { default: CompiledValidator }).default;
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new BomwrightError('E_SCHEMA_MISSING', `The precompiled ${format.id} validator cannot be loaded; run "npm run build" (${reason})`);
+      throw new BomwrightError(
+        'E_SCHEMA_MISSING',
+        `The precompiled ${format.id} validator cannot be loaded; run "npm run build" (${reason})`,
+      );
     }
     loaded.set(format.id, validator);
   }

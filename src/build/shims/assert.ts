@@ -8,11 +8,13 @@ class AssertionError extends Error {
 }
 
 export function strictEqual(actual: unknown, expected: unknown, message?: string): void {
-  if (!Object.is(actual, expected)) throw new AssertionError(message ?? `Expected ${String(actual)} to be ${String(expected)}`);
+  if (!Object.is(actual, expected))
+    throw new AssertionError(message ?? `Expected ${String(actual)} to be ${String(expected)}`);
 }
 
 export function notStrictEqual(actual: unknown, expected: unknown, message?: string): void {
-  if (Object.is(actual, expected)) throw new AssertionError(message ?? `Expected ${String(actual)} not to be ${String(expected)}`);
+  if (Object.is(actual, expected))
+    throw new AssertionError(message ?? `Expected ${String(actual)} not to be ${String(expected)}`);
 }
 
 export default { strictEqual, notStrictEqual };

@@ -4,6 +4,9 @@ import type { Diagnostic } from '../diagnostic.js';
 import { truncate } from '../schema-errors.js';
 
 const BOM_LINK_PREFIX = 'urn:cdx:';
+/** CycloneDX BOM-Link (1.5+): urn:cdx:<serial UUID>/<version>[#<url-encoded bom-ref>]. */
+const BOM_LINK = /^urn:cdx:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[1-9][0-9]*(?:#.+)?$/;
+const VERSIONS_WITHOUT_BOM_LINK = new Set(['1.2', '1.3', '1.4', '1.4-cbom-1.0']);
 
 /**
  * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
@@ -37,7 +40,7 @@ export function checkReferences(document: Record<string, unknown>, format: SpecF
           diagnostics.push({
             ruleId: 'ref/duplicate-bom-ref',
             severity: 'error',
-            message: `bom-ref ${truncate(JSON.stringify(member), 80)} is already used at ${earlier}`,
+            message: `bom-ref ${truncate(JSON.stringify(member), 80)} is already defined by ${earlier}`,
             pointer: here,
             value: truncate(JSON.stringify(member), 120),
           });
@@ -49,12 +52,18 @@ export function checkReferences(document: Record<string, unknown>, format: SpecF
 
   const dependencies = document.dependencies;
   if (!Array.isArray(dependencies)) return diagnostics;
+  // Before 1.5 there are no BOM-Links, so a urn:cdx: reference must resolve like any other.
+  const bomLinks = !VERSIONS_WITHOUT_BOM_LINK.has(format.specVersion);
   const resolve = (ref: unknown, pointer: string) => {
-    if (typeof ref !== 'string' || firstDefinition.has(ref) || ref.startsWith(BOM_LINK_PREFIX)) return;
+    if (typeof ref !== 'string' || firstDefinition.has(ref)) return;
+    const isBomLink = bomLinks && ref.startsWith(BOM_LINK_PREFIX);
+    if (isBomLink && BOM_LINK.test(ref)) return;
     diagnostics.push({
       ruleId: 'ref/unresolved',
       severity: 'error',
-      message: `Reference ${truncate(JSON.stringify(ref), 80)} does not match any bom-ref in the document`,
+      message: isBomLink
+        ? `Reference ${truncate(JSON.stringify(ref), 80)} is not a valid BOM-Link (urn:cdx:<serial UUID>/<version>[#<bom-ref>])`
+        : `Reference ${truncate(JSON.stringify(ref), 80)} does not match any bom-ref in the document`,
       pointer,
       value: truncate(JSON.stringify(ref), 120),
     });
@@ -79,7 +88,7 @@ export function checkReferences(document: Record<string, unknown>, format: SpecF
         diagnostics.push({
           ruleId: 'cbom/repeated-dependency',
           severity: 'error',
-          message: `ref ${truncate(JSON.stringify(entry.ref), 80)} already has a dependency entry of type ${kind} at /dependencies/${earlier}`,
+          message: `ref ${truncate(JSON.stringify(entry.ref), 80)} already has a dependency entry of type ${kind} (/dependencies/${earlier})`,
           pointer: base,
         });
     }
