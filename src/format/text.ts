@@ -17,7 +17,7 @@ export function formatText(reports: readonly FileReport[], options: ReportOption
       `${parts.join(', ')} in ${t.files} ${t.files === 1 ? 'document' : 'documents'} (${t.invalidFiles} invalid)`,
     );
   }
-  return lines.join('\n') + '\n';
+  return lines.length === 0 ? '' : lines.join('\n') + '\n';
 }
 
 /** One file's block (empty when the file has nothing to show), so results can stream as files finish. */
