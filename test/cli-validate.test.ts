@@ -43,7 +43,9 @@ describe('validate: inputs', () => {
   it('reads standard input for -', async () => {
     const ok = await runCli(['validate', '-'], { input: json(minimalBom('1.7')) });
     expect(ok.code).toBe(0);
-    const bad = await runCli(['validate', '-'], { input: '{"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1,}' });
+    const bad = await runCli(['validate', '-'], {
+      input: '{"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1,}',
+    });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('<stdin>:1:63  error  Expected double-quoted property name  json/syntax');
   });
@@ -87,7 +89,9 @@ describe('validate: inputs', () => {
     const dir = workspace();
     const result = await runCli(['validate', 'boms/ok.json', '--max-size', '100'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/error {2}The file is \d+ bytes, over the --max-size limit of 100 bytes {2}read\/too-large/);
+    expect(result.stdout).toMatch(
+      /error {2}The file is \d+ bytes, over the --max-size limit of 100 bytes {2}read\/too-large/,
+    );
     const stdin = await runCli(['validate', '-', '--max-size', '1K'], { input: ' '.repeat(5000) });
     expect(stdin.stdout).toContain('read/too-large');
   });
@@ -96,7 +100,10 @@ describe('validate: inputs', () => {
 describe('validate: options', () => {
   it('--max-warnings turns warnings over the limit into exit 1', async () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, 'w.json'), json(minimalBom('1.6', { serialNumber: 'urn:uuid:00000000-0000-0000-0000-000000000000' })));
+    writeFileSync(
+      path.join(dir, 'w.json'),
+      json(minimalBom('1.6', { serialNumber: 'urn:uuid:00000000-0000-0000-0000-000000000000' })),
+    );
     expect((await runCli(['validate', 'w.json'], { cwd: dir })).code).toBe(0);
     expect((await runCli(['validate', 'w.json', '--max-warnings', '1'], { cwd: dir })).code).toBe(0);
     expect((await runCli(['validate', 'w.json', '--max-warnings', '0'], { cwd: dir })).code).toBe(1);
@@ -117,7 +124,10 @@ describe('validate: options', () => {
   it('uses paths relative to the repository root in SARIF', async () => {
     const dir = workspace();
     const result = await runCli(['validate', '.', '--format', 'sarif'], { cwd: path.join(dir, 'boms') });
-    const uris = JSON.parse(result.stdout).runs[0].results.map((r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => r.locations[0]!.physicalLocation.artifactLocation.uri);
+    const uris = JSON.parse(result.stdout).runs[0].results.map(
+      (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+        r.locations[0]!.physicalLocation.artifactLocation.uri,
+    );
     expect(uris).toEqual(['boms/nested/bad.json']);
   });
 
@@ -162,12 +172,15 @@ describe('validate: options', () => {
 });
 
 describe('validate: formats over the samples', () => {
-  it.each(['text', 'json', 'sarif', 'junit', 'github'])('%s runs over samples/ and exits 1 (they include invalid documents)', async (format) => {
-    const result = await runCli(['validate', 'samples', '--format', format]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe('');
-    expect(result.stdout.length).toBeGreaterThan(100);
-  });
+  it.each(['text', 'json', 'sarif', 'junit', 'github'])(
+    '%s runs over samples/ and exits 1 (they include invalid documents)',
+    async (format) => {
+      const result = await runCli(['validate', 'samples', '--format', format]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('');
+      expect(result.stdout.length).toBeGreaterThan(100);
+    },
+  );
 
   it('every valid sample passes on its own', async () => {
     const valid = readdirSync(SAMPLES).filter((f) => f.startsWith('valid-'));

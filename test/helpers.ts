@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const BIN = path.join(ROOT, 'bin/bomwright.js');
+export const BIN = path.join(ROOT, 'bin/bomwright.cjs');
 export const SAMPLES = path.join(ROOT, 'samples');
 
 export interface RunResult {

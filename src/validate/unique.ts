@@ -1,18 +1,20 @@
 /**
  * JSON Schema `uniqueItems` in linear time. ajv compares every pair with deep equality (quadratic: minutes on a
- * 20,000-component BOM). Here each item gets a cheap shallow key; only items whose shallow keys collide are
- * compared by a key-order-independent canonical form, and each item is canonicalized at most once.
+ * 20,000-component BOM). Here every item gets a cheap 32-bit fingerprint that equal items always share: member
+ * order cannot change it (member hashes are added, not chained), and only primitive members and the first
+ * characters of strings count. Items whose fingerprints collide are then compared by their key-order-independent
+ * canonical form, and each item is canonicalized at most once, so even adversarial collisions stay linear.
  */
 export function findDuplicatePair(items: readonly unknown[]): [number, number] | null {
   if (items.length < 2) return null;
-  const firstByShallow = new Map<string, number>();
+  const firstByFingerprint = new Map<number, number>();
   let byCanonical: Map<string, number> | undefined;
   let canonicalized: Set<number> | undefined;
   for (let i = 0; i < items.length; i++) {
-    const shallow = shallowKey(items[i]);
-    const earlier = firstByShallow.get(shallow);
+    const fingerprint = fingerprintOf(items[i]);
+    const earlier = firstByFingerprint.get(fingerprint);
     if (earlier === undefined) {
-      firstByShallow.set(shallow, i);
+      firstByFingerprint.set(fingerprint, i);
       continue;
     }
     byCanonical ??= new Map();
@@ -31,27 +33,42 @@ export function findDuplicatePair(items: readonly unknown[]): [number, number] |
   return null;
 }
 
-function primitiveKey(value: unknown): string {
-  if (value === null) return 'z';
+const PREFIX = 48;
+
+/** FNV-1a over a string's length and first characters. */
+function hashString(text: string, seed: number): number {
+  let h = (seed ^ text.length) >>> 0;
+  const n = Math.min(text.length, PREFIX);
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function primitiveHash(value: unknown): number {
+  if (value === null) return 0x9e3779b9;
   switch (typeof value) {
     case 'string':
-      return 's' + value;
+      return hashString(value, 0x811c9dc5);
     case 'number':
-      return 'n' + String(value);
+      // -0 and 0 are equal in JSON Schema; String() maps both to "0".
+      return hashString(String(value), 0x27d4eb2f);
     case 'boolean':
-      return value ? 't' : 'f';
+      return value ? 0x165667b1 : 0xd3a2646c;
     default:
-      return Array.isArray(value) ? 'a' + value.length : 'o';
+      // Nested containers count by kind and size only; deep equality is settled on collision.
+      return Array.isArray(value) ? 0x85ebca6b ^ value.length : 0xc2b2ae35;
   }
 }
 
-function shallowKey(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return primitiveKey(value);
+function fingerprintOf(value: unknown): number {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return primitiveHash(value);
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let out = '{';
-  for (const key of keys) out += JSON.stringify(key) + ':' + JSON.stringify(primitiveKey(record[key])) + ',';
-  return out;
+  let sum = 0x7f4a7c15;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    // Addition is commutative: member order cannot change the result.
+    sum = (sum + Math.imul(hashString(key, 0x811c9dc5) ^ primitiveHash(record[key]), 0x2c1b3c6d)) | 0;
+  }
+  return sum >>> 0;
 }
 
 /** Sorted-member JSON: equal for JSON-equal values whatever their member order. */

@@ -1,4 +1,4 @@
-import { appendPointer } from '../../json/pointer.js';
+import { toPointer } from '../../json/pointer.js';
 import type { SpecFormat } from '../../spec/formats.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { truncate } from '../schema-errors.js';
@@ -15,40 +15,20 @@ const VERSIONS_WITHOUT_BOM_LINK = new Set(['1.2', '1.3', '1.4', '1.4-cbom-1.0'])
 export function checkReferences(document: Record<string, unknown>, format: SpecFormat): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const firstDefinition = new Map<string, string>();
-
-  // Children are pushed in reverse so they pop in document order: the first definition is the one kept.
-  const stack: { value: unknown; pointer: string }[] = [{ value: document, pointer: '' }];
-  while (stack.length > 0) {
-    const { value, pointer } = stack.pop()!;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) {
-        const item: unknown = value[i];
-        if (item !== null && typeof item === 'object') stack.push({ value: item, pointer: pointer + '/' + i });
-      }
-      continue;
+  forEachBomRef(document, (ref, pointer) => {
+    const earlier = firstDefinition.get(ref);
+    if (earlier === undefined) {
+      firstDefinition.set(ref, pointer);
+      return;
     }
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record);
-    for (let k = keys.length - 1; k >= 0; k--) {
-      const key = keys[k]!;
-      const member = record[key];
-      if (key === 'bom-ref' && typeof member === 'string') {
-        const here = appendPointer(pointer, key);
-        const earlier = firstDefinition.get(member);
-        if (earlier === undefined) firstDefinition.set(member, here);
-        else
-          diagnostics.push({
-            ruleId: 'ref/duplicate-bom-ref',
-            severity: 'error',
-            message: `bom-ref ${truncate(JSON.stringify(member), 80)} is already defined by ${earlier}`,
-            pointer: here,
-            value: truncate(JSON.stringify(member), 120),
-          });
-      } else if (member !== null && typeof member === 'object' && key !== 'signature') {
-        stack.push({ value: member, pointer: appendPointer(pointer, key) });
-      }
-    }
-  }
+    diagnostics.push({
+      ruleId: 'ref/duplicate-bom-ref',
+      severity: 'error',
+      message: `bom-ref ${truncate(JSON.stringify(ref), 80)} is already defined by ${earlier}`,
+      pointer,
+      value: truncate(JSON.stringify(ref), 120),
+    });
+  });
 
   const dependencies = document.dependencies;
   if (!Array.isArray(dependencies)) return diagnostics;
@@ -94,4 +74,44 @@ export function checkReferences(document: Record<string, unknown>, format: SpecF
     }
   });
   return diagnostics;
+}
+
+interface Frame {
+  container: unknown[] | Record<string, unknown>;
+  keys: string[] | null;
+  index: number;
+}
+
+/**
+ * Calls `visit` for every string `bom-ref` member, in document order, outside signatures. Depth-first with an
+ * explicit stack (depth is attacker-controlled) and one shared path: a pointer string is built only for the
+ * members found, not for every object on the way (a 100,000-component BOM has millions of objects).
+ */
+function forEachBomRef(document: Record<string, unknown>, visit: (ref: string, pointer: string) => void): void {
+  const path: (string | number)[] = [];
+  const stack: Frame[] = [{ container: document, keys: Object.keys(document), index: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const { container, keys } = frame;
+    const length = keys === null ? (container as unknown[]).length : keys.length;
+    if (frame.index >= length) {
+      stack.pop();
+      path.pop();
+      continue;
+    }
+    const key = keys === null ? frame.index : keys[frame.index]!;
+    frame.index++;
+    const member = (container as Record<string | number, unknown>)[key];
+    if (key === 'bom-ref') {
+      if (typeof member === 'string') visit(member, toPointer([...path, key]));
+      continue;
+    }
+    if (member === null || typeof member !== 'object' || key === 'signature') continue;
+    path.push(key);
+    stack.push({
+      container: member as unknown[] | Record<string, unknown>,
+      keys: Array.isArray(member) ? null : Object.keys(member),
+      index: 0,
+    });
+  }
 }

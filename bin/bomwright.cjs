@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+'use strict';
+// Entry point, CommonJS on purpose: Node starts a CommonJS entry faster than an ES module one. The CLI is one
+// bundle loaded with a V8 code cache (src/runtime/code-cache.ts); main() maps every failure to one line and
+// exit code 2, and this catch covers a broken installation.
+const path = require('node:path');
+
+async function run() {
+  try {
+    const { requireBundle } = require('../dist/runtime/code-cache.cjs');
+    const { main } = requireBundle(path.join(__dirname, '../dist/bundle/cli.cjs'));
+    process.exitCode = await main({
+      argv: process.argv.slice(2),
+      cwd: process.cwd(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    });
+  } catch (error) {
+    process.stderr.write(`bomwright: E_INTERNAL: ${String((error && error.message) || error).split('\n')[0]}\n`);
+    process.exitCode = 2;
+  }
+}
+
+run();
