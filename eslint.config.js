@@ -4,6 +4,11 @@ export default tseslint.config(
   { ignores: ['dist/', 'generated/', 'node_modules/', 'coverage/', 'bench/.data/'] },
   ...tseslint.configs.recommended,
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     rules: {
       'no-eval': 'error',
       'no-implied-eval': 'error',
