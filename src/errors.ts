@@ -2,8 +2,17 @@
  * Operational failures (I/O, usage, internal). Document defects are never thrown:
  * they are returned as {@link Diagnostic} values.
  */
-export type ErrorCode =
-  'E_USAGE' | 'E_NOT_FOUND' | 'E_NO_MATCH' | 'E_READ' | 'E_WRITE' | 'E_TOO_LARGE' | 'E_SCHEMA_MISSING' | 'E_INTERNAL';
+export const ERROR_CODES = [
+  'E_USAGE',
+  'E_NOT_FOUND',
+  'E_NO_MATCH',
+  'E_READ',
+  'E_WRITE',
+  'E_SCHEMA_MISSING',
+  'E_INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class BomwrightError extends Error {
   readonly code: ErrorCode;

@@ -12,5 +12,5 @@ export type { SpecFormat } from './spec/formats.js';
 export { routeDocument } from './spec/route.js';
 export { formatReports, OUTPUT_FORMATS } from './format/index.js';
 export type { FileReport, ReportOptions, OutputFormat } from './format/index.js';
-export { BomwrightError, isBomwrightError } from './errors.js';
+export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
 export type { ErrorCode } from './errors.js';

@@ -479,3 +479,11 @@ describe('inputs and options', () => {
     expect((await validate(malformed, { signatures: 'ignore' })).diagnostics).toEqual([]);
   });
 });
+
+describe('operational failures', () => {
+  it('a missing precompiled validator is an E_SCHEMA_MISSING error, not a crash', async () => {
+    const { loadValidator } = await import('../src/validate/schema.js');
+    const format = { ...SPEC_FORMATS[0]!, id: 'no-such-format' };
+    expect(() => loadValidator(format)).toThrow(expect.objectContaining({ code: 'E_SCHEMA_MISSING' }));
+  });
+});

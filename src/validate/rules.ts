@@ -113,7 +113,7 @@ export const RULES = {
   'signature/missing': {
     severity: 'error',
     description: 'The document has no root signature although signatures are required',
-    hint: 'Sign the document (bomwright sign), or drop --signatures require',
+    hint: 'Sign the document with an enveloped JSF signature, or drop --signatures require',
   },
   'schema/type': {
     severity: 'error',

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, OUTPUT_FORMATS, RULE_IDS, RULES, SPEC_FORMATS } from '../src/index.js';
+import { ROOT } from './helpers.js';
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+describe('README stays true', () => {
+  it('has the two-command quick start', () => {
+    expect(readme).toContain('```sh\nnpm ci && npx bomwright validate samples\nnpm test\n```');
+  });
+
+  it('lists every rule with its severity', () => {
+    for (const id of RULE_IDS)
+      expect(readme, id).toMatch(new RegExp(`\\| \`${id.replace('/', '\\/')}\` \\| ${RULES[id].severity} \\|`));
+  });
+
+  it('documents every output format, error code and supported version', () => {
+    for (const format of OUTPUT_FORMATS) expect(readme).toContain(`\`${format}\``);
+    for (const code of ERROR_CODES) expect(readme).toContain(`\`${code}\``);
+    for (const format of SPEC_FORMATS) expect(readme).toContain(`\`${format.specVersion}\``);
+  });
+});
