@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   'E_NO_MATCH',
   'E_READ',
   'E_WRITE',
+  'E_INPUT',
+  'E_KEY',
   'E_SCHEMA_MISSING',
   'E_INTERNAL',
 ] as const;

@@ -14,3 +14,4 @@ export { formatReports, OUTPUT_FORMATS } from './format/index.js';
 export type { FileReport, ReportOptions, OutputFormat } from './format/index.js';
 export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
 export type { ErrorCode } from './errors.js';
+export * from './jsf/index.js';

@@ -1,0 +1,14 @@
+export { canonicalize } from './jcs.js';
+export { decodeBase64url, encodeBase64url } from './base64url.js';
+export { JSF_ALGORITHMS, algorithmInfo, defaultAlgorithm } from './algorithms.js';
+export type { JsfAlgorithm, AlgorithmInfo, KeyFamily } from './algorithms.js';
+export { parseKeyMaterial, publicJwk, importPublicJwk, sameKey } from './keys.js';
+export type { KeyMaterial, PublicJwk } from './keys.js';
+export { parseSignature } from './signature.js';
+export type { ParsedSignature, SignaturePolicy, SignatureShape, SignerEntry } from './signature.js';
+export { verifySignatureOf, verifyDocument, signedView } from './verify.js';
+export type { SignerReport, VerifyOptions, DocumentSignatures, KeySource, Verdict, Trust } from './verify.js';
+export { signObject, applySignature, resolveAlgorithm } from './sign.js';
+export type { SignOptions, SignMode } from './sign.js';
+export { EMPTY_TRUST, certificatePathProblem, findByKeyId, isPinned } from './trust.js';
+export type { TrustStore } from './trust.js';

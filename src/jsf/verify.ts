@@ -1,0 +1,294 @@
+/**
+ * JSF verification as a fixed pipeline per signer: syntax (signature.ts) → key resolution → signed data
+ * (JCS of the holding object with this signer's `value` removed, per shape) → cryptographic check → trust.
+ */
+import { constants, createHmac, timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { appendPointer } from '../json/pointer.js';
+import type { AlgorithmInfo } from './algorithms.js';
+import { canonicalize } from './jcs.js';
+import { describeKey, sameKey, type KeyMaterial } from './keys.js';
+import { parseSignature, type ParsedSignature, type SignaturePolicy, type SignerEntry } from './signature.js';
+import { certificatePathProblem, EMPTY_TRUST, findByKeyId, isPinned, type TrustStore } from './trust.js';
+
+export type KeySource = 'publicKey' | 'keyId' | 'certificatePath' | 'implicit';
+export type Verdict = 'valid' | 'invalid' | 'unverifiable';
+export type Trust = 'trusted' | 'untrusted';
+
+export interface SignerReport {
+  /** Pointer of the signaturecore object (e.g. `/signature`, `/components/3/signature/signers/1`). */
+  pointer: string;
+  /** Pointer of the object the signature covers. */
+  signedPointer: string;
+  shape: ParsedSignature['shape'];
+  index?: number;
+  algorithm?: string;
+  keySource: KeySource;
+  keyId?: string;
+  verdict: Verdict;
+  /** Why it is invalid or unverifiable. */
+  reason?: string;
+  /** Only meaningful for valid signatures. */
+  trust: Trust;
+  trustReason?: string;
+}
+
+export interface VerifyOptions extends SignaturePolicy {
+  /** Member that holds signatures (JSF's default and CycloneDX's: `signature`). */
+  property?: string;
+  trust?: TrustStore;
+  /** Clock for certificate validity. */
+  now?: Date;
+}
+
+function keySourceOf(signer: SignerEntry): KeySource {
+  if (signer.certificates) return 'certificatePath';
+  if (signer.publicKey) return 'publicKey';
+  if (signer.keyId !== undefined) return 'keyId';
+  return 'implicit';
+}
+
+/** Verifies the signature held by `holder[property]` (or, for an array, its last element). */
+export function verifySignatureOf(
+  holder: Record<string, unknown> | unknown[],
+  holderPointer: string,
+  options: VerifyOptions = {},
+): SignerReport[] {
+  const property = options.property ?? 'signature';
+  const isArray = Array.isArray(holder);
+  const value = isArray ? holder[holder.length - 1] : holder[property];
+  const pointer = isArray ? appendPointer(holderPointer, holder.length - 1) : appendPointer(holderPointer, property);
+  const parsed = parseSignature(value, pointer, holder, options);
+  const reports: SignerReport[] = [];
+  if (parsed.signers.length === 0) {
+    return [
+      {
+        pointer,
+        signedPointer: holderPointer,
+        shape: parsed.shape,
+        keySource: 'implicit',
+        verdict: 'invalid',
+        reason: parsed.problems.join('; '),
+        trust: 'untrusted',
+      },
+    ];
+  }
+  for (const signer of parsed.signers) {
+    const base: SignerReport = {
+      pointer: signer.pointer,
+      signedPointer: holderPointer,
+      shape: parsed.shape,
+      ...(signer.index === undefined ? {} : { index: signer.index }),
+      ...(signer.algorithm === undefined ? {} : { algorithm: signer.algorithm }),
+      keySource: keySourceOf(signer),
+      ...(signer.keyId === undefined ? {} : { keyId: signer.keyId }),
+      verdict: 'invalid',
+      trust: 'untrusted',
+    };
+    const problems = [...parsed.problems, ...signer.problems];
+    if (problems.length > 0) {
+      reports.push({ ...base, reason: problems.join('; ') });
+      continue;
+    }
+    reports.push({ ...base, ...checkSigner(holder, property, parsed, signer, options) });
+  }
+  return reports;
+}
+
+function checkSigner(
+  holder: Record<string, unknown> | unknown[],
+  property: string,
+  parsed: ParsedSignature,
+  signer: SignerEntry,
+  options: VerifyOptions,
+): Pick<SignerReport, 'verdict' | 'reason' | 'trust' | 'trustReason'> {
+  const info = signer.info!;
+  const store = options.trust ?? EMPTY_TRUST;
+  let data: Buffer;
+  try {
+    data = Buffer.from(canonicalize(signedView(holder, property, parsed, signer)), 'utf8');
+  } catch (error) {
+    return {
+      verdict: 'invalid',
+      reason: `the signed data cannot be canonicalized: ${(error as Error).message}`,
+      trust: 'untrusted',
+    };
+  }
+
+  // Embedded key material first; the trust store supplies keys for keyId-only and implicit signatures.
+  const embedded = signer.certificates?.[0]?.publicKey ?? signer.publicKey?.key;
+  if (embedded !== undefined) {
+    if (signer.certificates && signer.publicKey && !sameKey(signer.certificates[0]!.publicKey, signer.publicKey.key)) {
+      return {
+        verdict: 'invalid',
+        reason: 'publicKey is not the key of the first certificate in certificatePath',
+        trust: 'untrusted',
+      };
+    }
+    const mismatch = keyMismatch(info, embedded);
+    if (mismatch) return { verdict: 'invalid', reason: mismatch, trust: 'untrusted' };
+    if (!checkBytes(info, embedded, data, signer.value!))
+      return { verdict: 'invalid', reason: 'the signature does not match the signed data', trust: 'untrusted' };
+    if (signer.certificates) {
+      const problem = certificatePathProblem(signer.certificates, store.roots, options.now ?? new Date());
+      return problem === undefined
+        ? { verdict: 'valid', trust: 'trusted', trustReason: 'certificate path chains to a trust root' }
+        : { verdict: 'valid', trust: 'untrusted', trustReason: problem };
+    }
+    return isPinned(store, embedded)
+      ? { verdict: 'valid', trust: 'trusted', trustReason: 'the embedded key is in the trust store' }
+      : { verdict: 'valid', trust: 'untrusted', trustReason: 'the embedded key is not in the trust store' };
+  }
+
+  const candidates: KeyMaterial[] =
+    signer.keyId !== undefined
+      ? [findByKeyId(store, signer.keyId)].filter((k): k is KeyMaterial => k !== undefined)
+      : store.keys.filter((k) => keyMismatch(info, verificationKey(k)) === undefined);
+  if (candidates.length === 0) {
+    return {
+      verdict: 'unverifiable',
+      reason:
+        signer.keyId !== undefined
+          ? `no key with keyId ${JSON.stringify(signer.keyId)} in the trust store (--trust)`
+          : 'the signature carries no key and no trusted key fits it (--trust)',
+      trust: 'untrusted',
+    };
+  }
+  for (const candidate of candidates) {
+    const key = verificationKey(candidate);
+    const mismatch = keyMismatch(info, key);
+    if (key === undefined || mismatch) {
+      if (signer.keyId !== undefined)
+        return {
+          verdict: 'invalid',
+          reason: `keyId ${JSON.stringify(signer.keyId)} names a key that does not fit: ${mismatch}`,
+          trust: 'untrusted',
+        };
+      continue;
+    }
+    if (checkBytes(info, key, data, signer.value!))
+      return { verdict: 'valid', trust: 'trusted', trustReason: `verified with ${candidate.source}` };
+  }
+  return { verdict: 'invalid', reason: 'the signature does not match the signed data', trust: 'untrusted' };
+}
+
+function verificationKey(material: KeyMaterial): KeyObject | undefined {
+  return material.secret ?? material.publicKey ?? material.certificates?.[0]?.publicKey;
+}
+
+/** Why `key` cannot check an `info` signature, or undefined when it fits. */
+export function keyMismatch(info: AlgorithmInfo, key: KeyObject | undefined): string | undefined {
+  if (key === undefined) return 'no usable key';
+  if (info.family === 'oct') return key.type === 'secret' ? undefined : `${info.name} needs a secret key`;
+  if (key.type === 'secret') return `${info.name} needs an ${info.family} key, not a secret`;
+  const { family, curve } = describeKey(key, 'the key');
+  if (family !== info.family) return `${info.name} needs an ${info.family} key, not ${family}`;
+  if (info.curve !== undefined && curve !== info.curve) return `${info.name} needs curve ${info.curve}, not ${curve}`;
+  return undefined;
+}
+
+function hashLength(hash: AlgorithmInfo['hash']): number {
+  return hash === 'sha384' ? 48 : hash === 'sha512' ? 64 : 32;
+}
+
+export function checkBytes(info: AlgorithmInfo, key: KeyObject, data: Buffer, signature: Buffer): boolean {
+  try {
+    switch (info.family) {
+      case 'oct': {
+        const expected = createHmac(info.hash!, key).update(data).digest();
+        return expected.length === signature.length && timingSafeEqual(expected, signature);
+      }
+      case 'EC':
+        return cryptoVerify(info.hash, data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+      case 'OKP':
+        return cryptoVerify(null, data, key, signature);
+      case 'RSA':
+        return info.pss
+          ? cryptoVerify(
+              info.hash,
+              data,
+              { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: hashLength(info.hash) },
+              signature,
+            )
+          : cryptoVerify(info.hash, data, { key, padding: constants.RSA_PKCS1_PADDING }, signature);
+    }
+  } catch {
+    return false;
+  }
+}
+
+function withoutValue(core: Record<string, unknown>): Record<string, unknown> {
+  const { value: _value, ...rest } = core;
+  return rest;
+}
+
+/**
+ * What a signer signed (JSF §6): the holding object with this signer's `value` removed; for `signers` only this
+ * signer in the array; for `chain` the earlier signers (with their values) and this one; without `excludes`
+ * and the properties it names. Shallow copies along the path only: the document is never copied or mutated.
+ */
+export function signedView(
+  holder: Record<string, unknown> | unknown[],
+  property: string,
+  parsed: Pick<ParsedSignature, 'shape' | 'object' | 'excludes'>,
+  signer: Pick<SignerEntry, 'core' | 'index'>,
+): unknown {
+  let signature: Record<string, unknown>;
+  if (parsed.shape === 'single') signature = withoutValue(signer.core);
+  else if (parsed.shape === 'signers') signature = { ...parsed.object, signers: [withoutValue(signer.core)] };
+  else {
+    const chain = parsed.object.chain as unknown[];
+    signature = { ...parsed.object, chain: [...chain.slice(0, signer.index), withoutValue(signer.core)] };
+  }
+  if (parsed.excludes) delete signature.excludes;
+  if (Array.isArray(holder)) return [...holder.slice(0, -1), signature];
+  const view: Record<string, unknown> = { ...holder, [property]: signature };
+  for (const name of parsed.excludes ?? []) delete view[name];
+  return view;
+}
+
+export interface DocumentSignatures {
+  reports: SignerReport[];
+  /** Number of objects that hold a signature. */
+  signedObjects: number;
+}
+
+/**
+ * Verifies every signature in a document: each object member named `property` whose value is an object, at
+ * any depth (signature objects themselves are not searched), and the array form (a top-level array whose last
+ * element is a signature object). Iterative: depth is attacker-controlled.
+ */
+export function verifyDocument(document: unknown, options: VerifyOptions = {}): DocumentSignatures {
+  const property = options.property ?? 'signature';
+  const reports: SignerReport[] = [];
+  let signedObjects = 0;
+  if (Array.isArray(document)) {
+    const last: unknown = document[document.length - 1];
+    if (last !== null && typeof last === 'object' && !Array.isArray(last) && 'algorithm' in last && 'value' in last) {
+      return { reports: verifySignatureOf(document, '', options), signedObjects: 1 };
+    }
+  }
+  const stack: { value: unknown; pointer: string }[] = [{ value: document, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], pointer: `${pointer}/${i}` });
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    const signature = Object.hasOwn(record, property) ? record[property] : undefined;
+    if (signature !== undefined) {
+      signedObjects++;
+      reports.push(...verifySignatureOf(record, pointer, options));
+    }
+    const keys = Object.keys(record);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      if (key === property) continue;
+      const member = record[key];
+      if (member !== null && typeof member === 'object')
+        stack.push({ value: member, pointer: appendPointer(pointer, key) });
+    }
+  }
+  return { reports, signedObjects };
+}
