@@ -68,6 +68,12 @@ const EXPECTED: Record<string, RuleId | null> = {
   'invalid-bounds-1.6.json': 'schema/bounds',
   'invalid-bounds-1.4-cbom-1.0.json': 'schema/bounds',
   'invalid-other-1.7.json': 'schema/other',
+
+  'invalid-signature-1.6.json': 'signature/invalid',
+  'warning-signature-untrusted-1.6.json': 'signature/untrusted',
+  'warning-signature-untrusted-chain-1.4.json': 'signature/untrusted',
+  'warning-signature-untrusted-signers-1.4-cbom-1.0.json': 'signature/untrusted',
+  'warning-signature-unverifiable-1.6.json': 'signature/unverifiable',
 };
 
 /** Rules no file content can trigger on its own, and why. Every other rule must have a sample. */

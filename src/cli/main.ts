@@ -1,14 +1,50 @@
 import { readFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
 import yargs from 'yargs/yargs';
 import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
-
-const STDIN_TOKEN = '\u0000-';
 import { OUTPUT_FORMATS, type OutputFormat } from '../format/index.js';
+import { JSF_ALGORITHMS, type JsfAlgorithm } from '../jsf/algorithms.js';
+import type { SignMode } from '../jsf/sign.js';
 import { SPEC_FORMATS } from '../spec/formats.js';
 import { DEFAULT_MAX_SIZE, type SignatureMode } from '../validate/index.js';
+import { runKeygen } from './commands/keygen.js';
+import { runSign } from './commands/sign.js';
 import { runValidate } from './commands/validate.js';
-import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { runVerify } from './commands/verify.js';
+import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { loadTrustStore } from './key-files.js';
 import { parseSize } from './size.js';
+
+const STDIN_TOKEN = '\u0000-';
+
+/** Options shared by validate and verify: where trust comes from and how strict to be about it. */
+function trustOptions<T>(y: Argv<T>) {
+  return y
+    .option('trust', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe:
+        'Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId = JWK kid or file name)',
+    })
+    .option('trust-root', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Root certificates that certificatePath must chain to',
+    })
+    .option('require-trusted', {
+      type: 'boolean',
+      default: false,
+      describe: 'Untrusted or unverifiable signatures are errors',
+    })
+    .option('allow-excludes', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Top-level members a signature may leave unsigned (JSF excludes)',
+    });
+}
 
 export interface CliIo {
   argv: string[];
@@ -53,7 +89,7 @@ export async function main(io: CliIo): Promise<number> {
         'validate [paths..]',
         'Validate CycloneDX and CBOM documents (files, directories, glob patterns, - for stdin)',
         (y) =>
-          y
+          trustOptions(y)
             .positional('paths', {
               type: 'string',
               array: true,
@@ -87,6 +123,101 @@ export async function main(io: CliIo): Promise<number> {
               default: '512M',
               describe: 'Refuse documents larger than this (bytes, or K/M/G)',
             }),
+      )
+      .command(
+        'sign <file>',
+        'Sign a document with JSF (root, inner objects, multi-signature or chain), in place',
+        (y) =>
+          y
+            .positional('file', { type: 'string', demandOption: true, describe: 'The JSON document to sign' })
+            .option('key', {
+              alias: 'k',
+              type: 'string',
+              demandOption: true,
+              describe:
+                'Private key: PEM (PKCS#8, SEC1, PKCS#1), JWK, JWKS (choose with --key-id), or an HMAC secret (oct JWK or hex)',
+            })
+            .option('alg', { choices: JSF_ALGORITHMS, describe: 'Algorithm (default: follows from the key)' })
+            .option('key-id', {
+              type: 'string',
+              describe: 'Write this keyId (instead of the public key, unless --public-key)',
+            })
+            .option('public-key', {
+              type: 'boolean',
+              describe: 'Embed the public key (the default without --key-id or --cert-chain)',
+            })
+            .option('cert-chain', {
+              type: 'string',
+              describe: 'PEM certificate path (leaf first) to embed as certificatePath',
+            })
+            .option('no-key-info', { type: 'boolean', default: false, describe: 'Embed no key information at all' })
+            .option('target', {
+              alias: 't',
+              type: 'string',
+              array: true,
+              default: ['root'],
+              describe:
+                'What to sign: root, components, services, all, or a bom-ref (repeatable; inner objects first, root last)',
+            })
+            .option('add', { type: 'boolean', describe: 'Add a signer (make or extend "signers")' })
+            .option('chain', { type: 'boolean', describe: 'Append to a signature chain (make or extend "chain")' })
+            .option('output', {
+              alias: 'o',
+              type: 'string',
+              describe: 'Write the signed document here instead of in place',
+            })
+            .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
+            .option('excludes', {
+              type: 'string',
+              array: true,
+              default: [] as string[],
+              describe: 'Top-level members to leave unsigned (single signatures)',
+            })
+            .option('passphrase-env', {
+              type: 'string',
+              describe: 'Name of the environment variable that holds the key passphrase',
+            })
+            .conflicts('add', 'chain'),
+      )
+      .command('verify <files..>', 'Verify every JSF signature in JSON documents, with trust', (y) =>
+        trustOptions(
+          y
+            .positional('files', { type: 'string', array: true, demandOption: true, describe: 'Documents to verify' })
+            .option('format', {
+              alias: 'f',
+              choices: ['text', 'json'] as const,
+              default: 'text' as const,
+              describe: 'Output format',
+            })
+            .option('require-signature', {
+              type: 'boolean',
+              default: false,
+              describe: 'Documents without any signature fail',
+            })
+            .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
+            .option('allow-extensions', {
+              type: 'string',
+              array: true,
+              default: [] as string[],
+              describe: 'JSF extension names to accept (not in CycloneDX)',
+            }),
+        ),
+      )
+      .command('keygen', 'Generate a signing key pair (private key mode 0600) or an HMAC secret', (y) =>
+        y
+          .option('alg', {
+            choices: JSF_ALGORITHMS,
+            default: 'ES256' as JsfAlgorithm,
+            describe: 'Algorithm the key is for',
+          })
+          .option('out', {
+            type: 'string',
+            default: 'signing-key',
+            describe:
+              'Path prefix: writes PREFIX.private.pem, PREFIX.public.pem, PREFIX.public.jwk (or PREFIX.secret.jwk)',
+          })
+          .option('key-id', { type: 'string', describe: 'kid for the JWK (default: its RFC 7638 thumbprint)' })
+          .option('force', { type: 'boolean', default: false, describe: 'Overwrite existing files' }),
       );
     skipHelpPrerender(parser);
     const argv = await parser.parseAsync();
@@ -109,8 +240,58 @@ export async function main(io: CliIo): Promise<number> {
         ...(argv['spec-version'] === undefined ? {} : { specVersion: argv['spec-version'] as string }),
         signatures: argv.signatures as SignatureMode,
         maxSize: parseSize(String(argv['max-size'] ?? DEFAULT_MAX_SIZE)),
+        trust: loadTrustStore(argv.trust as string[], argv['trust-root'] as string[]),
+        requireTrusted: Boolean(argv['require-trusted']),
+        allowExcludes: argv['allow-excludes'] as string[],
         cwd: io.cwd,
         toolVersion: version,
+        stdout: io.stdout,
+      });
+    }
+    if (command === 'sign') {
+      const passphraseVariable = argv['passphrase-env'] as string | undefined;
+      const passphrase = passphraseVariable === undefined ? undefined : process.env[passphraseVariable];
+      if (passphraseVariable !== undefined && passphrase === undefined)
+        throw new BomwrightError('E_USAGE', `Environment variable ${passphraseVariable} is not set`);
+      const mode: SignMode = argv.add ? 'add' : argv.chain ? 'chain' : 'single';
+      return await runSign({
+        file: argv.file as string,
+        key: argv.key as string,
+        ...(argv.alg === undefined ? {} : { algorithm: argv.alg as JsfAlgorithm }),
+        ...(argv['key-id'] === undefined ? {} : { keyId: argv['key-id'] as string }),
+        ...(argv['public-key'] === undefined ? {} : { publicKey: Boolean(argv['public-key']) }),
+        ...(argv['cert-chain'] === undefined ? {} : { certChain: argv['cert-chain'] as string }),
+        noKeyInfo: Boolean(argv['no-key-info']),
+        targets: argv.target as string[],
+        mode,
+        ...(argv.output === undefined ? {} : { output: argv.output as string }),
+        property: argv.property as string,
+        excludes: argv.excludes as string[],
+        ...(passphrase === undefined ? {} : { passphrase }),
+        stdout: io.stdout,
+        stderr: io.stderr,
+      });
+    }
+    if (command === 'verify') {
+      return runVerify({
+        files: (argv.files as string[]).map((f) => (f === STDIN_TOKEN ? '/dev/stdin' : f)),
+        trust: loadTrustStore(argv.trust as string[], argv['trust-root'] as string[]),
+        requireTrusted: Boolean(argv['require-trusted']),
+        requireSignature: Boolean(argv['require-signature']),
+        property: argv.property as string,
+        allowExcludes: argv['allow-excludes'] as string[],
+        allowExtensions: argv['allow-extensions'] as string[],
+        format: argv.format as 'text' | 'json',
+        cwd: io.cwd,
+        stdout: io.stdout,
+      });
+    }
+    if (command === 'keygen') {
+      return await runKeygen({
+        algorithm: argv.alg as JsfAlgorithm,
+        out: argv.out as string,
+        ...(argv['key-id'] === undefined ? {} : { keyId: argv['key-id'] as string }),
+        force: Boolean(argv.force),
         stdout: io.stdout,
       });
     }
@@ -118,7 +299,8 @@ export async function main(io: CliIo): Promise<number> {
   } catch (error) {
     const usage = isBomwrightError(error) && error.code === 'E_USAGE' ? '\nRun "bomwright --help" for usage.' : '';
     io.stderr(`bomwright: ${describeError(error)}${usage}\n`);
-    return EXIT_USAGE;
+    // A document that cannot be processed is a document defect (1); everything else is operational (2).
+    return isBomwrightError(error) && error.code === 'E_INPUT' ? EXIT_INVALID : EXIT_USAGE;
   }
 }
 

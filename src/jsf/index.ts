@@ -12,3 +12,5 @@ export { signObject, applySignature, resolveAlgorithm } from './sign.js';
 export type { SignOptions, SignMode } from './sign.js';
 export { EMPTY_TRUST, certificatePathProblem, findByKeyId, isPinned } from './trust.js';
 export type { TrustStore } from './trust.js';
+export { signDocument, resolveTargets } from './sign-document.js';
+export type { DocumentSignOptions } from './sign-document.js';

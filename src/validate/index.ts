@@ -1,3 +1,5 @@
+import { verifyDocument } from '../jsf/verify.js';
+import type { TrustStore } from '../jsf/trust.js';
 import { decodeJsonBytes } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
@@ -19,6 +21,12 @@ export interface ValidateOptions {
   signatures?: SignatureMode;
   /** Byte limit for byte and string input (default 512 MiB). */
   maxSize?: number;
+  /** Keys and roots that make signatures trusted; untrusted valid signatures are warnings. */
+  trust?: TrustStore;
+  /** Untrusted or unverifiable signatures become errors. */
+  requireTrusted?: boolean;
+  /** Top-level members a signature may leave unsigned through JSF `excludes`. */
+  allowExcludes?: readonly string[];
 }
 
 export interface ValidationResult {
@@ -98,6 +106,8 @@ export async function validate(
     });
   }
 
+  if (mode !== 'ignore') ruleDiagnostics.push(...signatureDiagnostics(document, options));
+
   const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
   // A rule that explains a location better than the schema does replaces the schema's complaint there.
@@ -107,6 +117,43 @@ export async function validate(
 
   diagnostics.push(...ruleDiagnostics, ...fromSchema);
   return finish(locate(diagnostics, text), format.id);
+}
+
+/** Every JSF signature in the document, checked as `bomwright verify` does, as diagnostics. */
+function signatureDiagnostics(document: Record<string, unknown>, options: ValidateOptions): Diagnostic[] {
+  const { reports } = verifyDocument(document, {
+    cyclonedx: true,
+    ...(options.trust ? { trust: options.trust } : {}),
+    ...(options.allowExcludes ? { allowExcludes: options.allowExcludes } : {}),
+  });
+  const strict = options.requireTrusted === true;
+  const diagnostics: Diagnostic[] = [];
+  for (const report of reports) {
+    const what = `${report.algorithm ?? 'signature'} (${report.keySource}${report.keyId === undefined ? '' : ` ${JSON.stringify(report.keyId)}`})`;
+    if (report.verdict === 'invalid') {
+      diagnostics.push({
+        ruleId: 'signature/invalid',
+        severity: 'error',
+        message: `Invalid ${what}: ${report.reason ?? 'it does not verify'}`,
+        pointer: report.pointer,
+      });
+    } else if (report.verdict === 'unverifiable') {
+      diagnostics.push({
+        ruleId: 'signature/unverifiable',
+        severity: strict ? 'error' : 'warning',
+        message: `Cannot verify ${what}: ${report.reason ?? 'no key'}`,
+        pointer: report.pointer,
+      });
+    } else if (report.trust === 'untrusted') {
+      diagnostics.push({
+        ruleId: 'signature/untrusted',
+        severity: strict ? 'error' : 'warning',
+        message: `Valid but untrusted ${what}: ${report.trustReason ?? 'key not trusted'}`,
+        pointer: report.pointer,
+      });
+    }
+  }
+  return diagnostics;
 }
 
 function isInsideSignature(pointer: string): boolean {

@@ -113,7 +113,22 @@ export const RULES = {
   'signature/missing': {
     severity: 'error',
     description: 'The document has no root signature although signatures are required',
-    hint: 'Sign the document with an enveloped JSF signature, or drop --signatures require',
+    hint: 'Sign the document (bomwright sign), or drop --signatures require',
+  },
+  'signature/invalid': {
+    severity: 'error',
+    description: 'A JSF signature is malformed or does not match the signed data',
+    hint: 'The object changed after signing, or the signature is damaged: re-sign it (bomwright sign)',
+  },
+  'signature/unverifiable': {
+    severity: 'warning',
+    description: 'A JSF signature names a key (keyId, or none) that is not available',
+    hint: 'Give the key with --trust; an error with --require-trusted',
+  },
+  'signature/untrusted': {
+    severity: 'warning',
+    description: 'A JSF signature is valid, but its key is not trusted',
+    hint: 'Pin the key with --trust, or give the root of its certificate path with --trust-root; an error with --require-trusted',
   },
   'schema/type': {
     severity: 'error',

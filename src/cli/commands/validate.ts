@@ -5,6 +5,7 @@ import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { looksLikeBom, readInput, resolveInputs, STDIN } from '../inputs.js';
 import { displayPath, repositoryRoot } from '../paths.js';
 import { writeFileAtomic } from '../write.js';
+import type { TrustStore } from '../../jsf/trust.js';
 
 export interface ValidateCommandOptions {
   paths: string[];
@@ -15,6 +16,9 @@ export interface ValidateCommandOptions {
   specVersion?: string;
   signatures: SignatureMode;
   maxSize: number;
+  trust?: TrustStore;
+  requireTrusted?: boolean;
+  allowExcludes?: string[];
   cwd: string;
   toolVersion: string;
   stdout: (text: string) => void;
@@ -41,6 +45,9 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
           ...(options.specVersion ? { specVersion: options.specVersion } : {}),
           signatures: options.signatures,
           maxSize: options.maxSize,
+          ...(options.trust ? { trust: options.trust } : {}),
+          ...(options.requireTrusted ? { requireTrusted: true } : {}),
+          ...(options.allowExcludes ? { allowExcludes: options.allowExcludes } : {}),
         });
       }
     } catch (error) {

@@ -1,0 +1,89 @@
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { calculateJwkThumbprint } from 'jose';
+import { BomwrightError } from '../../errors.js';
+import { algorithmInfo, type JsfAlgorithm } from '../../jsf/algorithms.js';
+import { encodeBase64url } from '../../jsf/base64url.js';
+import { publicJwk } from '../../jsf/keys.js';
+import { EXIT_OK } from '../exit-codes.js';
+
+export interface KeygenCommandOptions {
+  algorithm: JsfAlgorithm;
+  /** Path prefix of the written files. */
+  out: string;
+  keyId?: string;
+  force: boolean;
+  stdout: (text: string) => void;
+}
+
+function generate(algorithm: JsfAlgorithm): { privateKey: KeyObject; publicKey: KeyObject } {
+  const info = algorithmInfo(algorithm)!;
+  switch (info.family) {
+    case 'EC':
+      return generateKeyPairSync('ec', { namedCurve: info.curve! });
+    case 'RSA':
+      return generateKeyPairSync('rsa', {
+        modulusLength: info.hash === 'sha512' ? 4096 : info.hash === 'sha384' ? 3072 : 2048,
+      });
+    case 'OKP':
+      return info.curve === 'Ed448' ? generateKeyPairSync('ed448') : generateKeyPairSync('ed25519');
+    default:
+      throw new BomwrightError('E_INTERNAL', `no key pair for ${algorithm}`);
+  }
+}
+
+/** Creates a new file only (never overwrites unless forced); secrets get mode 0600. */
+function writeNew(file: string, content: string, mode: number, force: boolean): void {
+  if (!force && existsSync(file))
+    throw new BomwrightError('E_WRITE', `${file} already exists; use --force to overwrite`);
+  try {
+    writeFileSync(file, content, { mode, flag: force ? 'w' : 'wx' });
+  } catch (error) {
+    throw new BomwrightError(
+      'E_WRITE',
+      `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`,
+    );
+  }
+}
+
+export async function runKeygen(options: KeygenCommandOptions): Promise<number> {
+  const info = algorithmInfo(options.algorithm);
+  if (info === undefined) throw new BomwrightError('E_USAGE', `Unknown algorithm ${options.algorithm}`);
+  const written: string[] = [];
+  if (info.family === 'oct') {
+    const secret = {
+      kty: 'oct',
+      k: encodeBase64url(randomBytes(info.signatureLength!)),
+      alg: options.algorithm,
+      kid: options.keyId ?? `hmac-${randomBytes(6).toString('hex')}`,
+    };
+    const file = `${options.out}.secret.jwk`;
+    writeNew(file, JSON.stringify(secret, null, 2) + '\n', 0o600, options.force);
+    written.push(`${file} (secret, mode 0600, kid ${secret.kid})`);
+  } else {
+    const { privateKey, publicKey } = generate(options.algorithm);
+    const jwk = publicJwk(publicKey);
+    const kid = options.keyId ?? (await calculateJwkThumbprint(jwk, 'sha256'));
+    const privateFile = `${options.out}.private.pem`;
+    writeNew(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 0o600, options.force);
+    writeNew(
+      `${options.out}.public.pem`,
+      publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      0o644,
+      options.force,
+    );
+    writeNew(
+      `${options.out}.public.jwk`,
+      JSON.stringify({ ...jwk, alg: options.algorithm, kid }, null, 2) + '\n',
+      0o644,
+      options.force,
+    );
+    written.push(
+      `${privateFile} (private, mode 0600)`,
+      `${options.out}.public.pem`,
+      `${options.out}.public.jwk (kid ${kid})`,
+    );
+  }
+  options.stdout(`Generated a ${options.algorithm} key:\n${written.map((w) => `  ${w}`).join('\n')}\n`);
+  return EXIT_OK;
+}

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { BomwrightError } from '../../errors.js';
+import type { JsfAlgorithm } from '../../jsf/algorithms.js';
+import type { KeyMaterial } from '../../jsf/keys.js';
+import { signDocument } from '../../jsf/sign-document.js';
+import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
+import { validate } from '../../validate/index.js';
+import { describeProblems, loadJson, numbersThatWouldChange, serializeJson } from '../document-io.js';
+import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { loadKeyFile } from '../key-files.js';
+import { writeFileAtomic } from '../write.js';
+
+export interface SignCommandOptions {
+  file: string;
+  key: string;
+  algorithm?: JsfAlgorithm;
+  keyId?: string;
+  publicKey?: boolean;
+  certChain?: string;
+  noKeyInfo: boolean;
+  targets: string[];
+  mode: SignMode;
+  output?: string;
+  property: string;
+  excludes: string[];
+  passphrase?: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+function readFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BomwrightError(
+      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_READ',
+      `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
+    );
+  }
+}
+
+/** The signing key: a JWKS entry is chosen by --key-id; any other file must hold exactly one key. */
+function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
+  const keys = loadKeyFile(file, passphrase === undefined ? {} : { passphrase });
+  const candidates = keys.length > 1 && keyId !== undefined ? keys.filter((k) => k.keyId === keyId) : keys;
+  if (candidates.length !== 1) {
+    throw new BomwrightError(
+      'E_KEY',
+      keys.length > 1 ? `${file} holds ${keys.length} keys; choose one with --key-id` : `${file} holds no key`,
+    );
+  }
+  return candidates[0]!;
+}
+
+export async function runSign(options: SignCommandOptions): Promise<number> {
+  const loaded = loadJson(readFile(options.file), options.file);
+  if ('problems' in loaded) throw describeProblems(options.file, loaded.problems);
+  const changed = numbersThatWouldChange(loaded.text);
+  if (changed.length > 0) {
+    throw new BomwrightError(
+      'E_INPUT',
+      `${options.file} holds ${changed[0]}, which a JSON parser cannot represent exactly; signing would change it (write it as a string)`,
+    );
+  }
+  const isBom = loaded.value !== null && typeof loaded.value === 'object' && 'bomFormat' in loaded.value;
+  if (isBom) {
+    // A signature vouches for a document: refuse to vouch for an invalid one.
+    const result = await validate(loaded.text, { signatures: 'ignore' });
+    if (!result.valid) {
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      for (const d of errors)
+        options.stderr(
+          `${options.file}:${d.line ?? 1}:${d.column ?? 1}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`,
+        );
+      options.stderr(
+        `bomwright: refusing to sign ${options.file}: ${errors.length} validation error${errors.length === 1 ? '' : 's'}\n`,
+      );
+      return EXIT_INVALID;
+    }
+  }
+
+  const key = chooseKey(options.key, options.keyId, options.passphrase);
+  const certificatePath =
+    options.certChain === undefined ? undefined : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
+  if (certificatePath !== undefined && certificatePath.length === 0)
+    throw new BomwrightError('E_KEY', `${options.certChain} holds no certificate`);
+  const embedPublicKey = options.noKeyInfo
+    ? false
+    : (options.publicKey ?? (options.keyId === undefined && certificatePath === undefined && key.family !== 'oct'));
+  const signed = signDocument(loaded.value, {
+    key,
+    ...(options.algorithm ? { algorithm: options.algorithm } : {}),
+    publicKey: embedPublicKey,
+    ...(options.keyId !== undefined && !options.noKeyInfo ? { keyId: options.keyId } : {}),
+    ...(certificatePath !== undefined && !options.noKeyInfo ? { certificatePath } : {}),
+    mode: options.mode,
+    property: options.property,
+    excludes: options.excludes,
+    targets: options.targets,
+  });
+
+  const text = serializeJson(signed, loaded);
+  if (isBom) {
+    // The signed document must still be valid for its version (CycloneDX forbids extensions, outer excludes...).
+    const check = await validate(text, { signatures: 'verify', trust: { keys: [key], roots: [] } });
+    const broken = check.diagnostics.filter((d) => d.severity === 'error');
+    if (broken.length > 0)
+      throw new BomwrightError(
+        'E_INPUT',
+        `The signed document would not be valid: ${broken[0]!.message} at ${broken[0]!.pointer} [${broken[0]!.ruleId}]; nothing was written`,
+      );
+  }
+  const target = options.output ?? options.file;
+  writeFileAtomic(target, text);
+  const algorithm = resolveAlgorithm(key, options.algorithm).name;
+  options.stdout(
+    `Signed ${options.targets.join(', ')} of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
+  );
+  return EXIT_OK;
+}

@@ -1,0 +1,76 @@
+import { BomwrightError } from '../errors.js';
+import { decodeJsonBytes } from '../json/decode.js';
+import { parseJsonText } from '../json/parse.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+
+export interface LoadedJson {
+  text: string;
+  value: unknown;
+  /** Indentation to write it back with: the first indented line's, or none for one-line documents. */
+  indent: string | number;
+  trailingNewline: boolean;
+}
+
+/** String literals (skipped) or number literals long enough to exceed a double's precision. */
+const LONG_NUMBERS = /"(?:[^"\\]|\\.)*"|(-?\d[\d.eE+-]{15,})/g;
+
+/**
+ * Text that every JSON parser reads the same way, or the reasons it is not: duplicate member names, unpaired
+ * surrogates and syntax errors are refused before any signing or verification, and so are numbers that a
+ * rewrite would silently change (integers past 2^53).
+ */
+export function loadJson(bytes: Uint8Array, name: string): LoadedJson | { problems: Diagnostic[] } {
+  const decoded = decodeJsonBytes(bytes);
+  if (decoded.text === undefined) return { problems: decoded.diagnostics };
+  const parsed = parseJsonText(decoded.text);
+  const problems = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (!('value' in parsed) || problems.length > 0)
+    return { problems: problems.length > 0 ? problems : parsed.diagnostics };
+  const text = decoded.text;
+  const indentMatch = /\n([ \t]+)\S/.exec(text);
+  void name;
+  return {
+    text,
+    value: parsed.value,
+    indent: indentMatch ? indentMatch[1]! : '',
+    trailingNewline: text.endsWith('\n'),
+  };
+}
+
+/** `0.digits × 10^point`, signed, without leading or trailing zeros: equal for numerically equal literals. */
+function normalizeNumber(literal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (match === null) return literal;
+  const [, sign, int, frac = '', exp = '0'] = match as unknown as [string, string, string, string?, string?];
+  let digits = int + frac;
+  let point = int.length + Number(exp);
+  const lead = /^0*/.exec(digits)![0].length;
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  return digits === '' ? '0' : `${sign}${digits}e${point}`;
+}
+
+/** Number literals whose value a double cannot hold exactly: rewriting the document would change them. */
+export function numbersThatWouldChange(text: string): string[] {
+  const changed: string[] = [];
+  for (const [, literal] of text.matchAll(LONG_NUMBERS)) {
+    if (literal !== undefined && normalizeNumber(literal) !== normalizeNumber(String(Number(literal))))
+      changed.push(literal);
+  }
+  return changed;
+}
+
+export function serializeJson(value: unknown, like: Pick<LoadedJson, 'indent' | 'trailingNewline'>): string {
+  const text = JSON.stringify(value, null, like.indent === '' ? undefined : like.indent);
+  return like.trailingNewline || like.indent !== '' ? `${text}\n` : text;
+}
+
+export function describeProblems(name: string, problems: readonly Diagnostic[]): BomwrightError {
+  const first = problems[0];
+  const where = first?.line === undefined ? '' : `:${first.line}:${first.column ?? 1}`;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return new BomwrightError(
+    'E_INPUT',
+    `${name}${where}: ${first?.message ?? 'unreadable'} [${first?.ruleId ?? 'json/syntax'}]${more}`,
+  );
+}

@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import path from 'node:path';
+import { BomwrightError } from '../errors.js';
+import { parseKeyMaterial, type KeyMaterial } from '../jsf/keys.js';
+import type { TrustStore } from '../jsf/trust.js';
+
+const KEY_FILE = /\.(pem|crt|cer|der|jwk|jwks|json|hex|key)$/i;
+
+function read(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BomwrightError(
+      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_READ',
+      `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
+    );
+  }
+}
+
+function filesOf(target: string): string[] {
+  let stat;
+  try {
+    stat = statSync(target);
+  } catch {
+    throw new BomwrightError('E_NOT_FOUND', `No such file or directory: ${target}`);
+  }
+  if (!stat.isDirectory()) return [target];
+  return readdirSync(target, { recursive: true, encoding: 'utf8' })
+    .filter((f) => KEY_FILE.test(f))
+    .sort()
+    .map((f) => path.join(target, f));
+}
+
+/** Keys from files: a file's kid (JWK) wins, else its name without extension serves as keyId. */
+export function loadKeyFile(file: string, options: { passphrase?: string } = {}): KeyMaterial[] {
+  const bytes = read(file);
+  // DER certificates (.cer/.der) are binary; everything else is text.
+  if (/\.(cer|der)$/i.test(file) && bytes[0] === 0x30) {
+    try {
+      const certificate = new X509Certificate(bytes);
+      return parseKeyMaterial(certificate.toString(), file).map((k) => ({
+        ...k,
+        keyId: k.keyId ?? path.parse(file).name,
+      }));
+    } catch (error) {
+      if (error instanceof BomwrightError) throw error;
+      throw new BomwrightError('E_KEY', `Cannot use the key in ${file}: not a DER certificate`);
+    }
+  }
+  return parseKeyMaterial(bytes.toString('utf8'), file, options).map((k) => ({
+    ...k,
+    keyId: k.keyId ?? path.parse(file).name,
+  }));
+}
+
+export function loadTrustStore(trustPaths: readonly string[], rootPaths: readonly string[]): TrustStore {
+  const keys = trustPaths.flatMap((p) => filesOf(p).flatMap((f) => loadKeyFile(f)));
+  const roots = rootPaths.flatMap((p) =>
+    filesOf(p).flatMap((f) => {
+      const certificates = loadKeyFile(f).flatMap((k) => k.certificates ?? []);
+      if (certificates.length === 0)
+        throw new BomwrightError('E_KEY', `${f} holds no certificate to use as a trust root`);
+      return certificates;
+    }),
+  );
+  return { keys, roots };
+}

@@ -1,0 +1,87 @@
+/**
+ * Signing a whole document: the root and/or inner objects (components, services, a bom-ref, every signable
+ * place of the spec version). Inner objects are signed first and the root last, so every signature verifies:
+ * an outer signature covers the inner ones, values included.
+ */
+import { BomwrightError } from '../errors.js';
+import { parsePointer, resolvePointer } from '../json/pointer.js';
+import { findPlaces, signablePatterns } from '../spec/signable.js';
+import { applySignature, type SignOptions } from './sign.js';
+
+export interface DocumentSignOptions extends SignOptions {
+  /** `root` (default), `components`, `services`, `all`, or bom-ref values. */
+  targets?: readonly string[];
+}
+
+function depth(pointer: string): number {
+  return pointer === '' ? 0 : pointer.split('/').length - 1;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Pointers of the objects to sign, innermost first, the root last. */
+export function resolveTargets(document: Record<string, unknown>, targets: readonly string[]): string[] {
+  const specVersion =
+    typeof document.specVersion === 'string' && typeof document.bomFormat === 'string'
+      ? document.specVersion
+      : undefined;
+  const patterns = specVersion === undefined ? [''] : signablePatterns(specVersion);
+  if (patterns.length === 0)
+    throw new BomwrightError('E_USAGE', `CycloneDX ${specVersion} has no signatures; JSF signatures start with 1.4`);
+  const chosen = new Set<string>();
+  for (const target of targets) {
+    if (target === 'root') chosen.add('');
+    else if (target === 'all') for (const p of findPlaces(document, patterns)) chosen.add(p);
+    else if (target === 'components' || target === 'services') {
+      const wanted = patterns.filter(
+        (p) => p.startsWith(target) || (target === 'components' && p.startsWith('metadata/component')),
+      );
+      if (specVersion === undefined)
+        throw new BomwrightError('E_USAGE', `--target ${target} needs a CycloneDX document`);
+      for (const p of findPlaces(document, wanted)) chosen.add(p);
+    } else {
+      const matches = findPlaces(document, patterns).filter(
+        (p) => (resolvePointer(document, p) as Record<string, unknown>)['bom-ref'] === target,
+      );
+      if (matches.length === 0)
+        throw new BomwrightError('E_USAGE', `No signable element has bom-ref ${JSON.stringify(target)}`);
+      for (const p of matches) chosen.add(p);
+    }
+  }
+  return [...chosen].sort((a, b) => depth(b) - depth(a));
+}
+
+/** A signed copy of `document`; the input is never modified. */
+export function signDocument(document: unknown, options: DocumentSignOptions): unknown {
+  if (!isRecord(document)) throw new BomwrightError('E_USAGE', 'Only a JSON object can hold an enveloped signature');
+  const property = options.property ?? 'signature';
+  const copy = structuredClone(document);
+  const targets = resolveTargets(copy, options.targets ?? ['root']);
+  if (targets.length === 0)
+    throw new BomwrightError('E_USAGE', `Nothing to sign: the document has no ${(options.targets ?? []).join(', ')}`);
+  const chosen = new Set(targets);
+  // A new inner signature changes what an outer signature covers: refuse rather than leave it broken.
+  for (const target of targets) {
+    const segments = parsePointer(target);
+    for (let n = 0; n < segments.length; n++) {
+      const ancestor = segments
+        .slice(0, n)
+        .reduce((p, s) => `${p}/${s.replaceAll('~', '~0').replaceAll('/', '~1')}`, '');
+      const holder = resolvePointer(copy, ancestor);
+      if (isRecord(holder) && holder[property] !== undefined && !chosen.has(ancestor)) {
+        throw new BomwrightError(
+          'E_USAGE',
+          `Signing ${target} would invalidate the existing signature of ${ancestor === '' ? 'the document root' : ancestor}; sign it too (--target ${ancestor === '' ? 'root' : 'all'})`,
+        );
+      }
+    }
+  }
+  for (const target of targets) {
+    const holder = resolvePointer(copy, target);
+    if (!isRecord(holder)) throw new BomwrightError('E_INTERNAL', `Target ${target} is not an object`);
+    applySignature(holder, options);
+  }
+  return copy;
+}
