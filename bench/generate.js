@@ -1,38 +1,35 @@
 // Deterministic synthetic CycloneDX BOMs for benchmarks: N library components, each with a purl, a hash, a
 // license and a VCS reference, plus one dependency entry per component (the shape of real npm/maven SBOMs).
+// The output depends only on (n, specVersion, seed), so results from different runs compare like with like.
 import { createHash } from 'node:crypto';
+
+const LICENSES = ['MIT', 'Apache-2.0', 'BSD-3-Clause'];
 
 /** @param {number} n @param {{ specVersion?: string, seed?: number }} [options] */
 export function generateBom(n, options = {}) {
   const specVersion = options.specVersion ?? '1.6';
   const seed = options.seed ?? 1;
   const hex = (i, len) => createHash('sha256').update(`${seed}:${i}`).digest('hex').slice(0, len);
+  const nameOf = (i) => `package-${seed}-${i}`;
+  const refOf = (i) => `pkg:npm/${nameOf(i)}@${(i % 7) + 1}.${i % 13}.${i % 5}`;
   const components = [];
   const dependencies = [];
   for (let i = 0; i < n; i++) {
-    const name = `package-${seed}-${i}`;
-    const version = `${(i % 7) + 1}.${i % 13}.${i % 5}`;
-    const ref = `pkg:npm/${name}@${version}`;
+    const name = nameOf(i);
+    const ref = refOf(i);
     components.push({
       type: 'library',
       'bom-ref': ref,
       name,
-      version,
+      version: ref.slice(ref.lastIndexOf('@') + 1),
       description: `Synthetic component number ${i} of a generated benchmark BOM`,
       purl: ref,
       hashes: [{ alg: 'SHA-256', content: hex(i, 64) }],
-      licenses: [{ license: { id: i % 3 === 0 ? 'MIT' : i % 3 === 1 ? 'Apache-2.0' : 'BSD-3-Clause' } }],
+      licenses: [{ license: { id: LICENSES[i % 3] } }],
       externalReferences: [{ type: 'vcs', url: `git+https://github.com/example/${name}.git` }],
     });
-    const dependsOn =
-      i + 1 < n
-        ? [
-            components.length < n
-              ? `pkg:npm/package-${seed}-${i + 1}@${((i + 1) % 7) + 1}.${(i + 1) % 13}.${(i + 1) % 5}`
-              : '',
-          ]
-        : [];
-    dependencies.push({ ref, dependsOn: dependsOn.filter(Boolean) });
+    // A chain: each component depends on the next one, so every dependsOn target exists.
+    dependencies.push({ ref, dependsOn: i + 1 < n ? [refOf(i + 1)] : [] });
   }
   return {
     bomFormat: 'CycloneDX',
