@@ -142,11 +142,10 @@ function fromPem(text: string, source: string, passphrase: string | undefined): 
       else if (label.endsWith('PRIVATE KEY')) {
         if (label === 'ENCRYPTED PRIVATE KEY' && passphrase === undefined)
           throw keyError(source, 'the private key is encrypted; give its passphrase');
-        privateKey = createPrivateKey({
-          key: block,
-          format: 'pem',
-          ...(passphrase === undefined ? {} : { passphrase }),
-        });
+        privateKey =
+          label === 'PRIVATE KEY'
+            ? readPkcs8(block)
+            : createPrivateKey({ key: block, format: 'pem', ...(passphrase === undefined ? {} : { passphrase }) });
       } else if (label.endsWith('PUBLIC KEY')) publicKey = createPublicKey({ key: block, format: 'pem' });
     } catch (error) {
       if (error instanceof BomwrightError) throw error;
@@ -155,7 +154,90 @@ function fromPem(text: string, source: string, passphrase: string | undefined): 
   }
   publicKey ??= privateKey ? createPublicKey(privateKey) : certificates[0]?.publicKey;
   if (publicKey === undefined) throw keyError(source, 'no key or certificate found in the PEM text');
+  if (certificates[0] !== undefined && !sameKey(certificates[0].publicKey, publicKey)) {
+    throw keyError(source, 'the first certificate is not for the key in the same file');
+  }
   return fromAsymmetric(privateKey, publicKey, source, certificates.length > 0 ? { certificates } : {});
+}
+
+/**
+ * PKCS#8 as OpenSSL 3.0 reads it. RFC 5958 version 2 (OneAsymmetricKey with the public key in field [1], as
+ * some tools write Ed25519/Ed448 keys) is refused by the OpenSSL in Node 20, so it is re-encoded as version 1
+ * without the public key, and the public key that OpenSSL derives is checked against the one the file carried.
+ */
+function readPkcs8(pem: string): KeyObject {
+  try {
+    return createPrivateKey({ key: pem, format: 'pem' });
+  } catch (error) {
+    const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+    const downgraded = downgradeOneAsymmetricKey(der);
+    if (downgraded === undefined) throw error;
+    const key = createPrivateKey({ key: downgraded.der, format: 'der', type: 'pkcs8' });
+    const derived = createPublicKey(key).export({ format: 'der', type: 'spki' });
+    // SPKI ends with the raw public key bits for Ed25519/Ed448; the file's copy must be the same key.
+    if (
+      downgraded.publicKey !== undefined &&
+      !derived.subarray(derived.length - downgraded.publicKey.length).equals(downgraded.publicKey)
+    ) {
+      throw new Error('the public key in the PKCS#8 file does not belong to its private key');
+    }
+    return key;
+  }
+}
+
+/** DER TLV reader: [tag, header length, content length] at `offset`. */
+function readTlv(der: Buffer, offset: number): [number, number, number] | undefined {
+  const tag = der[offset];
+  let length = der[offset + 1];
+  if (tag === undefined || length === undefined) return undefined;
+  let header = 2;
+  if (length & 0x80) {
+    const bytes = length & 0x7f;
+    if (bytes === 0 || bytes > 3) return undefined;
+    length = 0;
+    for (let i = 0; i < bytes; i++) length = length * 256 + (der[offset + 2 + i] ?? 0);
+    header += bytes;
+  }
+  return offset + header + length <= der.length ? [tag, header, length] : undefined;
+}
+
+function encodeLength(length: number): Buffer {
+  if (length < 0x80) return Buffer.from([length]);
+  const bytes: number[] = [];
+  for (let n = length; n > 0; n = Math.floor(n / 256)) bytes.unshift(n & 0xff);
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+
+function downgradeOneAsymmetricKey(der: Buffer): { der: Buffer; publicKey?: Buffer } | undefined {
+  const outer = readTlv(der, 0);
+  if (outer === undefined || outer[0] !== 0x30) return undefined;
+  const parts: Buffer[] = [];
+  let publicKey: Buffer | undefined;
+  let offset = outer[1];
+  const end = outer[1] + outer[2];
+  let first = true;
+  while (offset < end) {
+    const tlv = readTlv(der, offset);
+    if (tlv === undefined) return undefined;
+    const [tag, header, length] = tlv;
+    const whole = der.subarray(offset, offset + header + length);
+    if (first) {
+      // version: must be 1 (v2); becomes 0 (v1).
+      if (tag !== 0x02 || length !== 1 || der[offset + header] !== 1) return undefined;
+      parts.push(Buffer.from([0x02, 0x01, 0x00]));
+      first = false;
+    } else if (tag === 0x81 || tag === 0xa1) {
+      // [1] publicKey (BIT STRING, implicit or explicit): drop it, keep its bits for the check.
+      const content = der.subarray(offset + header, offset + header + length);
+      publicKey = tag === 0x81 ? content.subarray(1) : content.subarray(3);
+    } else parts.push(whole);
+    offset += header + length;
+  }
+  const body = Buffer.concat(parts);
+  return {
+    der: Buffer.concat([Buffer.from([0x30]), encodeLength(body.length), body]),
+    ...(publicKey ? { publicKey } : {}),
+  };
 }
 
 /** The public key in JSF's JWK subset (coordinates at full length, no leading zero in RSA integers). */

@@ -78,6 +78,19 @@ export function signDocument(document: unknown, options: DocumentSignOptions): u
       }
     }
   }
+  // Adding a signer keeps the earlier ones, which cover the objects inside: those must not change.
+  if (options.mode === 'add' || options.mode === 'chain') {
+    for (const target of targets) {
+      const holder = resolvePointer(copy, target);
+      const inside = targets.find((t) => t !== target && (target === '' || t.startsWith(`${target}/`)));
+      if (isRecord(holder) && holder[property] !== undefined && inside !== undefined) {
+        throw new BomwrightError(
+          'E_USAGE',
+          `Adding signers to ${target === '' ? 'the document root' : target} and to ${inside} inside it would invalidate its existing signers; add to the outer object alone`,
+        );
+      }
+    }
+  }
   for (const target of targets) {
     const holder = resolvePointer(copy, target);
     if (!isRecord(holder)) throw new BomwrightError('E_INTERNAL', `Target ${target} is not an object`);

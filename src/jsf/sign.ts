@@ -8,7 +8,7 @@ import { BomwrightError } from '../errors.js';
 import { algorithmInfo, defaultAlgorithm, type AlgorithmInfo, type JsfAlgorithm } from './algorithms.js';
 import { encodeBase64url } from './base64url.js';
 import { canonicalize } from './jcs.js';
-import { publicJwk, type KeyMaterial } from './keys.js';
+import { publicJwk, sameKey, type KeyMaterial } from './keys.js';
 import { keyMismatch, signedView } from './verify.js';
 
 export type SignMode = 'single' | 'add' | 'chain';
@@ -79,13 +79,20 @@ export function applySignature(holder: Record<string, unknown>, options: SignOpt
       throw new BomwrightError('E_USAGE', 'An HMAC secret cannot be embedded as publicKey; use a keyId');
     core.publicKey = publicJwk(options.key.publicKey!);
   }
-  if (options.certificatePath !== undefined)
+  if (options.certificatePath !== undefined) {
+    const leaf = options.certificatePath[0];
+    if (leaf === undefined || options.key.publicKey === undefined || !sameKey(leaf.publicKey, options.key.publicKey)) {
+      throw new BomwrightError('E_KEY', 'The first certificate of the certificate path is not for the signing key');
+    }
     core.certificatePath = options.certificatePath.map((c) => encodeBase64url(c.raw));
+  }
 
   const mode = options.mode ?? 'single';
   const existing = holder[property];
   let object: Record<string, unknown>;
   let index: number | undefined;
+  // JSF's global excludes (beside signers/chain) apply to every signer, the new one included.
+  let inheritedExcludes: string[] | undefined;
   if (mode === 'single') {
     if (options.excludes && options.excludes.length > 0) core.excludes = [...options.excludes];
     object = core;
@@ -100,6 +107,7 @@ export function applySignature(holder: Record<string, unknown>, options: SignOpt
       const earlier = existing[list] as unknown[];
       object = { ...existing, [list]: [...earlier, core] };
       index = earlier.length;
+      if (Array.isArray(existing.excludes)) inheritedExcludes = existing.excludes as string[];
     } else {
       const other =
         isRecord(existing) && 'signers' in existing
@@ -115,7 +123,7 @@ export function applySignature(holder: Record<string, unknown>, options: SignOpt
   }
   const shape = mode === 'single' ? 'single' : mode === 'add' ? 'signers' : 'chain';
   const excludes =
-    mode === 'single' && options.excludes && options.excludes.length > 0 ? [...options.excludes] : undefined;
+    mode === 'single' && options.excludes && options.excludes.length > 0 ? [...options.excludes] : inheritedExcludes;
   for (const name of excludes ?? []) {
     if (!Object.hasOwn(holder, name))
       throw new BomwrightError('E_USAGE', `Cannot exclude ${JSON.stringify(name)}: the object has no such member`);

@@ -4,6 +4,7 @@
  */
 import { constants, createHmac, timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { appendPointer } from '../json/pointer.js';
+import { forEachObject } from '../json/walk.js';
 import type { AlgorithmInfo } from './algorithms.js';
 import { canonicalize } from './jcs.js';
 import { describeKey, sameKey, type KeyMaterial } from './keys.js';
@@ -267,28 +268,18 @@ export function verifyDocument(document: unknown, options: VerifyOptions = {}): 
       return { reports: verifySignatureOf(document, '', options), signedObjects: 1 };
     }
   }
-  const stack: { value: unknown; pointer: string }[] = [{ value: document, pointer: '' }];
-  while (stack.length > 0) {
-    const { value, pointer } = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], pointer: `${pointer}/${i}` });
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    const signature = Object.hasOwn(record, property) ? record[property] : undefined;
-    if (signature !== undefined) {
-      signedObjects++;
-      reports.push(...verifySignatureOf(record, pointer, options));
-    }
-    const keys = Object.keys(record);
-    for (let k = keys.length - 1; k >= 0; k--) {
-      const key = keys[k]!;
-      if (key === property) continue;
-      const member = record[key];
-      if (member !== null && typeof member === 'object')
-        stack.push({ value: member, pointer: appendPointer(pointer, key) });
-    }
-  }
+  // Signature objects themselves are not searched: a signature inside a signature is not a thing.
+  forEachObject(
+    document,
+    (record, pointer) => {
+      const signature = Object.hasOwn(record, property) ? record[property] : undefined;
+      // A JSF signature is an object; another value under that name is someone else's data.
+      if (signature !== null && typeof signature === 'object' && !Array.isArray(signature)) {
+        signedObjects++;
+        reports.push(...verifySignatureOf(record, pointer(), options));
+      }
+    },
+    (key) => key === property,
+  );
   return { reports, signedObjects };
 }

@@ -1,4 +1,5 @@
-import { toPointer } from '../../json/pointer.js';
+import { appendPointer } from '../../json/pointer.js';
+import { forEachObject } from '../../json/walk.js';
 import type { SpecFormat } from '../../spec/formats.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { truncate } from '../schema-errors.js';
@@ -76,42 +77,14 @@ export function checkReferences(document: Record<string, unknown>, format: SpecF
   return diagnostics;
 }
 
-interface Frame {
-  container: unknown[] | Record<string, unknown>;
-  keys: string[] | null;
-  index: number;
-}
-
-/**
- * Calls `visit` for every string `bom-ref` member, in document order, outside signatures. Depth-first with an
- * explicit stack (depth is attacker-controlled) and one shared path: a pointer string is built only for the
- * members found, not for every object on the way (a 100,000-component BOM has millions of objects).
- */
+/** Calls `visit` for every string `bom-ref` member, in document order, outside signatures. */
 function forEachBomRef(document: Record<string, unknown>, visit: (ref: string, pointer: string) => void): void {
-  const path: (string | number)[] = [];
-  const stack: Frame[] = [{ container: document, keys: Object.keys(document), index: 0 }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const { container, keys } = frame;
-    const length = keys === null ? (container as unknown[]).length : keys.length;
-    if (frame.index >= length) {
-      stack.pop();
-      path.pop();
-      continue;
-    }
-    const key = keys === null ? frame.index : keys[frame.index]!;
-    frame.index++;
-    const member = (container as Record<string | number, unknown>)[key];
-    if (key === 'bom-ref') {
-      if (typeof member === 'string') visit(member, toPointer([...path, key]));
-      continue;
-    }
-    if (member === null || typeof member !== 'object' || key === 'signature') continue;
-    path.push(key);
-    stack.push({
-      container: member as unknown[] | Record<string, unknown>,
-      keys: Array.isArray(member) ? null : Object.keys(member),
-      index: 0,
-    });
-  }
+  forEachObject(
+    document,
+    (record, pointer) => {
+      const ref = record['bom-ref'];
+      if (typeof ref === 'string') visit(ref, appendPointer(pointer(), 'bom-ref'));
+    },
+    (key) => key === 'signature',
+  );
 }
