@@ -60,6 +60,12 @@ export function numbersThatWouldChange(text: string): string[] {
   return changed;
 }
 
+/** How a document is laid out, to write it back the same way. */
+export function layoutOf(text: string): Pick<LoadedJson, 'indent' | 'trailingNewline'> {
+  const indentMatch = /\n([ \t]+)\S/.exec(text);
+  return { indent: indentMatch ? indentMatch[1]! : '', trailingNewline: text.endsWith('\n') };
+}
+
 export function serializeJson(value: unknown, like: Pick<LoadedJson, 'indent' | 'trailingNewline'>): string {
   const text = JSON.stringify(value, null, like.indent === '' ? undefined : like.indent);
   return like.trailingNewline || like.indent !== '' ? `${text}\n` : text;

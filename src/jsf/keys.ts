@@ -240,13 +240,36 @@ function downgradeOneAsymmetricKey(der: Buffer): { der: Buffer; publicKey?: Buff
   };
 }
 
+const publicJwks = new WeakMap<KeyObject, PublicJwk>();
+
 /** The public key in JSF's JWK subset (coordinates at full length, no leading zero in RSA integers). */
 export function publicJwk(key: KeyObject): PublicJwk {
-  const jwk = key.export({ format: 'jwk' }) as Record<string, string>;
-  if (jwk.kty === 'EC') return { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! };
-  if (jwk.kty === 'OKP') return { kty: 'OKP', crv: jwk.crv!, x: jwk.x! };
-  if (jwk.kty === 'RSA') return { kty: 'RSA', n: jwk.n!, e: jwk.e! };
-  throw keyError('the key', `no JSF public key form for key type ${String(jwk.kty)}`);
+  let cached = publicJwks.get(key);
+  if (cached === undefined) {
+    const jwk = key.export({ format: 'jwk' }) as Record<string, string>;
+    if (jwk.kty === 'EC') cached = { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! };
+    else if (jwk.kty === 'OKP') cached = { kty: 'OKP', crv: jwk.crv!, x: jwk.x! };
+    else if (jwk.kty === 'RSA') cached = { kty: 'RSA', n: jwk.n!, e: jwk.e! };
+    else throw keyError('the key', `no JSF public key form for key type ${String(jwk.kty)}`);
+    publicJwks.set(key, cached);
+  }
+  // A copy: the caller may put it into a document and edit it.
+  return { ...cached };
+}
+
+const MAX_CACHED_KEYS = 1024;
+const importedKeys = new Map<string, KeyObject>();
+const fingerprints = new WeakMap<KeyObject, string>();
+
+/** The members that define a public key, as one string; computed once per key object. */
+export function keyFingerprint(key: KeyObject): string {
+  let fingerprint = fingerprints.get(key);
+  if (fingerprint === undefined) {
+    fingerprint =
+      key.type === 'secret' ? `secret:${key.export().toString('base64url')}` : JSON.stringify(publicJwk(key));
+    fingerprints.set(key, fingerprint);
+  }
+  return fingerprint;
 }
 
 /**
@@ -288,8 +311,14 @@ export function importPublicJwk(value: unknown): { key: KeyObject; jwk: PublicJw
         return { problem: `publicKey.${member} must be ${size} bytes for ${crv}, not ${bytes.length}` };
     }
   }
+  // Documents often carry the same key thousands of times (a signature per component): import it once.
+  const cacheKey = members.map((m) => jwk[m] as string).join('.');
+  const cached = importedKeys.get(cacheKey);
+  if (cached !== undefined) return { key: cached, jwk: jwk as unknown as PublicJwk };
   try {
     const key = createPublicKey({ key: jwk as never, format: 'jwk' });
+    if (importedKeys.size >= MAX_CACHED_KEYS) importedKeys.clear();
+    importedKeys.set(cacheKey, key);
     return { key, jwk: jwk as unknown as PublicJwk };
   } catch {
     return { problem: 'publicKey is not a valid key (for EC: the point is not on the curve)' };
@@ -298,6 +327,7 @@ export function importPublicJwk(value: unknown): { key: KeyObject; jwk: PublicJw
 
 /** Same key? Compared by the JWK members that define it (RFC 7638's required members). */
 export function sameKey(a: KeyObject, b: KeyObject): boolean {
+  if (a === b) return true;
   if (a.type === 'secret' || b.type === 'secret') return a.type === b.type && a.equals(b);
-  return JSON.stringify(publicJwk(a)) === JSON.stringify(publicJwk(b));
+  return keyFingerprint(a) === keyFingerprint(b);
 }

@@ -78,15 +78,19 @@ export function signDocument(document: unknown, options: DocumentSignOptions): u
       }
     }
   }
-  // Adding a signer keeps the earlier ones, which cover the objects inside: those must not change.
+  // Adding a signer keeps the earlier ones, which cover the objects inside: those must not change. Sorted
+  // pointers put an object's descendants right after it ('/' sorts before every other pointer character).
   if (options.mode === 'add' || options.mode === 'chain') {
-    for (const target of targets) {
-      const holder = resolvePointer(copy, target);
-      const inside = targets.find((t) => t !== target && (target === '' || t.startsWith(`${target}/`)));
-      if (isRecord(holder) && holder[property] !== undefined && inside !== undefined) {
+    const sorted = [...targets].sort();
+    for (let i = 0; i + 1 < sorted.length; i++) {
+      const outer = sorted[i]!;
+      const inside = sorted[i + 1]!;
+      if (outer !== '' && !inside.startsWith(`${outer}/`)) continue;
+      const holder = resolvePointer(copy, outer);
+      if (isRecord(holder) && holder[property] !== undefined) {
         throw new BomwrightError(
           'E_USAGE',
-          `Adding signers to ${target === '' ? 'the document root' : target} and to ${inside} inside it would invalidate its existing signers; add to the outer object alone`,
+          `Adding signers to ${outer === '' ? 'the document root' : outer} and to ${inside} inside it would invalidate its existing signers; add to the outer object alone`,
         );
       }
     }

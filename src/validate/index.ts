@@ -27,6 +27,8 @@ export interface ValidateOptions {
   requireTrusted?: boolean;
   /** Top-level members a signature may leave unsigned through JSF `excludes`. */
   allowExcludes?: readonly string[];
+  /** Check signature objects against the schema only, without cryptographic verification (for fresh signatures). */
+  skipSignatureVerification?: boolean;
 }
 
 export interface ValidationResult {
@@ -47,6 +49,24 @@ export interface ValidationResult {
 export async function validate(
   input: Uint8Array | string | object,
   options: ValidateOptions = {},
+): Promise<ValidationResult> {
+  return (await validateAndParse(input, options)).result;
+}
+
+/** {@link validate}, also handing back the parsed value and its text, so a caller that edits does not parse twice. */
+export async function validateAndParse(
+  input: Uint8Array | string | object,
+  options: ValidateOptions = {},
+): Promise<{ result: ValidationResult; value?: unknown; text?: string }> {
+  const parsedInput: { value?: unknown; text?: string } = {};
+  const result = await validateInto(input, options, parsedInput);
+  return { result, ...parsedInput };
+}
+
+async function validateInto(
+  input: Uint8Array | string | object,
+  options: ValidateOptions,
+  parsedInput: { value?: unknown; text?: string },
 ): Promise<ValidationResult> {
   const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
   const diagnostics: Diagnostic[] = [];
@@ -85,9 +105,11 @@ export async function validate(
     diagnostics.push(...parsed.diagnostics);
     if (!('value' in parsed)) return finish(diagnostics, undefined);
     value = parsed.value;
+    parsedInput.text = text;
   } else {
     value = input;
   }
+  parsedInput.value = value;
 
   const route = routeDocument(value, options.specVersion);
   diagnostics.push(...route.diagnostics);
@@ -106,7 +128,8 @@ export async function validate(
     });
   }
 
-  if (mode !== 'ignore') ruleDiagnostics.push(...signatureDiagnostics(document, options));
+  if (mode !== 'ignore' && options.skipSignatureVerification !== true)
+    ruleDiagnostics.push(...signatureDiagnostics(document, options));
 
   const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);

@@ -4,8 +4,8 @@ import type { JsfAlgorithm } from '../../jsf/algorithms.js';
 import type { KeyMaterial } from '../../jsf/keys.js';
 import { signDocument } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
-import { validate } from '../../validate/index.js';
-import { describeProblems, loadJson, numbersThatWouldChange, serializeJson } from '../document-io.js';
+import { validateAndParse } from '../../validate/index.js';
+import { describeProblems, layoutOf, numbersThatWouldChange, serializeJson } from '../document-io.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { loadKeyFile } from '../key-files.js';
 import { writeFileAtomic } from '../write.js';
@@ -54,31 +54,39 @@ function chooseKey(file: string, keyId: string | undefined, passphrase: string |
 }
 
 export async function runSign(options: SignCommandOptions): Promise<number> {
-  const loaded = loadJson(readFile(options.file), options.file);
-  if ('problems' in loaded) throw describeProblems(options.file, loaded.problems);
-  const changed = numbersThatWouldChange(loaded.text);
+  const bytes = readFile(options.file);
+  // One parse serves the checks and the signing; the text is kept for its indentation and number literals.
+  const { result, value, text: sourceText } = await validateAndParse(bytes, { signatures: 'ignore' });
+  const isBom =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    ('bomFormat' in value || 'specVersion' in value);
+  const unreadable = result.diagnostics.filter(
+    (d) => d.severity === 'error' && (d.ruleId.startsWith('read/') || d.ruleId.startsWith('json/')),
+  );
+  if (sourceText === undefined || value === undefined || unreadable.length > 0)
+    throw describeProblems(options.file, unreadable.length > 0 ? unreadable : result.diagnostics);
+  if (isBom && !result.valid) {
+    // A signature vouches for a document: refuse to vouch for an invalid one.
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    for (const d of errors)
+      options.stderr(
+        `${options.file}:${d.line ?? 1}:${d.column ?? 1}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`,
+      );
+    options.stderr(
+      `bomwright: refusing to sign ${options.file}: ${errors.length} validation error${errors.length === 1 ? '' : 's'}\n`,
+    );
+    return EXIT_INVALID;
+  }
+  const changed = numbersThatWouldChange(sourceText);
   if (changed.length > 0) {
     throw new BomwrightError(
       'E_INPUT',
       `${options.file} holds ${changed[0]}, which a JSON parser cannot represent exactly; signing would change it (write it as a string)`,
     );
   }
-  const isBom = loaded.value !== null && typeof loaded.value === 'object' && 'bomFormat' in loaded.value;
-  if (isBom) {
-    // A signature vouches for a document: refuse to vouch for an invalid one.
-    const result = await validate(loaded.text, { signatures: 'ignore' });
-    if (!result.valid) {
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      for (const d of errors)
-        options.stderr(
-          `${options.file}:${d.line ?? 1}:${d.column ?? 1}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`,
-        );
-      options.stderr(
-        `bomwright: refusing to sign ${options.file}: ${errors.length} validation error${errors.length === 1 ? '' : 's'}\n`,
-      );
-      return EXIT_INVALID;
-    }
-  }
+  const loaded = layoutOf(sourceText);
 
   const key = chooseKey(options.key, options.keyId, options.passphrase);
   const certificatePath =
@@ -88,7 +96,7 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
   const embedPublicKey = options.noKeyInfo
     ? false
     : (options.publicKey ?? (options.keyId === undefined && certificatePath === undefined && key.family !== 'oct'));
-  const signed = signDocument(loaded.value, {
+  const signed = signDocument(value, {
     key,
     ...(options.algorithm ? { algorithm: options.algorithm } : {}),
     publicKey: embedPublicKey,
@@ -101,16 +109,6 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
   });
 
   const text = serializeJson(signed, loaded);
-  if (isBom) {
-    // The signed document must still be valid for its version (CycloneDX forbids extensions, outer excludes...).
-    const check = await validate(text, { signatures: 'verify', trust: { keys: [key], roots: [] } });
-    const broken = check.diagnostics.filter((d) => d.severity === 'error');
-    if (broken.length > 0)
-      throw new BomwrightError(
-        'E_INPUT',
-        `The signed document would not be valid: ${broken[0]!.message} at ${broken[0]!.pointer} [${broken[0]!.ruleId}]; nothing was written`,
-      );
-  }
   const target = options.output ?? options.file;
   writeFileAtomic(target, text);
   const algorithm = resolveAlgorithm(key, options.algorithm).name;
