@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { expect } from 'vitest';
+import { BomwrightError, type ErrorCode } from '../src/index.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,4 +53,17 @@ export function minimalBom(specVersion = '1.6', extra: Record<string, unknown> =
     version: 1,
     ...extra,
   };
+}
+
+/** Runs `run`, expecting it to throw a BomwrightError with `code`; returns the error. */
+export function expectErrorCode(run: () => unknown, code: ErrorCode): BomwrightError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(BomwrightError);
+  expect((caught as BomwrightError).code).toBe(code);
+  return caught as BomwrightError;
 }

@@ -5,9 +5,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BomwrightError } from '../src/errors.js';
 import { canonicalize } from '../src/jsf/index.js';
-import { ROOT } from './helpers.js';
+import { expectErrorCode, ROOT } from './helpers.js';
 
 const JCS_DIR = path.join(ROOT, '../shared/conformance/jcs');
 const HAVE_VECTORS = existsSync(JCS_DIR);
@@ -20,14 +19,7 @@ function doubleFromHex(hex: string): number {
 }
 
 function expectInputError(run: () => unknown): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(BomwrightError);
-  expect((caught as BomwrightError).code).toBe('E_INPUT');
+  expectErrorCode(run, 'E_INPUT');
 }
 
 /** Rows `hex,expected` of a number file, comment lines skipped. */

@@ -4,7 +4,7 @@
  * deterministic algorithms re-sign byte for byte, and randomized ones round-trip.
  */
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,19 +18,7 @@ import {
   type VerifyOptions,
 } from '../src/jsf/index.js';
 import { parseJsonText } from '../src/json/parse.js';
-import { ROOT } from './helpers.js';
-
-const JSF_DIR = path.join(ROOT, '../shared/conformance/jsf');
-const KEYS = path.join(JSF_DIR, 'keys');
-const SIGNATURES = path.join(JSF_DIR, 'signatures');
-const HAVE_VECTORS = existsSync(JSF_DIR);
-if (!HAVE_VECTORS)
-  console.warn(`JSF conformance vectors not found at ${JSF_DIR} (../shared/conformance/jsf): skipping`);
-
-/** Inside the certificates' validity (leaves: 2018–2030), so the tests do not depend on today's date. */
-const NOW = new Date('2025-06-01T00:00:00Z');
-const ALLOW_EXCLUDES = ['myUnsignedData'];
-const ALLOW_EXTENSIONS = ['otherExt', 'https://example.com/extension'];
+import { ALLOW_EXCLUDES, ALLOW_EXTENSIONS, HAVE_VECTORS, JSF_DIR, KEYS, NOW, SIGNATURES } from './jsf-fixtures.js';
 
 const readKey = (file: string) => readFileSync(path.join(KEYS, file), 'utf8');
 const readVector = (file: string) => readFileSync(path.join(SIGNATURES, file), 'utf8');

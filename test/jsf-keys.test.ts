@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BomwrightError } from '../src/errors.js';
 import { parseKeyMaterial, publicJwk, sameKey, type KeyMaterial } from '../src/jsf/index.js';
-import { ROOT } from './helpers.js';
+import { expectErrorCode, ROOT } from './helpers.js';
 
 const JSF_DIR = path.join(ROOT, '../shared/conformance/jsf');
 const KEYS = path.join(JSF_DIR, 'keys');
@@ -38,15 +38,7 @@ function only(materials: KeyMaterial[]): KeyMaterial {
 }
 
 function keyError(run: () => unknown): BomwrightError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(BomwrightError);
-  expect((caught as BomwrightError).code).toBe('E_KEY');
-  return caught as BomwrightError;
+  return expectErrorCode(run, 'E_KEY');
 }
 
 /** Every base64/base64url run of 12+ characters in `text`: none may appear in an error message. */

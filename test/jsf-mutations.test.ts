@@ -3,7 +3,7 @@
  * with anything signed breaks a signature; re-serializing the same JSON data model does not.
  */
 import { X509Certificate, verify as cryptoVerify, type JsonWebKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,18 +16,7 @@ import {
   type VerifyOptions,
 } from '../src/jsf/index.js';
 import { parseJsonText } from '../src/json/parse.js';
-import { ROOT } from './helpers.js';
-
-const JSF_DIR = path.join(ROOT, '../shared/conformance/jsf');
-const KEYS = path.join(JSF_DIR, 'keys');
-const SIGNATURES = path.join(JSF_DIR, 'signatures');
-const HAVE_VECTORS = existsSync(JSF_DIR);
-if (!HAVE_VECTORS)
-  console.warn(`JSF conformance vectors not found at ${JSF_DIR} (../shared/conformance/jsf): skipping`);
-
-const NOW = new Date('2025-06-01T00:00:00Z');
-const ALLOW_EXCLUDES = ['myUnsignedData'];
-const ALLOW_EXTENSIONS = ['otherExt', 'https://example.com/extension'];
+import { ALLOW_EXCLUDES, ALLOW_EXTENSIONS, HAVE_VECTORS, KEYS, NOW, SIGNATURES } from './jsf-fixtures.js';
 
 type Json = Record<string, unknown>;
 type Core = Record<string, unknown> & { value: string; algorithm: string };

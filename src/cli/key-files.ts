@@ -7,7 +7,8 @@ import type { TrustStore } from '../jsf/trust.js';
 
 const KEY_FILE = /\.(pem|crt|cer|der|jwk|jwks|json|hex|key)$/i;
 
-function read(file: string): Buffer {
+/** A whole file, or an E_NOT_FOUND / E_READ error that names it. */
+export function readFileOrFail(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
@@ -35,7 +36,7 @@ function filesOf(target: string): string[] {
 
 /** Keys from files: a file's kid (JWK) wins, else its name without extension serves as keyId. */
 export function loadKeyFile(file: string, options: { passphrase?: string } = {}): KeyMaterial[] {
-  const bytes = read(file);
+  const bytes = readFileOrFail(file);
   // DER certificates (.cer/.der) are binary; everything else is text.
   if (/\.(cer|der)$/i.test(file) && bytes[0] === 0x30) {
     try {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { BomwrightError } from '../../errors.js';
 import type { JsfAlgorithm } from '../../jsf/algorithms.js';
 import type { KeyMaterial } from '../../jsf/keys.js';
@@ -7,7 +6,7 @@ import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
 import { validateAndParse } from '../../validate/index.js';
 import { describeProblems, layoutOf, numbersThatWouldChange, serializeJson } from '../document-io.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { loadKeyFile } from '../key-files.js';
+import { loadKeyFile, readFileOrFail } from '../key-files.js';
 import { writeFileAtomic } from '../write.js';
 
 export interface SignCommandOptions {
@@ -28,18 +27,6 @@ export interface SignCommandOptions {
   stderr: (text: string) => void;
 }
 
-function readFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BomwrightError(
-      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_READ',
-      `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
-    );
-  }
-}
-
 /** The signing key: a JWKS entry is chosen by --key-id; any other file must hold exactly one key. */
 function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
   const keys = loadKeyFile(file, passphrase === undefined ? {} : { passphrase });
@@ -54,9 +41,17 @@ function chooseKey(file: string, keyId: string | undefined, passphrase: string |
 }
 
 export async function runSign(options: SignCommandOptions): Promise<number> {
-  const bytes = readFile(options.file);
+  const bytes = readFileOrFail(options.file);
   // One parse serves the checks and the signing; the text is kept for its indentation and number literals.
-  const { result, value, text: sourceText } = await validateAndParse(bytes, { signatures: 'ignore' });
+  const {
+    result,
+    value,
+    text: sourceText,
+  } = await validateAndParse(bytes, {
+    // Existing signatures must be well-formed (schema), but are not verified: signing does not vouch for them.
+    signatures: 'verify',
+    skipSignatureVerification: true,
+  });
   const isBom =
     value !== null &&
     typeof value === 'object' &&
