@@ -14,6 +14,9 @@ async function run() {
       cwd: process.cwd(),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
+      stderrStream: process.stderr,
+      stdoutIsTerminal: process.stdout.isTTY === true,
+      env: process.env,
     });
   } catch (error) {
     process.stderr.write(`bomwright: E_INTERNAL: ${String((error && error.message) || error).split('\n')[0]}\n`);

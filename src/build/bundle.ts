@@ -60,8 +60,9 @@ await build({
   ...common,
   plugins: [lazyStringWidth],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
-  entryPoints: [path.join(root, 'src/cli/main.ts')],
-  outfile: path.join(root, 'dist/bundle/cli.cjs'),
+  entryPoints: { cli: path.join(root, 'src/cli/main.ts'), worker: path.join(root, 'src/cli/worker.ts') },
+  outdir: path.join(root, 'dist/bundle'),
+  outExtension: { '.js': '.cjs' },
   // Loaded on demand for globs and directories, and CommonJS already: Node's own require handles it.
   external: ['fast-glob'],
   minifySyntax: true,

@@ -53,9 +53,15 @@ try {
   }
   const quiet = () => undefined;
   for (const format of ['text', 'json', 'sarif', 'junit', 'github']) {
-    await cli.main({ argv: ['validate', ...files, '--format', format], cwd: dir, stdout: quiet, stderr: quiet });
+    // --jobs 1: the validators must load in this thread for their code caches to be written here.
+    await cli.main({
+      argv: ['validate', ...files, '--format', format, '--jobs', '1'],
+      cwd: dir,
+      stdout: quiet,
+      stderr: quiet,
+    });
   }
-  await cli.main({ argv: ['validate', dir], cwd: dir, stdout: quiet, stderr: quiet });
+  await cli.main({ argv: ['validate', dir, '--jobs', '1'], cwd: dir, stdout: quiet, stderr: quiet });
   const written = [...cli.writeCodeCaches(), ...writeCodeCaches()];
   console.log(`code caches: ${written.map((f) => path.relative(root, f)).join(', ')}`);
 } finally {

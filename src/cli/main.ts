@@ -13,6 +13,7 @@ import { runValidate } from './commands/validate.js';
 import { runVerify } from './commands/verify.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { loadTrustStore } from './key-files.js';
+import { defaultJobs } from './pool.js';
 import { parseSize } from './size.js';
 
 const STDIN_TOKEN = '\u0000-';
@@ -51,6 +52,17 @@ export interface CliIo {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The terminal, for the progress bar; absent when embedded (no bar is drawn then). */
+  stderrStream?: NodeJS.WriteStream;
+  stdoutIsTerminal?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+function jobs(value: unknown): number {
+  if (value === undefined) return defaultJobs();
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new BomwrightError('E_USAGE', '--jobs must be a whole number of at least 1');
+  return value;
 }
 
 function toolVersion(): string {
@@ -122,6 +134,15 @@ export async function main(io: CliIo): Promise<number> {
               type: 'string',
               default: '512M',
               describe: 'Refuse documents larger than this (bytes, or K/M/G)',
+            })
+            .option('jobs', {
+              alias: 'j',
+              type: 'number',
+              describe: `Documents checked at once, in worker threads (default: the number of cores, ${defaultJobs()} here)`,
+            })
+            .option('progress', {
+              type: 'boolean',
+              describe: 'Show a progress bar on stderr (default: on a terminal, for long runs, outside CI)',
             }),
       )
       .command(
@@ -240,12 +261,20 @@ export async function main(io: CliIo): Promise<number> {
         ...(argv['spec-version'] === undefined ? {} : { specVersion: argv['spec-version'] as string }),
         signatures: argv.signatures as SignatureMode,
         maxSize: parseSize(String(argv['max-size'] ?? DEFAULT_MAX_SIZE)),
-        trust: loadTrustStore(argv.trust as string[], argv['trust-root'] as string[]),
+        trustPaths: argv.trust as string[],
+        trustRootPaths: argv['trust-root'] as string[],
         requireTrusted: Boolean(argv['require-trusted']),
         allowExcludes: argv['allow-excludes'] as string[],
+        jobs: jobs(argv.jobs),
+        ...(argv.progress === undefined ? {} : { progress: Boolean(argv.progress) }),
         cwd: io.cwd,
         toolVersion: version,
         stdout: io.stdout,
+        terminal: {
+          stderr: io.stderrStream ?? process.stderr,
+          stdoutIsTerminal: io.stdoutIsTerminal ?? false,
+          env: io.env ?? process.env,
+        },
       });
     }
     if (command === 'sign') {

@@ -4,11 +4,12 @@ import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, ty
 export function formatGithub(reports: readonly FileReport[], options: ReportOptions): string {
   const lines: string[] = [];
   for (const report of reports) lines.push(...formatGithubFile(report, options));
+  return (lines.length === 0 ? '' : lines.join('\n') + '\n') + formatGithubSummary(reports);
+}
+
+export function formatGithubSummary(reports: readonly FileReport[]): string {
   const t = totals(reports);
-  lines.push(
-    `bomwright: ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'document')}`,
-  );
-  return lines.join('\n') + '\n';
+  return `bomwright: ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'document')}\n`;
 }
 
 export function formatGithubFile(report: FileReport, options: ReportOptions): string[] {

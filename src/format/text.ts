@@ -4,20 +4,21 @@ import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, ty
 export function formatText(reports: readonly FileReport[], options: ReportOptions): string {
   const lines: string[] = [];
   for (const report of reports) lines.push(...formatTextFile(report, options));
+  return (lines.length === 0 ? '' : lines.join('\n') + '\n') + formatTextSummary(reports, options);
+}
+
+/** The closing summary line (empty with --quiet when all is well). */
+export function formatTextSummary(reports: readonly FileReport[], options: ReportOptions): string {
   const t = totals(reports);
   const problems = t.errors + (options.quiet ? 0 : t.warnings);
   if (problems === 0 && t.failures === 0) {
-    if (!options.quiet)
-      lines.push(`${plural(t.files, 'document')} valid${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''}`);
-  } else {
-    const parts = [plural(t.errors, 'error')];
-    if (!options.quiet) parts.push(plural(t.warnings, 'warning'));
-    if (t.failures) parts.push(`${plural(t.failures, 'input')} unreadable`);
-    lines.push(
-      `${parts.join(', ')} in ${t.files} ${t.files === 1 ? 'document' : 'documents'} (${t.invalidFiles} invalid)`,
-    );
+    if (options.quiet) return '';
+    return `${plural(t.files, 'document')} valid${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''}\n`;
   }
-  return lines.length === 0 ? '' : lines.join('\n') + '\n';
+  const parts = [plural(t.errors, 'error')];
+  if (!options.quiet) parts.push(plural(t.warnings, 'warning'));
+  if (t.failures) parts.push(`${plural(t.failures, 'input')} unreadable`);
+  return `${parts.join(', ')} in ${t.files} ${t.files === 1 ? 'document' : 'documents'} (${t.invalidFiles} invalid)\n`;
 }
 
 /** One file's block (empty when the file has nothing to show), so results can stream as files finish. */

@@ -1,11 +1,16 @@
-import { BomwrightError, describeError, isBomwrightError } from '../../errors.js';
+import { BomwrightError } from '../../errors.js';
+import { formatGithubFile, formatGithubSummary } from '../../format/github.js';
 import { formatReports, totals, type FileReport, type OutputFormat } from '../../format/index.js';
-import { DEFAULT_MAX_SIZE, validate, type SignatureMode, type ValidationResult } from '../../validate/index.js';
+import { formatTextFile, formatTextSummary } from '../../format/text.js';
+import type { SignatureMode } from '../../validate/index.js';
+import type { CheckSettings } from '../check-file.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import { looksLikeBom, readInput, resolveInputs, STDIN } from '../inputs.js';
+import { resolveInputs, STDIN } from '../inputs.js';
+import { loadTrustStore } from '../key-files.js';
 import { displayPath, repositoryRoot } from '../paths.js';
+import { checkAll } from '../pool.js';
+import { createProgress } from '../progress.js';
 import { writeFileAtomic } from '../write.js';
-import type { TrustStore } from '../../jsf/trust.js';
 
 export interface ValidateCommandOptions {
   paths: string[];
@@ -16,74 +21,93 @@ export interface ValidateCommandOptions {
   specVersion?: string;
   signatures: SignatureMode;
   maxSize: number;
-  trust?: TrustStore;
-  requireTrusted?: boolean;
-  allowExcludes?: string[];
+  trustPaths: string[];
+  trustRootPaths: string[];
+  requireTrusted: boolean;
+  allowExcludes: string[];
+  /** Files checked at once (worker threads); 1 checks them one by one in this thread. */
+  jobs: number;
+  /** --progress / --no-progress; undefined lets the terminal and environment decide. */
+  progress?: boolean;
   cwd: string;
   toolVersion: string;
   stdout: (text: string) => void;
+  terminal: { stderr: NodeJS.WriteStream; stdoutIsTerminal: boolean; env: NodeJS.ProcessEnv };
 }
+
+/** Formats whose reports can be written file by file as results arrive; the others are sorted by path. */
+const STREAMED: ReadonlySet<OutputFormat> = new Set(['text', 'github']);
 
 export async function runValidate(options: ValidateCommandOptions): Promise<number> {
   const inputs = await resolveInputs(options.paths.length > 0 ? options.paths : ['.'], options.cwd);
+  // Trust material is checked up front, so a bad --trust path is one usage error, not one per file.
+  const trust = loadTrustStore(options.trustPaths, options.trustRootPaths);
+  const settings: CheckSettings = {
+    ...(options.specVersion ? { specVersion: options.specVersion } : {}),
+    signatures: options.signatures,
+    maxSize: options.maxSize,
+    trustPaths: options.trustPaths,
+    trustRootPaths: options.trustRootPaths,
+    requireTrusted: options.requireTrusted,
+    allowExcludes: options.allowExcludes,
+  };
   const root = repositoryRoot(options.cwd);
-  const reports: FileReport[] = [];
-  for (const input of inputs) {
-    const isStdin = input.source === STDIN;
-    const report: FileReport = {
-      path: isStdin ? '<stdin>' : displayPath(input.source, options.cwd),
-      uri: isStdin ? '<stdin>' : displayPath(input.source, root),
-    };
-    try {
-      const { bytes, size } = await readInput(input.source, options.maxSize ?? DEFAULT_MAX_SIZE);
-      if (bytes === undefined) {
-        report.result = tooLarge(size, options.maxSize);
-      } else if (!input.explicit && !looksLikeBom(bytes)) {
-        continue; // other JSON found while searching (package.json, tsconfig.json...)
-      } else {
-        report.result = await validate(bytes, {
-          ...(options.specVersion ? { specVersion: options.specVersion } : {}),
-          signatures: options.signatures,
-          maxSize: options.maxSize,
-          ...(options.trust ? { trust: options.trust } : {}),
-          ...(options.requireTrusted ? { requireTrusted: true } : {}),
-          ...(options.allowExcludes ? { allowExcludes: options.allowExcludes } : {}),
-        });
+  const reportOptions = { quiet: options.quiet, toolVersion: options.toolVersion };
+  const streaming = STREAMED.has(options.format) && options.output === undefined;
+  const progress = createProgress({
+    total: inputs.length,
+    ...(options.progress === undefined ? {} : { forced: options.progress }),
+    quiet: options.quiet,
+    env: options.terminal.env,
+    stderr: options.terminal.stderr,
+    stdoutIsTerminal: options.terminal.stdoutIsTerminal,
+    stdout: options.stdout,
+  });
+
+  const reports: (FileReport | undefined)[] = new Array(inputs.length);
+  let withErrors = 0;
+  try {
+    await checkAll(inputs, settings, trust, options.jobs, (index, outcome) => {
+      const source = inputs[index]!.source;
+      if (outcome.kind !== 'skipped') {
+        const isStdin = source === STDIN;
+        const report: FileReport = {
+          path: isStdin ? '<stdin>' : displayPath(source, options.cwd),
+          uri: isStdin ? '<stdin>' : displayPath(source, root),
+          ...(outcome.kind === 'result' ? { result: outcome.result } : { failure: outcome.failure }),
+        };
+        reports[index] = report;
+        if (report.failure !== undefined || (report.result && !report.result.valid)) withErrors++;
+        if (streaming) {
+          const lines =
+            options.format === 'text' ? formatTextFile(report, reportOptions) : formatGithubFile(report, reportOptions);
+          if (lines.length > 0) progress.print(lines.join('\n') + '\n');
+        }
       }
-    } catch (error) {
-      if (!isBomwrightError(error) || error.code !== 'E_READ') throw error;
-      report.failure = describeError(error);
-    }
-    reports.push(report);
+      progress.tick(withErrors);
+    });
+  } finally {
+    progress.stop();
   }
-  if (reports.length === 0) {
+  const found = reports.filter((r): r is FileReport => r !== undefined);
+  if (found.length === 0) {
     // Directories or patterns without a single BOM: a CI job must not pass by validating nothing.
     throw new BomwrightError('E_NO_MATCH', `No BOM documents found in ${options.paths.join(' ') || '.'}`);
   }
 
-  const text = formatReports(options.format, reports, { quiet: options.quiet, toolVersion: options.toolVersion });
-  if (options.output) writeFileAtomic(options.output, text);
-  else options.stdout(text);
+  if (streaming) {
+    options.stdout(options.format === 'text' ? formatTextSummary(found, reportOptions) : formatGithubSummary(found));
+  } else {
+    // Deterministic whatever the completion order: sorted by path.
+    const sorted = [...found].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    const text = formatReports(options.format, sorted, reportOptions);
+    if (options.output) writeFileAtomic(options.output, text);
+    else options.stdout(text);
+  }
 
-  const t = totals(reports);
+  const t = totals(found);
   if (t.failures > 0) return EXIT_USAGE;
   if (t.errors > 0) return EXIT_INVALID;
   if (options.maxWarnings !== undefined && t.warnings > options.maxWarnings) return EXIT_INVALID;
   return EXIT_OK;
-}
-
-function tooLarge(size: number, maxSize: number): ValidationResult {
-  return {
-    diagnostics: [
-      {
-        ruleId: 'read/too-large',
-        severity: 'error',
-        message: `The file is ${size} bytes, over the --max-size limit of ${maxSize} bytes`,
-        pointer: '',
-      },
-    ],
-    errors: 1,
-    warnings: 0,
-    valid: false,
-  };
 }

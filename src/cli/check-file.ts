@@ -1,0 +1,72 @@
+import { describeError, isBomwrightError } from '../errors.js';
+import type { TrustStore } from '../jsf/trust.js';
+import { validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
+import { looksLikeBom, readInput } from './inputs.js';
+
+/** One input to check: an absolute path (or `-`), and whether it was named rather than found. */
+export interface CheckJob {
+  source: string;
+  explicit: boolean;
+}
+
+/** Everything a worker thread needs to check files the way the main thread would: plain data only. */
+export interface CheckSettings {
+  specVersion?: string;
+  signatures: SignatureMode;
+  maxSize: number;
+  trustPaths: string[];
+  trustRootPaths: string[];
+  requireTrusted: boolean;
+  allowExcludes: string[];
+}
+
+export type CheckOutcome =
+  { kind: 'skipped' } | { kind: 'result'; result: ValidationResult } | { kind: 'failure'; failure: string };
+
+/**
+ * Reads and validates one file. Per-file problems never throw: an unreadable file is a `failure` (exit 2), a
+ * file found by searching that is not a BOM is `skipped`, everything else is a result.
+ */
+export async function checkFile(job: CheckJob, settings: CheckSettings, trust: TrustStore): Promise<CheckOutcome> {
+  try {
+    const { bytes, size } = await readInput(job.source, settings.maxSize);
+    if (bytes === undefined) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
+    if (!job.explicit && !looksLikeBom(bytes)) return { kind: 'skipped' };
+    const result = await validate(bytes, {
+      ...(settings.specVersion ? { specVersion: settings.specVersion } : {}),
+      signatures: settings.signatures,
+      maxSize: settings.maxSize,
+      trust,
+      requireTrusted: settings.requireTrusted,
+      allowExcludes: settings.allowExcludes,
+    });
+    return { kind: 'result', result };
+  } catch (error) {
+    if (isBomwrightError(error) && error.code === 'E_READ') return { kind: 'failure', failure: describeError(error) };
+    // Anything else is a bug or an environment problem; it fails this file, not the run.
+    return {
+      kind: 'failure',
+      failure: describeError(
+        isBomwrightError(error)
+          ? error
+          : new Error(`internal failure on this file: ${(error as Error)?.message ?? String(error)}`),
+      ),
+    };
+  }
+}
+
+function tooLarge(size: number, maxSize: number): ValidationResult {
+  return {
+    diagnostics: [
+      {
+        ruleId: 'read/too-large',
+        severity: 'error',
+        message: `The file is ${size} bytes, over the --max-size limit of ${maxSize} bytes`,
+        pointer: '',
+      },
+    ],
+    errors: 1,
+    warnings: 0,
+    valid: false,
+  };
+}
