@@ -5,6 +5,14 @@
 // exit code 2, and this catch covers a broken installation.
 const path = require('node:path');
 
+// A reader that stops early (`bomwright verify --format json | head`) closes the pipe: not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error && error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 async function run() {
   try {
     const { requireBundle } = require('../dist/runtime/code-cache.cjs');

@@ -88,3 +88,21 @@ describe('validate: progress', () => {
     expect(off.stderr).toBe('');
   });
 });
+
+describe('output pipes', () => {
+  it('exits quietly when the reader closes the pipe early', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('./helpers.js');
+    const dir = folder(40);
+    const child = spawn(process.execPath, [BIN, 'validate', 'boms', '--format', 'json', '--jobs', '1'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect([0, 1]).toContain(code);
+  });
+});

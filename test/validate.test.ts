@@ -487,3 +487,22 @@ describe('operational failures', () => {
     expect(() => loadValidator(format)).toThrow(expect.objectContaining({ code: 'E_SCHEMA_MISSING' }));
   });
 });
+
+describe('rereadable sources (large files)', () => {
+  it('reads once for a valid document, and again only to place diagnostics', async () => {
+    const { RereadableSource } = await import('../src/validate/index.js');
+    let reads = 0;
+    const source = (text: string) =>
+      new RereadableSource(() => {
+        reads++;
+        return new TextEncoder().encode(text);
+      });
+    reads = 0;
+    expect((await validate(source(text(minimalBom('1.6'))))).valid).toBe(true);
+    expect(reads).toBe(1);
+    reads = 0;
+    const result = await validate(source(text(minimalBom('1.6', { version: 0 }))));
+    expect(result.diagnostics).toMatchObject([{ ruleId: 'bom/version', line: 5, column: 3 }]);
+    expect(reads).toBe(2);
+  });
+});

@@ -1,7 +1,8 @@
 import { describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
-import { looksLikeBom, readInput } from './inputs.js';
+import { RereadableSource, validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
+import { readFileSync } from 'node:fs';
+import { looksLikeBom, readInput, STDIN } from './inputs.js';
 
 /** One input to check: an absolute path (or `-`), and whether it was named rather than found. */
 export interface CheckJob {
@@ -29,10 +30,22 @@ export type CheckOutcome =
  */
 export async function checkFile(job: CheckJob, settings: CheckSettings, trust: TrustStore): Promise<CheckOutcome> {
   try {
-    const { bytes, size } = await readInput(job.source, settings.maxSize);
-    if (bytes === undefined) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
-    if (!job.explicit && !looksLikeBom(bytes)) return { kind: 'skipped' };
-    const result = await validate(bytes, {
+    let first: Uint8Array | undefined;
+    {
+      const { bytes, size } = await readInput(job.source, settings.maxSize);
+      if (bytes === undefined) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
+      if (!job.explicit && !looksLikeBom(bytes)) return { kind: 'skipped' };
+      first = bytes;
+    }
+    // The first read is handed over once; later reads (positions for errors) go back to the file. Standard
+    // input cannot be read twice, so its bytes stay.
+    const source = new RereadableSource(() => {
+      const bytes = first;
+      if (bytes === undefined) return readFileSync(job.source);
+      if (job.source !== STDIN) first = undefined;
+      return bytes;
+    });
+    const result = await validate(source, {
       ...(settings.specVersion ? { specVersion: settings.specVersion } : {}),
       signatures: settings.signatures,
       maxSize: settings.maxSize,

@@ -55,6 +55,14 @@ export function resolveTargets(document: Record<string, unknown>, targets: reado
 
 /** A signed copy of `document`; the input is never modified. */
 export function signDocument(document: unknown, options: DocumentSignOptions): unknown {
+  return signDocumentCounted(document, options).document;
+}
+
+/** {@link signDocument}, also saying how many objects were signed. */
+export function signDocumentCounted(
+  document: unknown,
+  options: DocumentSignOptions,
+): { document: unknown; signed: number } {
   if (!isRecord(document)) throw new BomwrightError('E_USAGE', 'Only a JSON object can hold an enveloped signature');
   const property = options.property ?? 'signature';
   const copy = structuredClone(document);
@@ -100,5 +108,5 @@ export function signDocument(document: unknown, options: DocumentSignOptions): u
     if (!isRecord(holder)) throw new BomwrightError('E_INTERNAL', `Target ${target} is not an object`);
     applySignature(holder, options);
   }
-  return copy;
+  return { document: copy, signed: targets.length };
 }

@@ -1,16 +1,11 @@
 import { toPointer } from './pointer.js';
-
-interface Frame {
-  container: unknown[] | Record<string, unknown>;
-  keys: string[] | null;
-  index: number;
-}
+import { MAX_DEPTH } from './scan.js';
 
 /**
- * Visits every object in a JSON value, depth-first in document order, with an explicit stack (depth is
- * attacker-controlled) and one shared path: `pointer()` builds the object's JSON pointer only when a visitor
- * asks, since a 100,000-component BOM holds millions of objects. Members for which `skip` is true are not
- * entered.
+ * Visits every object in a JSON value, depth-first in document order. One shared path array serves every
+ * object: `pointer()` builds a JSON pointer only when a visitor asks (a 100,000-component BOM holds millions of
+ * objects), and no per-object arrays are allocated. Recursion is safe because nesting beyond MAX_DEPTH (which
+ * the parser already refuses in text input) is not entered. Members for which `skip` is true are not entered.
  */
 export function forEachObject(
   root: unknown,
@@ -18,31 +13,31 @@ export function forEachObject(
   skip: (key: string) => boolean = () => false,
 ): void {
   const path: (string | number)[] = [];
-  const stack: Frame[] = [];
-  const enter = (value: unknown) => {
-    if (Array.isArray(value)) stack.push({ container: value, keys: null, index: 0 });
-    else {
-      const record = value as Record<string, unknown>;
-      visit(record, () => toPointer(path));
-      stack.push({ container: record, keys: Object.keys(record), index: 0 });
+  const pointer = () => toPointer(path);
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (item !== null && typeof item === 'object') {
+          path.push(i);
+          walk(item, depth + 1);
+          path.pop();
+        }
+      }
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    visit(record, pointer);
+    for (const key in record) {
+      if (!Object.hasOwn(record, key) || skip(key)) continue;
+      const member = record[key];
+      if (member !== null && typeof member === 'object') {
+        path.push(key);
+        walk(member, depth + 1);
+        path.pop();
+      }
     }
   };
-  if (root === null || typeof root !== 'object') return;
-  enter(root);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const { container, keys } = frame;
-    if (frame.index >= (keys === null ? (container as unknown[]).length : keys.length)) {
-      stack.pop();
-      path.pop();
-      continue;
-    }
-    const key = keys === null ? frame.index : keys[frame.index]!;
-    frame.index++;
-    if (typeof key === 'string' && skip(key)) continue;
-    const member = (container as Record<string | number, unknown>)[key];
-    if (member === null || typeof member !== 'object') continue;
-    path.push(key);
-    enter(member);
-  }
+  if (root !== null && typeof root === 'object') walk(root, 0);
 }

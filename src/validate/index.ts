@@ -1,4 +1,4 @@
-import { verifyDocument } from '../jsf/verify.js';
+import { verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
 import { decodeJsonBytes } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
@@ -6,6 +6,7 @@ import { parseJsonText } from '../json/parse.js';
 import { routeDocument } from '../spec/route.js';
 import { checkIdentity } from './checks/identity.js';
 import { checkReferences } from './checks/references.js';
+import { indexDocument, type DocumentIndex } from './document-index.js';
 import { countBySeverity, type Diagnostic } from './diagnostic.js';
 import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
@@ -63,6 +64,15 @@ export async function validateAndParse(
   return { result, ...parsedInput };
 }
 
+/**
+ * A file's bytes that can be read again. Validating one drops the bytes once decoded and the text once parsed,
+ * and reads the file again only to give positions to diagnostics: a 100 MB document then needs little more
+ * memory than JSON.parse of it.
+ */
+export class RereadableSource {
+  constructor(readonly read: () => Uint8Array) {}
+}
+
 async function validateInto(
   input: Uint8Array | string | object,
   options: ValidateOptions,
@@ -72,7 +82,14 @@ async function validateInto(
   const diagnostics: Diagnostic[] = [];
   let text: string | undefined;
   let value: unknown;
+  // How to get the text back for positions once it has been released (only for rereadable sources).
+  let reread: (() => string | undefined) | undefined;
 
+  if (input instanceof RereadableSource) {
+    const source = input;
+    reread = () => decodeJsonBytes(source.read()).text;
+    input = source.read();
+  }
   if (input instanceof Uint8Array || typeof input === 'string') {
     const size = typeof input === 'string' ? input.length : input.byteLength;
     if (size > maxSize) {
@@ -90,6 +107,8 @@ async function validateInto(
     }
     if (input instanceof Uint8Array) {
       const decoded = decodeJsonBytes(input);
+      // Release the bytes: from here on only the text is needed.
+      input = '';
       diagnostics.push(...decoded.diagnostics);
       if (decoded.text === undefined) return finish(diagnostics, undefined);
       text = decoded.text;
@@ -105,7 +124,8 @@ async function validateInto(
     diagnostics.push(...parsed.diagnostics);
     if (!('value' in parsed)) return finish(diagnostics, undefined);
     value = parsed.value;
-    parsedInput.text = text;
+    if (reread === undefined) parsedInput.text = text;
+    else text = undefined;
   } else {
     value = input;
   }
@@ -114,10 +134,11 @@ async function validateInto(
   const route = routeDocument(value, options.specVersion);
   diagnostics.push(...route.diagnostics);
   const format = route.format;
-  if (format === undefined) return finish(locate(diagnostics, text), undefined);
+  if (format === undefined) return finish(locate(diagnostics, text, reread), undefined);
   const document = value as Record<string, unknown>;
 
-  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format)];
+  const index = indexDocument(document);
+  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index)];
   const mode = options.signatures ?? 'verify';
   if (mode === 'require' && document.signature === undefined) {
     ruleDiagnostics.push({
@@ -129,7 +150,7 @@ async function validateInto(
   }
 
   if (mode !== 'ignore' && options.skipSignatureVerification !== true)
-    ruleDiagnostics.push(...signatureDiagnostics(document, options));
+    ruleDiagnostics.push(...signatureDiagnostics(index, options));
 
   const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
@@ -139,16 +160,17 @@ async function validateInto(
   if (mode === 'ignore') fromSchema = fromSchema.filter((d) => !isInsideSignature(d.pointer));
 
   diagnostics.push(...ruleDiagnostics, ...fromSchema);
-  return finish(locate(diagnostics, text), format.id);
+  return finish(locate(diagnostics, text, reread), format.id);
 }
 
 /** Every JSF signature in the document, checked as `bomwright verify` does, as diagnostics. */
-function signatureDiagnostics(document: Record<string, unknown>, options: ValidateOptions): Diagnostic[] {
-  const { reports } = verifyDocument(document, {
+function signatureDiagnostics(index: DocumentIndex, options: ValidateOptions): Diagnostic[] {
+  const verifyOptions = {
     cyclonedx: true,
     ...(options.trust ? { trust: options.trust } : {}),
     ...(options.allowExcludes ? { allowExcludes: options.allowExcludes } : {}),
-  });
+  };
+  const reports = index.signed.flatMap(({ record, pointer }) => verifySignatureOf(record, pointer, verifyOptions));
   const strict = options.requireTrusted === true;
   const diagnostics: Diagnostic[] = [];
   for (const report of reports) {
@@ -184,10 +206,11 @@ function isInsideSignature(pointer: string): boolean {
 }
 
 /** Fills in line:column for diagnostics that only have a pointer, in one pass over the text. */
-function locate(diagnostics: Diagnostic[], text: string | undefined): Diagnostic[] {
-  if (text === undefined) return diagnostics;
+function locate(diagnostics: Diagnostic[], kept: string | undefined, reread?: () => string | undefined): Diagnostic[] {
   const missing = diagnostics.filter((d) => d.line === undefined);
   if (missing.length === 0) return diagnostics;
+  const text = kept ?? reread?.();
+  if (text === undefined) return diagnostics;
   const offsets = locatePointers(
     text,
     missing.map((d) => d.pointer),

@@ -1,7 +1,7 @@
 import { BomwrightError } from '../../errors.js';
 import type { JsfAlgorithm } from '../../jsf/algorithms.js';
 import type { KeyMaterial } from '../../jsf/keys.js';
-import { signDocument } from '../../jsf/sign-document.js';
+import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
 import { validateAndParse } from '../../validate/index.js';
 import { describeProblems, layoutOf, numbersThatWouldChange, serializeJson } from '../document-io.js';
@@ -91,7 +91,7 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
   const embedPublicKey = options.noKeyInfo
     ? false
     : (options.publicKey ?? (options.keyId === undefined && certificatePath === undefined && key.family !== 'oct'));
-  const signed = signDocument(value, {
+  const { document: signed, signed: count } = signDocumentCounted(value, {
     key,
     ...(options.algorithm ? { algorithm: options.algorithm } : {}),
     publicKey: embedPublicKey,
@@ -108,7 +108,7 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
   writeFileAtomic(target, text);
   const algorithm = resolveAlgorithm(key, options.algorithm).name;
   options.stdout(
-    `Signed ${options.targets.join(', ')} of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
+    `Signed ${count} object${count === 1 ? '' : 's'} (${options.targets.join(', ')}) of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
   );
   return EXIT_OK;
 }

@@ -1,7 +1,6 @@
-import { appendPointer } from '../../json/pointer.js';
-import { forEachObject } from '../../json/walk.js';
 import type { SpecFormat } from '../../spec/formats.js';
 import type { Diagnostic } from '../diagnostic.js';
+import { firstDefinitions, type DocumentIndex } from '../document-index.js';
 import { truncate } from '../schema-errors.js';
 
 const BOM_LINK_PREFIX = 'urn:cdx:';
@@ -11,32 +10,33 @@ const VERSIONS_WITHOUT_BOM_LINK = new Set(['1.2', '1.3', '1.4', '1.4-cbom-1.0'])
 
 /**
  * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
- * cannot express. One iterative walk (no recursion: depth is attacker-controlled) and hash lookups: linear.
+ * cannot express. Built on the document index (one walk) and hash lookups: linear.
  */
-export function checkReferences(document: Record<string, unknown>, format: SpecFormat): Diagnostic[] {
+export function checkReferences(
+  document: Record<string, unknown>,
+  format: SpecFormat,
+  index: DocumentIndex,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const firstDefinition = new Map<string, string>();
-  forEachBomRef(document, (ref, pointer) => {
-    const earlier = firstDefinition.get(ref);
-    if (earlier === undefined) {
-      firstDefinition.set(ref, pointer);
-      return;
+  if (index.duplicateBomRefs.length > 0) {
+    const first = firstDefinitions(document, new Set(index.duplicateBomRefs.map((d) => d.ref)));
+    for (const { ref, pointer } of index.duplicateBomRefs) {
+      diagnostics.push({
+        ruleId: 'ref/duplicate-bom-ref',
+        severity: 'error',
+        message: `bom-ref ${truncate(JSON.stringify(ref), 80)} is already defined by ${first.get(ref) ?? 'an earlier element'}`,
+        pointer,
+        value: truncate(JSON.stringify(ref), 120),
+      });
     }
-    diagnostics.push({
-      ruleId: 'ref/duplicate-bom-ref',
-      severity: 'error',
-      message: `bom-ref ${truncate(JSON.stringify(ref), 80)} is already defined by ${earlier}`,
-      pointer,
-      value: truncate(JSON.stringify(ref), 120),
-    });
-  });
+  }
 
   const dependencies = document.dependencies;
   if (!Array.isArray(dependencies)) return diagnostics;
   // Before 1.5 there are no BOM-Links, so a urn:cdx: reference must resolve like any other.
   const bomLinks = !VERSIONS_WITHOUT_BOM_LINK.has(format.specVersion);
   const resolve = (ref: unknown, pointer: string) => {
-    if (typeof ref !== 'string' || firstDefinition.has(ref)) return;
+    if (typeof ref !== 'string' || index.bomRefs.has(ref)) return;
     const isBomLink = bomLinks && ref.startsWith(BOM_LINK_PREFIX);
     if (isBomLink && BOM_LINK.test(ref)) return;
     diagnostics.push({
@@ -75,16 +75,4 @@ export function checkReferences(document: Record<string, unknown>, format: SpecF
     }
   });
   return diagnostics;
-}
-
-/** Calls `visit` for every string `bom-ref` member, in document order, outside signatures. */
-function forEachBomRef(document: Record<string, unknown>, visit: (ref: string, pointer: string) => void): void {
-  forEachObject(
-    document,
-    (record, pointer) => {
-      const ref = record['bom-ref'];
-      if (typeof ref === 'string') visit(ref, appendPointer(pointer(), 'bom-ref'));
-    },
-    (key) => key === 'signature',
-  );
 }
