@@ -15,3 +15,4 @@ export type { FileReport, ReportOptions, OutputFormat } from './format/index.js'
 export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export * from './jsf/index.js';
+export * from './author/index.js';

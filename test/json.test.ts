@@ -168,3 +168,13 @@ describe('JSON pointers', () => {
     expect(resolvePointer([1], '/01')).toBeUndefined();
   });
 });
+
+describe('scanJson on malformed text', () => {
+  it.each(['{"a": "unterminated', '{"a\\', ']]],,,', '{"a": "x\\"', ',', '"', '{"k": "\\u12'])(
+    'neither loops nor throws on %j',
+    (text) => {
+      expect(() => scanJson(text)).not.toThrow();
+      expect(parseJsonText(text).diagnostics.map((d) => d.ruleId)).toEqual(['json/syntax']);
+    },
+  );
+});

@@ -491,11 +491,12 @@ describe('operational failures', () => {
 describe('rereadable sources (large files)', () => {
   it('reads once for a valid document, and again only to place diagnostics', async () => {
     const { RereadableSource } = await import('../src/validate/index.js');
+    const { decodedText } = await import('../src/json/decode.js');
     let reads = 0;
     const source = (text: string) =>
       new RereadableSource(() => {
         reads++;
-        return new TextEncoder().encode(text);
+        return decodedText(text);
       });
     reads = 0;
     expect((await validate(source(text(minimalBom('1.6'))))).valid).toBe(true);

@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, _, type KeywordCxt } from 'ajv';
 import { SPEC_FORMATS, type SpecFormat } from '../spec/formats.js';
 import * as runtime from '../validate/schema-runtime.js';
-import { applyPatch, stripAnnotations, type JsonObject, type PatchOperation } from './schema-transform.js';
+import {
+  applyPatch,
+  speedUpPatterns,
+  stripAnnotations,
+  type JsonObject,
+  type PatchOperation,
+} from './schema-transform.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -44,6 +50,7 @@ export function buildSchema(format: SpecFormat): JsonObject {
     applyPatch(schema, overlay.patch as unknown as PatchOperation[]);
   }
   stripAnnotations(schema);
+  speedUpPatterns(schema);
   return schema;
 }
 

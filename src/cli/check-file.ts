@@ -1,8 +1,8 @@
 import { describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
 import { RereadableSource, validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
-import { readFileSync } from 'node:fs';
-import { looksLikeBom, readInput, STDIN } from './inputs.js';
+import { statSync } from 'node:fs';
+import { ioError, readDocumentText, readInput, STDIN } from './inputs.js';
 
 /** One input to check: an absolute path (or `-`), and whether it was named rather than found. */
 export interface CheckJob {
@@ -30,30 +30,22 @@ export type CheckOutcome =
  */
 export async function checkFile(job: CheckJob, settings: CheckSettings, trust: TrustStore): Promise<CheckOutcome> {
   try {
-    let first: Uint8Array | undefined;
-    {
+    if (job.source === STDIN) {
       const { bytes, size } = await readInput(job.source, settings.maxSize);
       if (bytes === undefined) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
-      if (!job.explicit && !looksLikeBom(bytes)) return { kind: 'skipped' };
-      first = bytes;
+      return { kind: 'result', result: await validate(bytes, validateOptions(settings, trust)) };
     }
-    // The first read is handed over once; later reads (positions for errors) go back to the file. Standard
-    // input cannot be read twice, so its bytes stay.
+    const size = fileSize(job.source);
+    if (size > settings.maxSize) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
+    // The first read is handed over once; a second one (positions for diagnostics) goes back to the file.
+    let first: ReturnType<typeof readDocumentText> | undefined = readDocumentText(job.source);
+    if (!job.explicit && !first.looksLikeBom) return { kind: 'skipped' };
     const source = new RereadableSource(() => {
-      const bytes = first;
-      if (bytes === undefined) return readFileSync(job.source);
-      if (job.source !== STDIN) first = undefined;
-      return bytes;
+      const read = first ?? readDocumentText(job.source);
+      first = undefined;
+      return read.decoded;
     });
-    const result = await validate(source, {
-      ...(settings.specVersion ? { specVersion: settings.specVersion } : {}),
-      signatures: settings.signatures,
-      maxSize: settings.maxSize,
-      trust,
-      requireTrusted: settings.requireTrusted,
-      allowExcludes: settings.allowExcludes,
-    });
-    return { kind: 'result', result };
+    return { kind: 'result', result: await validate(source, validateOptions(settings, trust)) };
   } catch (error) {
     if (isBomwrightError(error) && error.code === 'E_READ') return { kind: 'failure', failure: describeError(error) };
     // Anything else is a bug or an environment problem; it fails this file, not the run.
@@ -65,6 +57,25 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
           : new Error(`internal failure on this file: ${(error as Error)?.message ?? String(error)}`),
       ),
     };
+  }
+}
+
+function validateOptions(settings: CheckSettings, trust: TrustStore) {
+  return {
+    ...(settings.specVersion ? { specVersion: settings.specVersion } : {}),
+    signatures: settings.signatures,
+    maxSize: settings.maxSize,
+    trust,
+    requireTrusted: settings.requireTrusted,
+    allowExcludes: settings.allowExcludes,
+  };
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch (error) {
+    throw ioError(file, error);
   }
 }
 

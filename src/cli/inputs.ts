@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
@@ -107,7 +108,7 @@ async function readStdin(maxSize: number): Promise<{ bytes?: Uint8Array; size: n
   return { bytes: Buffer.concat(chunks), size };
 }
 
-function ioError(source: string, error: unknown): BomwrightError {
+export function ioError(source: string, error: unknown): BomwrightError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
     code === 'ENOENT'
@@ -134,4 +135,32 @@ export function looksLikeBom(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (/^[\t\n\r ]*$/.test(buffer.subarray(0, 64).toString('latin1')) && buffer.length <= 64) return true;
   return MARKERS.some((marker) => buffer.includes(marker));
+}
+
+/**
+ * A file's content as text, in the cheapest way that is still exact. Node's own UTF-8 read produces the string
+ * without a JavaScript buffer (which would otherwise stay in memory beside the text and the parsed document);
+ * it replaces invalid bytes with U+FFFD, so text holding U+FFFD or NUL (UTF-16) is read again as bytes and
+ * checked strictly.
+ */
+export function readDocumentText(file: string): { decoded: DecodeResult; looksLikeBom: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw ioError(file, error);
+  }
+  if (!text.includes('\uFFFD') && !text.includes('\u0000')) {
+    const decoded = decodedText(text);
+    const bom =
+      decoded.text === undefined || decoded.text.includes('"bomFormat"') || decoded.text.includes('"specVersion"');
+    return { decoded, looksLikeBom: bom };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw ioError(file, error);
+  }
+  return { decoded: decodeJsonBytes(bytes), looksLikeBom: looksLikeBom(bytes) };
 }

@@ -52,6 +52,31 @@ export function decodeJsonBytes(bytes: Uint8Array): DecodeResult {
   return { text, diagnostics };
 }
 
+/**
+ * The same checks for text that is already known to be valid UTF-8 (decoded by the caller): a leading
+ * byte-order mark is a warning and is removed; blank text is `read/empty`.
+ */
+export function decodedText(text: string): DecodeResult {
+  const diagnostics: Diagnostic[] = [];
+  let body = text;
+  if (body.charCodeAt(0) === 0xfeff) {
+    body = body.slice(1);
+    diagnostics.push({
+      ruleId: 'read/byte-order-mark',
+      severity: 'warning',
+      message: 'The file starts with a UTF-8 byte-order mark',
+      pointer: '',
+      line: 1,
+      column: 1,
+    });
+  }
+  if (/^[\t\n\r ]*$/.test(body)) {
+    diagnostics.push({ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' });
+    return { diagnostics };
+  }
+  return { text: body, diagnostics };
+}
+
 function encodingDiagnostic(encoding: string): Diagnostic {
   return {
     ruleId: 'read/unsupported-encoding',

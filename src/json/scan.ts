@@ -27,8 +27,9 @@ interface Frame {
 const SMALL_OBJECT = 12;
 
 /**
- * One linear pass over text that JSON.parse has already accepted: finds duplicate member names, unpaired
- * surrogate escapes and excessive depth. It never builds a value tree, so it keeps JSON.parse speed.
+ * One linear pass over JSON text: finds duplicate member names, unpaired surrogate escapes and excessive
+ * depth. It never builds a value tree, so it keeps JSON.parse speed. Malformed text gives meaningless findings
+ * but never a loop or a throw; callers use the findings only when JSON.parse accepts the text.
  */
 export function scanJson(text: string, maxFindings = 1000): ScanFinding[] {
   const findings: ScanFinding[] = [];
@@ -82,7 +83,8 @@ export function scanJson(text: string, maxFindings = 1000): ScanFinding[] {
         stack.pop();
         break;
       case 0x2c /* , */: {
-        const frame = stack[stack.length - 1]!;
+        const frame = stack[stack.length - 1];
+        if (frame === undefined) break; // malformed text; JSON.parse reports it
         if (frame.isObject) frame.expectKey = true;
         else frame.index++;
         break;

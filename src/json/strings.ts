@@ -1,5 +1,5 @@
 /**
- * Finds the ends of string literals in well-formed JSON text with indexOf jumps instead of a character loop.
+ * Finds the ends of string literals in JSON text (well-formed or not: it never loops or throws) with indexOf jumps instead of a character loop.
  * The position of the next backslash is cached, so a document without escapes is never rescanned (a fresh
  * indexOf per string would make the scan quadratic).
  */
@@ -16,10 +16,12 @@ export class StringSkipper {
   end(start: number): number {
     const text = this.text;
     let end = text.indexOf('"', start + 1);
+    if (end < 0) return text.length; // unterminated (malformed text): the rest is the string
     this.hadEscape = this.nextBackslash < end;
     if (this.hadEscape) {
       // A quote preceded by an odd run of backslashes is content, not the end.
-      while (isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      while (end >= 0 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end < 0) return text.length;
       this.nextBackslash = this.find(end + 1);
     }
     return end;
@@ -27,7 +29,12 @@ export class StringSkipper {
 
   /** The decoded value of the literal from `start` to `end` (inclusive quotes). */
   value(start: number, end: number): string {
-    return this.hadEscape ? (JSON.parse(this.text.slice(start, end + 1)) as string) : this.text.slice(start + 1, end);
+    if (!this.hadEscape) return this.text.slice(start + 1, end);
+    try {
+      return JSON.parse(this.text.slice(start, end + 1)) as string;
+    } catch {
+      return this.text.slice(start + 1, end); // malformed escapes: JSON.parse reports the text anyway
+    }
   }
 
   private find(from: number): number {

@@ -1,6 +1,6 @@
 import { verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { decodeJsonBytes } from '../json/decode.js';
+import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
 import { routeDocument } from '../spec/route.js';
@@ -65,12 +65,12 @@ export async function validateAndParse(
 }
 
 /**
- * A file's bytes that can be read again. Validating one drops the bytes once decoded and the text once parsed,
- * and reads the file again only to give positions to diagnostics: a 100 MB document then needs little more
- * memory than JSON.parse of it.
+ * A document that can be read again, as decoded text. Validating one releases the text once it is parsed and
+ * reads the source again only to give positions to diagnostics: a 100 MB document then needs little more
+ * memory than JSON.parse of it. The caller has checked the size.
  */
 export class RereadableSource {
-  constructor(readonly read: () => Uint8Array) {}
+  constructor(readonly read: () => DecodeResult) {}
 }
 
 async function validateInto(
@@ -87,8 +87,12 @@ async function validateInto(
 
   if (input instanceof RereadableSource) {
     const source = input;
-    reread = () => decodeJsonBytes(source.read()).text;
-    input = source.read();
+    reread = () => source.read().text;
+    const decoded = source.read();
+    diagnostics.push(...decoded.diagnostics);
+    if (decoded.text === undefined) return finish(diagnostics, undefined);
+    // Handed on as a string, so the text path below parses it; positions come from `reread`.
+    input = decoded.text;
   }
   if (input instanceof Uint8Array || typeof input === 'string') {
     const size = typeof input === 'string' ? input.length : input.byteLength;
@@ -125,7 +129,11 @@ async function validateInto(
     if (!('value' in parsed)) return finish(diagnostics, undefined);
     value = parsed.value;
     if (reread === undefined) parsedInput.text = text;
-    else text = undefined;
+    else {
+      // Released (both references): the parsed value is all that is needed now.
+      text = undefined;
+      input = '';
+    }
   } else {
     value = input;
   }

@@ -1,0 +1,297 @@
+/**
+ * Edits that keep a document valid. Each edit works on a copy, validates the result (signatures ignored: they
+ * are handled here) and is applied only if it adds no error; the input is never modified.
+ *
+ * Two kinds of refusal, as everywhere in bomwright: a bad request (unknown metadata field, missing name, an
+ * unknown target, a signed object without `allowSignatureInvalidation`) throws BomwrightError E_USAGE; an edit
+ * that would make the document less valid is a document problem and comes back as `applied: false` with the
+ * original document and the errors the edit would have introduced.
+ */
+import { BomwrightError } from '../errors.js';
+import { resolvePointer } from '../json/pointer.js';
+import { forEachObject } from '../json/walk.js';
+import type { SpecFormat } from '../spec/formats.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { validate } from '../validate/index.js';
+import { collectBomRefs } from './bom-ref.js';
+import { documentFormat, isRecord, isoSeconds, setMember, specMinor } from './document.js';
+import { buildComponent, buildService, type ComponentFields, type ServiceFields } from './elements.js';
+import { licensesValue } from './licenses.js';
+import { removeMembers, signaturesOnPath } from './signatures.js';
+
+export interface EditOptions {
+  /** Edit signed objects (the root, or the object edited) anyway: their signatures are removed and reported. */
+  allowSignatureInvalidation?: boolean;
+}
+
+export interface EditResult {
+  /** The edited copy, or the original document when the edit was refused. */
+  document: Record<string, unknown>;
+  /** False when the edit would have added validation errors. */
+  applied: boolean;
+  /**
+   * Applied: every diagnostic of the edited document (warnings included). Refused: the errors the edit would
+   * have introduced.
+   */
+  diagnostics: Diagnostic[];
+  /** Pointers of the signatures removed because the edit broke them (only with allowSignatureInvalidation). */
+  removedSignatures: string[];
+  /** The bom-ref of the component or service added. */
+  bomRef?: string;
+}
+
+/** What an edit changes: the object it edits (for signatures) and the change itself, made on a copy. */
+interface Plan {
+  pointer: string;
+  apply: (copy: Record<string, unknown>) => void;
+  bomRef?: string;
+}
+
+const key = (d: Diagnostic) => `${d.ruleId}\u0000${d.pointer}\u0000${d.message}`;
+
+async function runEdit(
+  input: unknown,
+  options: EditOptions,
+  plan: (document: Record<string, unknown>, format: SpecFormat) => Plan,
+): Promise<EditResult> {
+  const { document, format } = documentFormat(input);
+  const { pointer, apply, bomRef } = plan(document, format);
+  const stale = signaturesOnPath(document, pointer);
+  if (stale.length > 0 && options.allowSignatureInvalidation !== true) {
+    throw new BomwrightError(
+      'E_USAGE',
+      `The edit would invalidate the signature${stale.length > 1 ? 's' : ''} at ${stale.join(', ')}; allow signature invalidation to remove ${stale.length > 1 ? 'them' : 'it'} (and sign again)`,
+    );
+  }
+  const copy = structuredClone(document);
+  // Before the change: a replaced object may bring a signature of its own, which is not stale.
+  removeMembers(copy, stale);
+  apply(copy);
+  const after = await validate(copy, { signatures: 'ignore' });
+  const extra = bomRef === undefined ? {} : { bomRef };
+  if (after.errors === 0)
+    return { document: copy, applied: true, diagnostics: after.diagnostics, removedSignatures: stale, ...extra };
+  // Only now is the original's state needed: a document that already had errors may keep them.
+  const before = await validate(document, { signatures: 'ignore' });
+  if (after.errors <= before.errors)
+    return { document: copy, applied: true, diagnostics: after.diagnostics, removedSignatures: stale, ...extra };
+  const known = new Set(before.diagnostics.map(key));
+  const errors = after.diagnostics.filter((d) => d.severity === 'error');
+  const introduced = errors.filter((d) => !known.has(key(d)));
+  return { document, applied: false, diagnostics: introduced.length > 0 ? introduced : errors, removedSignatures: [] };
+}
+
+/** The array member `name` of `holder` (created when missing); E_INPUT when it is something else. */
+function arrayMember(holder: Record<string, unknown>, name: string, where: string): unknown[] {
+  const value = holder[name];
+  if (value === undefined) {
+    const created: unknown[] = [];
+    setMember(holder, name, created);
+    return created;
+  }
+  if (!Array.isArray(value)) throw new BomwrightError('E_INPUT', `${where}${name} is not an array`);
+  return value;
+}
+
+function metadataOf(copy: Record<string, unknown>): Record<string, unknown> {
+  if (copy.metadata === undefined) copy.metadata = {};
+  if (!isRecord(copy.metadata)) throw new BomwrightError('E_INPUT', 'metadata is not an object');
+  return copy.metadata;
+}
+
+/**
+ * Adds a component at the end of the top-level `components`. A missing bom-ref is generated (the purl, else
+ * name@version) and made unique with `-2`, `-3`… against every bom-ref in the document.
+ */
+export function addComponent(
+  document: unknown,
+  fields: ComponentFields,
+  options: EditOptions = {},
+): Promise<EditResult> {
+  return runEdit(document, options, (original, format) => {
+    const component = buildComponent(fields, format, collectBomRefs(original));
+    return {
+      pointer: '',
+      apply: (copy) => void arrayMember(copy, 'components', '').push(component),
+      bomRef: component['bom-ref'] as string,
+    };
+  });
+}
+
+/** Adds a service at the end of the top-level `services`; bom-refs are generated as for components. */
+export function addService(document: unknown, fields: ServiceFields, options: EditOptions = {}): Promise<EditResult> {
+  return runEdit(document, options, (original, format) => {
+    const service = buildService(fields, format, collectBomRefs(original));
+    return {
+      pointer: '',
+      apply: (copy) => void arrayMember(copy, 'services', '').push(service),
+      bomRef: service['bom-ref'] as string,
+    };
+  });
+}
+
+export interface DependencyFields {
+  ref: string;
+  dependsOn?: readonly string[];
+  /** CycloneDX 1.6+. */
+  provides?: readonly string[];
+  /** CBOM only: `implements` or `uses`; CBOM keeps one entry per ref and type. */
+  dependencyType?: string;
+}
+
+function refList(value: readonly string[] | undefined, name: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((r) => typeof r !== 'string' || r === ''))
+    throw new BomwrightError('E_USAGE', `${name} must be a list of references`);
+  return [...value];
+}
+
+/** `existing` followed by the new entries it lacks, in order. */
+function union(existing: unknown, added: readonly string[]): unknown[] {
+  const list = Array.isArray(existing) ? [...(existing as unknown[])] : [];
+  const seen = new Set(list);
+  for (const ref of added) {
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    list.push(ref);
+  }
+  return list;
+}
+
+/**
+ * Adds a dependency entry, or merges `dependsOn`/`provides` into the existing entry of the same ref (in CBOM:
+ * the same ref and dependencyType). Every reference must resolve, or the edit is refused.
+ */
+export function addDependency(
+  document: unknown,
+  fields: DependencyFields,
+  options: EditOptions = {},
+): Promise<EditResult> {
+  return runEdit(document, options, (_original, format) => {
+    if (typeof fields.ref !== 'string' || fields.ref === '')
+      throw new BomwrightError('E_USAGE', 'A dependency needs the ref of a component or service');
+    const dependsOn = refList(fields.dependsOn, 'dependsOn');
+    const provides = refList(fields.provides, 'provides');
+    const cbom = format.family === 'cbom';
+    if (fields.dependencyType !== undefined && !cbom)
+      throw new BomwrightError('E_USAGE', 'dependencyType exists only in CBOM documents');
+    const type = fields.dependencyType;
+    return {
+      pointer: '',
+      apply: (copy) => {
+        const dependencies = arrayMember(copy, 'dependencies', '');
+        const entry = dependencies.find(
+          (d): d is Record<string, unknown> =>
+            isRecord(d) && d.ref === fields.ref && (!cbom || d.dependencyType === type),
+        );
+        if (entry === undefined) {
+          const created: Record<string, unknown> = { ref: fields.ref };
+          if (dependsOn !== undefined) created.dependsOn = union(undefined, dependsOn);
+          if (provides !== undefined) created.provides = union(undefined, provides);
+          if (type !== undefined) created.dependencyType = type;
+          dependencies.push(created);
+          return;
+        }
+        if (dependsOn !== undefined) entry.dependsOn = union(entry.dependsOn, dependsOn);
+        if (provides !== undefined) entry.provides = union(entry.provides, provides);
+      },
+    };
+  });
+}
+
+export interface PropertyFields {
+  name: string;
+  value: string;
+  /** The bom-ref of the element to add it to; without one, the document's own properties. */
+  target?: string;
+}
+
+const ROOT_PROPERTIES_SINCE = 5;
+
+/**
+ * Adds a name/value property to the element with bom-ref `target`, or to the document: the top-level
+ * `properties` from 1.5, `metadata.properties` before (1.2 has no properties, so the edit is refused there).
+ */
+export function addProperty(document: unknown, fields: PropertyFields, options: EditOptions = {}): Promise<EditResult> {
+  return runEdit(document, options, (original, format) => {
+    if (typeof fields.name !== 'string' || fields.name === '')
+      throw new BomwrightError('E_USAGE', 'A property needs a name');
+    if (typeof fields.value !== 'string') throw new BomwrightError('E_USAGE', 'A property value must be a string');
+    let pointer: string | undefined;
+    if (fields.target === undefined) {
+      pointer = specMinor(format) >= ROOT_PROPERTIES_SINCE ? '' : '/metadata';
+    } else {
+      forEachObject(
+        original,
+        (record, at) => {
+          if (pointer === undefined && record['bom-ref'] === fields.target) pointer = at();
+        },
+        (k) => k === 'signature',
+      );
+      if (pointer === undefined)
+        throw new BomwrightError('E_USAGE', `No element has bom-ref ${JSON.stringify(fields.target)}`);
+    }
+    const at = pointer;
+    const property = { name: fields.name, value: fields.value };
+    return {
+      pointer: at,
+      apply: (copy) => {
+        const holder = at === '/metadata' ? metadataOf(copy) : resolveRecord(copy, at);
+        arrayMember(holder, 'properties', `${at}/`).push(property);
+      },
+    };
+  });
+}
+
+function resolveRecord(copy: Record<string, unknown>, pointer: string): Record<string, unknown> {
+  const node = resolvePointer(copy, pointer);
+  if (!isRecord(node)) throw new BomwrightError('E_INTERNAL', `${pointer} is not an object`);
+  return node;
+}
+
+/** The metadata members {@link setMetadata} may set. */
+export const METADATA_FIELDS = [
+  'supplier',
+  'manufacture',
+  'authors',
+  'licenses',
+  'component',
+  'timestamp',
+  'properties',
+] as const;
+
+export type MetadataField = (typeof METADATA_FIELDS)[number];
+
+/**
+ * Sets (or, with `undefined`, removes) one metadata member. Values are JSON values, with two shorthands: a list
+ * of strings for `licenses` (licence ids, expressions or names) and for `authors` (names); a Date for
+ * `timestamp`. Replacing a signed metadata.component counts as editing it.
+ */
+export function setMetadata(
+  document: unknown,
+  field: MetadataField,
+  value: unknown,
+  options: EditOptions = {},
+): Promise<EditResult> {
+  return runEdit(document, options, (_original, format) => {
+    if (!(METADATA_FIELDS as readonly string[]).includes(field))
+      throw new BomwrightError(
+        'E_USAGE',
+        `Unknown metadata field ${JSON.stringify(field)}; one of: ${METADATA_FIELDS.join(', ')}`,
+      );
+    let json: unknown = value;
+    if (field === 'timestamp' && value instanceof Date) json = isoSeconds(value);
+    else if (field === 'licenses') json = licensesValue(value, format);
+    else if (field === 'authors' && Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      json = value.map((name: string) => ({ name }));
+    const copied = json === undefined ? undefined : structuredClone(json);
+    return {
+      pointer: field === 'component' ? '/metadata/component' : '/metadata',
+      apply: (copy) => {
+        const metadata = metadataOf(copy);
+        if (copied === undefined) delete metadata[field];
+        else setMember(metadata, field, copied);
+      },
+    };
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Components and services from simple fields, in the shape of the document's spec version: licence strings
+ * become a licenseChoice, authors become `authors` (1.6+) or the older `author` text, strings become
+ * organizational entities. Everything is copied, so later edits of the caller's values cannot reach the document.
+ */
+import { BomwrightError } from '../errors.js';
+import type { SpecFormat } from '../spec/formats.js';
+import { baseBomRef, uniqueBomRef } from './bom-ref.js';
+import { isRecord, specMinor } from './document.js';
+import { licenseChoice } from './licenses.js';
+
+/** An organizational entity (supplier, provider): a plain name, or the schema's object as JSON. */
+export type EntityField = string | Record<string, unknown>;
+
+/** A component from simple fields; see {@link buildComponent} for the defaults. */
+export interface ComponentFields {
+  /** Default `library`, or `crypto-asset` when `cryptoProperties` is given. */
+  type?: string;
+  name: string;
+  version?: string;
+  group?: string;
+  description?: string;
+  purl?: string;
+  /** Generated from the purl, else name@version, when absent. */
+  'bom-ref'?: string;
+  /** SPDX ids (case fixed up), SPDX expressions, or other licence names. */
+  licenses?: readonly string[];
+  hashes?: readonly { alg: string; content: string }[];
+  supplier?: EntityField;
+  author?: string;
+  /** Names or organizationalContact objects; before 1.6 they are joined into `author`. */
+  authors?: readonly (string | Record<string, unknown>)[];
+  properties?: readonly { name: string; value: string }[];
+  externalReferences?: readonly Record<string, unknown>[];
+  /** CBOM crypto-asset details (CycloneDX 1.6+ has them too), passed through as they are. */
+  cryptoProperties?: Record<string, unknown>;
+}
+
+/** A service from simple fields. */
+export interface ServiceFields {
+  name: string;
+  version?: string;
+  group?: string;
+  description?: string;
+  /** Generated from name@version when absent. */
+  'bom-ref'?: string;
+  provider?: EntityField;
+  endpoints?: readonly string[];
+  authenticated?: boolean;
+  'x-trust-boundary'?: boolean;
+  licenses?: readonly string[];
+  properties?: readonly { name: string; value: string }[];
+  externalReferences?: readonly Record<string, unknown>[];
+}
+
+function requireName(name: unknown, what: string): string {
+  if (typeof name !== 'string' || name === '') throw new BomwrightError('E_USAGE', `A ${what} needs a name`);
+  return name;
+}
+
+function entity(value: EntityField): Record<string, unknown> {
+  return typeof value === 'string' ? { name: value } : structuredClone(value);
+}
+
+function authorName(author: string | Record<string, unknown>): string {
+  if (typeof author === 'string') return author;
+  if (typeof author.name === 'string') return author.name;
+  throw new BomwrightError('E_USAGE', 'An author needs a name');
+}
+
+/** Members in schema order, undefined ones left out. */
+function compact(members: [string, unknown][]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of members) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+const copyList = <T>(list: readonly T[] | undefined): T[] | undefined =>
+  list === undefined ? undefined : list.map((item) => (isRecord(item) ? (structuredClone(item) as T) : item));
+
+/** A component object; a generated bom-ref is made unique against `taken`, which records it. */
+export function buildComponent(
+  fields: ComponentFields,
+  format: SpecFormat,
+  taken: Set<string>,
+): Record<string, unknown> {
+  const name = requireName(fields.name, 'component');
+  let author = fields.author;
+  let authors: Record<string, unknown>[] | undefined;
+  if (fields.authors !== undefined && fields.authors.length > 0) {
+    if (specMinor(format) >= 6) {
+      authors = fields.authors.map((a) => (typeof a === 'string' ? { name: a } : structuredClone(a)));
+    } else {
+      // Before 1.6 a component has one free-text author.
+      if (author !== undefined)
+        throw new BomwrightError(
+          'E_USAGE',
+          `CycloneDX ${format.specVersion} has one author text: give author or authors`,
+        );
+      author = fields.authors.map(authorName).join(', ');
+    }
+  }
+  return compact([
+    ['type', fields.type ?? (fields.cryptoProperties === undefined ? 'library' : 'crypto-asset')],
+    ['bom-ref', fields['bom-ref'] ?? uniqueBomRef(baseBomRef({ ...fields, name }), taken)],
+    ['supplier', fields.supplier === undefined ? undefined : entity(fields.supplier)],
+    ['authors', authors],
+    ['author', author],
+    ['group', fields.group],
+    ['name', name],
+    ['version', fields.version],
+    ['description', fields.description],
+    ['hashes', copyList(fields.hashes)],
+    ['licenses', fields.licenses === undefined ? undefined : licenseChoice(fields.licenses, format)],
+    ['purl', fields.purl],
+    ['externalReferences', copyList(fields.externalReferences)],
+    ['cryptoProperties', fields.cryptoProperties === undefined ? undefined : structuredClone(fields.cryptoProperties)],
+    ['properties', copyList(fields.properties)],
+  ]);
+}
+
+/** A service object; a generated bom-ref is made unique against `taken`, which records it. */
+export function buildService(fields: ServiceFields, format: SpecFormat, taken: Set<string>): Record<string, unknown> {
+  const name = requireName(fields.name, 'service');
+  return compact([
+    ['bom-ref', fields['bom-ref'] ?? uniqueBomRef(baseBomRef({ ...fields, name, purl: undefined }), taken)],
+    ['provider', fields.provider === undefined ? undefined : entity(fields.provider)],
+    ['group', fields.group],
+    ['name', name],
+    ['version', fields.version],
+    ['description', fields.description],
+    ['endpoints', fields.endpoints === undefined ? undefined : [...fields.endpoints]],
+    ['authenticated', fields.authenticated],
+    ['x-trust-boundary', fields['x-trust-boundary']],
+    ['licenses', fields.licenses === undefined ? undefined : licenseChoice(fields.licenses, format)],
+    ['externalReferences', copyList(fields.externalReferences)],
+    ['properties', copyList(fields.properties)],
+  ]);
+}

@@ -1,0 +1,41 @@
+/**
+ * Licence strings (SPDX ids, expressions, other names) as the licenseChoice shape of each spec version:
+ * 1.2–1.4 and 1.7 take a list mixing licences and expressions; 1.5 and 1.6 take either licences or exactly
+ * one expression.
+ */
+import { fixupSpdxId } from '@cyclonedx/cyclonedx-library/SPDX';
+import { BomwrightError } from '../errors.js';
+import type { SpecFormat } from '../spec/formats.js';
+import { specMinor } from './document.js';
+
+/** Operators, parentheses, `+` and LicenseRef-/DocumentRef- only occur in expressions. */
+const EXPRESSION = /\s(?:AND|OR|WITH)\s|[()]|\+$|^(?:LicenseRef|DocumentRef)-/;
+
+/** One licence string as a licenseChoice item: a known SPDX id (case fixed up), an expression, or a name. */
+function licenseItem(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new BomwrightError('E_USAGE', 'A licence must not be empty');
+  const id = fixupSpdxId(trimmed);
+  if (id !== undefined) return { license: { id } };
+  if (EXPRESSION.test(trimmed)) return { expression: trimmed };
+  return { license: { name: trimmed } };
+}
+
+export function licenseChoice(licenses: readonly string[], format: SpecFormat): Record<string, unknown>[] {
+  const items = licenses.map(licenseItem);
+  const minor = specMinor(format);
+  if ((minor === 5 || minor === 6) && items.length > 1 && items.some((item) => 'expression' in item)) {
+    throw new BomwrightError(
+      'E_USAGE',
+      `CycloneDX ${format.specVersion} takes either licence ids and names or one expression, not both; join them into one expression (e.g. "MIT AND Apache-2.0")`,
+    );
+  }
+  return items;
+}
+
+/** A list of strings is shorthand for licences; anything else is taken as the JSON the caller means. */
+export function licensesValue(value: unknown, format: SpecFormat): unknown {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
+    ? licenseChoice(value as string[], format)
+    : value;
+}
