@@ -1,29 +1,38 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
 // progress goes to stderr.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateBom } from './generate.js';
-import { BenchError, describe, runOnce, summarize } from './measure.js';
+import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C'];
-// Safety net so that a hung child cannot hang the harness; only the 20k library run may time out legitimately.
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F'];
+// Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
+// legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
+// machines.
 const DEFAULT_TIMEOUT_MS = 120_000;
 const LIBRARY_20K_TIMEOUT_MS = 300_000;
+const MANY_TIMEOUT_MS = 600_000;
+const LIBRARY_MANY_TIMEOUT_MS = 900_000;
+// Case E's input: MANY_FILES minified BOMs in bench/.data/many/, file i with 100 + (i * 37) % 901 components and
+// seed i (100 to 1,000 components, about 600 MB in all).
+const MANY_FILES = 2000;
+const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C ...]
-  --quick      fewer runs (5, slow peers 3) and no 20,000-component library run
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F ...]
+  --quick      fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE  run only these cases; repeat or comma-separate (--only A,C)`;
 
 function main() {
@@ -35,9 +44,10 @@ function main() {
   const facts = machineFacts(busy, buildState);
   if (busy > 0.25) log(`warning: the CPUs were ${formatPercent(busy)} busy before start; figures will be inflated`);
 
-  // Full: 11 timed runs per command, 7 for the slower library peer (0.5-1 s a run); odd counts make
-  // the median an actual run.
-  const runs = options.quick ? { fast: 5, slow: 3 } : { fast: 11, slow: 7 };
+  // Full: 11 timed runs per command, 7 for the slower library peer (0.5-1 s a run), 5 for every command of
+  // case D (signing 10,000 components takes seconds), 3 for the bulk cases E and F (tens of seconds and hundreds
+  // of megabytes a run); odd counts make the median an actual run.
+  const runs = options.quick ? { fast: 5, slow: 3, signing: 3, bulk: 1 } : { fast: 11, slow: 7, signing: 5, bulk: 3 };
   const sections = [];
   for (const id of options.only) sections.push(...CASE_BUILDERS[id](runs, options));
 
@@ -63,6 +73,8 @@ function main() {
 const bomwrightCli = (file) => [cliEntry(), 'validate', file];
 const libraryPeer = (file, ...flags) => ['bench/peers/cyclonedx-library.js', file, ...flags];
 const bomwrightProbe = (file, ...flags) => ['bench/peers/bomwright-library.js', file, ...flags];
+const readAndParse = (file) => ['-e', "JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))", file];
+const READ_AND_PARSE_LABEL = '`node -e` readFileSync + JSON.parse';
 
 const CASE_BUILDERS = {
   A(runs) {
@@ -77,7 +89,7 @@ const CASE_BUILDERS = {
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { subject: true }),
           row('cyclonedx-library script', libraryPeer(input.path), runs.slow),
         ],
-        goal: { text: 'bomwright CLI ÷ `node -e 0`', target: '≤ 1.5×', met: (r) => r <= 1.5 },
+        goals: [{ text: 'bomwright CLI ÷ `node -e 0`', target: '≤ 1.5×', met: (r) => r <= 1.5 }],
       },
     ];
   },
@@ -93,7 +105,7 @@ const CASE_BUILDERS = {
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { reference: true }),
           row('cyclonedx-library script', libraryPeer(input.path), runs.slow, { subject: true }),
         ],
-        goal: { text: 'library ÷ bomwright, whole process', target: '≥ 5×', met: (r) => r >= 5 },
+        goals: [{ text: 'library ÷ bomwright, whole process', target: '≥ 5×', met: (r) => r >= 5 }],
       },
       {
         caseId: 'B',
@@ -109,7 +121,7 @@ const CASE_BUILDERS = {
             metric: 'reported',
           }),
         ],
-        goal: { text: 'library ÷ bomwright, in-process', target: 'none (informational)', met: null },
+        goals: [{ text: 'library ÷ bomwright, in-process', target: 'none (informational)', met: null }],
       },
     ];
   },
@@ -129,22 +141,155 @@ const CASE_BUILDERS = {
         title: 'Large BOM: CLI vs just reading and parsing the file, whole process',
         input,
         rows: [
-          row(
-            '`node -e` readFileSync + JSON.parse',
-            ['-e', "JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))", input.path],
-            runs.fast,
-            { reference: true },
-          ),
+          row(READ_AND_PARSE_LABEL, readAndParse(input.path), runs.fast, { reference: true }),
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { subject: true }),
           library,
         ],
-        goal: { text: 'bomwright CLI ÷ read + JSON.parse', target: '≤ 3×', met: (r) => r <= 3 },
+        goals: [{ text: 'bomwright CLI ÷ read + JSON.parse', target: '≤ 3×', met: (r) => r <= 3 }],
+      },
+    ];
+  },
+
+  D(runs) {
+    // Two sections, each interleaving its commands, because each ratio needs the reference on its own input: the
+    // signed file is about 45% bigger than the unsigned one, and parsing it costs correspondingly more.
+    const input = prepareBom(10000);
+    const { key, signed, output } = prepareSigning(input);
+    return [
+      {
+        caseId: 'D',
+        title: 'Signing every component and the root vs reading and parsing the input, whole process',
+        input: { ...input, note: 'unsigned' },
+        rows: [
+          row(READ_AND_PARSE_LABEL, readAndParse(input.path), runs.signing, { reference: true }),
+          row('bomwright CLI `sign` (components + root)', signArgs(input.path, key, output), runs.signing, {
+            subject: true,
+          }),
+        ],
+        goals: [
+          { text: 'bomwright `sign` ÷ read + JSON.parse of the input', target: 'none (informational)', met: null },
+        ],
+      },
+      {
+        caseId: 'D',
+        title: 'Verifying every signature with a trust store vs reading and parsing the signed file, whole process',
+        input: signed,
+        rows: [
+          row(READ_AND_PARSE_LABEL, readAndParse(signed.path), runs.signing, { reference: true }),
+          row('bomwright CLI `verify --require-trusted`', verifyArgs(signed.path, key), runs.signing, {
+            subject: true,
+          }),
+        ],
+        goals: [
+          {
+            text: 'bomwright `verify` ÷ read + JSON.parse of the signed file',
+            target: 'none (informational)',
+            met: null,
+          },
+        ],
+      },
+    ];
+  },
+
+  E(runs, options) {
+    const input = prepareMany();
+    const perRun = { count: MANY_FILES, unit: 'files' };
+    const cli = (jobs) => [cliEntry(), 'validate', input.path, '--jobs', String(jobs), '--quiet', '--no-progress'];
+    const jobs1 = 'bomwright CLI `validate --jobs 1`';
+    const jobs2 = 'bomwright CLI `validate --jobs 2`';
+    const library = 'cyclonedx-library script (one process, one validator)';
+    return [
+      {
+        caseId: 'E',
+        title: 'Many files: 2,000 BOMs in one command, whole process',
+        input,
+        rows: [
+          row(jobs1, cli(1), runs.bulk, { reference: true, perRun, timeoutMs: MANY_TIMEOUT_MS }),
+          row(jobs2, cli(2), runs.bulk, { perRun, timeoutMs: MANY_TIMEOUT_MS }),
+          row(library, ['bench/peers/cyclonedx-library-many.js', input.path], 1, {
+            // One validator for 2,000 documents takes minutes: one run, no warm-up, bounded.
+            subject: true,
+            perRun,
+            warmup: false,
+            timeoutMs: LIBRARY_MANY_TIMEOUT_MS,
+            mayTimeOut: true,
+            skipped: options.quick ? 'skipped (--quick)' : null,
+          }),
+        ],
+        goals: [
+          { text: 'library ÷ bomwright `--jobs 1`, 2,000 files', target: 'none (informational)', met: null },
+          {
+            text: 'library ÷ bomwright `--jobs 2`, 2,000 files',
+            target: 'none (informational)',
+            met: null,
+            over: jobs2,
+          },
+          {
+            text: 'bomwright `--jobs 1` ÷ `--jobs 2` (speed-up of a second worker)',
+            target: 'none (informational)',
+            met: null,
+            of: jobs1,
+            over: jobs2,
+          },
+        ],
+      },
+    ];
+  },
+
+  F(runs) {
+    const input = prepareBom(100000, { rich: true });
+    const bigRow = (label, args, extra) => row(label, args, runs.bulk, { peakRss: true, ...extra });
+    return [
+      {
+        caseId: 'F',
+        title: 'One big document: CLI vs just reading and parsing it, wall time and peak RSS',
+        input,
+        rows: [
+          bigRow(READ_AND_PARSE_LABEL, readAndParse(input.path), { reference: true }),
+          bigRow('bomwright CLI `validate`', bomwrightCli(input.path), { subject: true }),
+        ],
+        goals: [
+          { text: 'bomwright CLI ÷ read + JSON.parse, wall time', target: '≤ 2×', met: (r) => r <= 2 },
+          {
+            text: 'bomwright CLI peak RSS ÷ file size',
+            target: '≤ 3×',
+            met: (r) => r <= 3,
+            measure: 'peakRss',
+          },
+          {
+            text: 'read + JSON.parse peak RSS ÷ file size',
+            target: 'none (informational)',
+            met: null,
+            measure: 'peakRss',
+            of: READ_AND_PARSE_LABEL,
+          },
+        ],
       },
     ];
   },
 };
 
-/** A measured command. `metric`: 'wall' = wall time of the whole process; 'reported' = the probe's own figure. */
+/** Signs every component (metadata.component included) and then the root, writing a new file: never in place. */
+const signArgs = (file, key, output) => [
+  cliEntry(),
+  'sign',
+  file,
+  '--key',
+  key.privatePem,
+  '--target',
+  'components',
+  '--target',
+  'root',
+  '-o',
+  output,
+];
+const verifyArgs = (file, key) => [cliEntry(), 'verify', file, '--trust', key.publicJwk, '--require-trusted'];
+
+/**
+ * A measured command. `metric`: 'wall' = wall time of the whole process; 'reported' = the probe's own figure.
+ * `peakRss`: also measure the peak RSS of each run (through /usr/bin/time, see measure.js). `perRun`: what one
+ * run processes ({ count, unit }), for a throughput figure (count ÷ median seconds) in the Notes column.
+ */
 function row(label, args, runs, extra = {}) {
   return {
     label,
@@ -155,6 +300,8 @@ function row(label, args, runs, extra = {}) {
     reference: extra.reference ?? false,
     subject: extra.subject ?? false,
     skipped: extra.skipped ?? null,
+    peakRss: extra.peakRss ?? false,
+    perRun: extra.perRun ?? null,
   };
 }
 
@@ -177,7 +324,7 @@ function measureSection(section) {
       if (r.mayTimeOut) log(`    ${r.label}: one run, timeout ${r.command.timeoutMs / 1000} s ...`);
       const result = measureOnce(r);
       if (result.timedOut) timedOut.add(r);
-      else samples.get(r).push(result.ms);
+      else samples.get(r).push(result);
     }
     progress(`    round ${round + 1}/${rounds}`);
   }
@@ -185,15 +332,21 @@ function measureSection(section) {
   const rows = section.rows.map((r) => {
     if (r.skipped) return { ...r, outcome: { skipped: r.skipped } };
     if (timedOut.has(r)) return { ...r, outcome: { timedOut: true, runs: 1 } };
-    const stats = summarize(samples.get(r));
-    log(`    ${r.label}: median ${formatMs(stats.median)} over ${stats.runs} run${stats.runs === 1 ? '' : 's'}`);
+    const results = samples.get(r);
+    const stats = summarize(results.map((s) => s.ms));
+    // Peak RSS: median of the runs' peaks, in bytes; null when it could not be measured (no GNU time).
+    if (r.peakRss) {
+      stats.peakRss = results.every((s) => s.rssBytes !== null) ? summarize(results.map((s) => s.rssBytes)) : null;
+    }
+    const rss = stats.peakRss ? `, peak RSS ${formatBytes(stats.peakRss.median)}` : '';
+    log(`    ${r.label}: median ${formatMs(stats.median)}${rss} over ${stats.runs} run${stats.runs === 1 ? '' : 's'}`);
     return { ...r, outcome: stats };
   });
   return { ...section, rows };
 }
 
 function measureOnce(r) {
-  const result = runOnce(r.command);
+  const result = r.peakRss ? runWithPeakRss(r.command) : runOnce(r.command);
   if (result.timedOut && !r.mayTimeOut) {
     throw new BenchError(`${describe(r.command)} did not finish within ${r.command.timeoutMs / 1000} s`);
   }
@@ -207,21 +360,27 @@ function renderReport(results, options, runs, facts) {
   const lines = ['# bomwright benchmarks', ''];
   for (const [key, value] of facts) lines.push(`- ${key}: ${value}`);
   const mode = options.quick ? 'quick' : 'full';
+  const signingRuns = options.only.includes('D') ? `, ${runs.signing} for every command of case D` : '';
+  const bulkCases = options.only.filter((id) => id === 'E' || id === 'F');
+  const bulkRuns = bulkCases.length
+    ? `, ${runs.bulk} for case${bulkCases.length > 1 ? 's' : ''} ${bulkCases.join(' and ')}`
+    : '';
   lines.push(
-    `- Mode: ${mode} (${runs.fast} timed runs, ${runs.slow} for the library peer, after one untimed warm-up); ` +
-      `cases ${options.only.join(', ')}`,
+    `- Mode: ${mode} (${runs.fast} timed runs, ${runs.slow} for the library peer${signingRuns}${bulkRuns}, ` +
+      `after one untimed warm-up); cases ${options.only.join(', ')}`,
     '',
     '## Results',
     '',
-    '| Case | Measurement | Input | Runs | Median | Min | Max | × ref |',
-    '| :-- | :-- | :-- | --: | --: | --: | --: | --: |',
+    '| Case | Measurement | Input | Runs | Median | Min | Max | × ref | Notes |',
+    '| :-- | :-- | :-- | --: | --: | --: | --: | --: | :-- |',
   );
   for (const section of results) {
     const ref = section.rows.find((r) => r.reference).outcome;
+    const { name, bytes, note } = section.input;
+    const input = `${name} (${formatBytes(bytes)}${note ? `, ${note}` : ''})`;
     for (const r of section.rows) {
       const o = r.outcome;
       const kind = r.command.metric === 'reported' ? 'in-process' : 'whole process';
-      const input = `${section.input.name} (${formatBytes(section.input.bytes)})`;
       const cells = o.skipped
         ? ['—', o.skipped, '—', '—', '—']
         : o.timedOut
@@ -239,19 +398,18 @@ function renderReport(results, options, runs, facts) {
               formatMs(o.max),
               formatRatio(o.median / ref.median) + (r.reference ? ' (ref)' : ''),
             ];
+      cells.push(rowNotes(r, section.input));
       lines.push(`| ${section.caseId} | ${r.label}, ${kind} | ${input} | ${cells.join(' | ')} |`);
     }
   }
 
   lines.push('', '## Goals', '', '| Case | Ratio | Target | Measured | Met |', '| :-- | :-- | :-- | --: | :-: |');
   for (const section of results) {
-    const ref = section.rows.find((r) => r.reference).outcome;
-    const subject = section.rows.find((r) => r.subject);
-    const goal = section.goal;
-    // Goals compare medians; for case B the library is the subject, so the ratio reads "bomwright N× faster".
-    const ratio = subject.outcome.median / ref.median;
-    const verdict = goal.met ? (goal.met(ratio) ? 'yes' : '**no**') : '—';
-    lines.push(`| ${section.caseId} | ${goal.text} | ${goal.target} | ${formatRatio(ratio)} | ${verdict} |`);
+    for (const goal of section.goals) {
+      const { value, text } = goalRatio(section, goal);
+      const verdict = goal.met && value !== null ? (goal.met(value) ? 'yes' : '**no**') : '—';
+      lines.push(`| ${section.caseId} | ${goal.text} | ${goal.target} | ${text} | ${verdict} |`);
+    }
   }
 
   lines.push('', '## Commands (run from the repository root)', '');
@@ -264,10 +422,57 @@ function renderReport(results, options, runs, facts) {
       'start-up included; "in-process" is the time the probe measured from its first statement to the ' +
       'validation result, in a fresh process (node start-up excluded, module loading included). ' +
       '"× ref" is the row\'s median divided by the median of the "(ref)" row of the same case and kind; ' +
-      "in case B the reference is bomwright, so the library's figure says how many times faster bomwright is.",
+      "in case B the reference is bomwright, so the library's figure says how many times faster bomwright is; " +
+      'in case D each reference parses the file that the command below it reads (unsigned for `sign`, signed ' +
+      'for `verify`). Notes: files per second (2,000 ÷ median seconds) in case E; in case F the median of the ' +
+      "runs' peak resident set size and its multiple of the file size, measured through `/usr/bin/time -f %M` " +
+      '(both rows of case F run through it, so their wall times compare like with like).',
     '',
   );
   return lines.join('\n');
+}
+
+/** The Notes cell: throughput for rows with `perRun`, peak RSS for rows with `peakRss`; empty otherwise. */
+function rowNotes(r, input) {
+  const o = r.outcome;
+  if (o.skipped) return '';
+  if (r.perRun) {
+    const { count, unit } = r.perRun;
+    if (o.timedOut) return `< ${formatRate(count / (r.command.timeoutMs / 1000))} ${unit}/s`;
+    return `${formatRate(count / (o.median / 1000))} ${unit}/s`;
+  }
+  if (r.peakRss) {
+    if (!o.peakRss) return 'peak RSS n/a (no GNU time)';
+    return `peak RSS ${formatBytes(o.peakRss.median)} (${formatRatio(o.peakRss.median / input.bytes)} the file)`;
+  }
+  return '';
+}
+
+/**
+ * A goal's measured ratio: the median of row `of` ÷ the median of row `over` (labels; by default the section's
+ * subject and reference rows), or, with `measure: 'peakRss'`, the median peak RSS of `of` ÷ the input's size.
+ * Goals compare medians; for case B the library is the subject, so the ratio reads "bomwright N× faster".
+ * `value` is null when there is no figure to judge (row skipped or timed out, RSS not measurable).
+ */
+function goalRatio(section, goal) {
+  const find = (label, flag) => {
+    const found = section.rows.find((r) => (label ? r.label === label : r[flag]));
+    if (!found) throw new Error(`case ${section.caseId}: goal "${goal.text}" names no row (${label ?? flag})`);
+    return found;
+  };
+  const of = find(goal.of, 'subject');
+  const over = find(goal.over, 'reference');
+  if (of.outcome.skipped) return { value: null, text: of.outcome.skipped };
+  if (goal.measure === 'peakRss') {
+    const rss = of.outcome.peakRss;
+    if (!rss) return { value: null, text: 'n/a' };
+    const ratio = rss.median / section.input.bytes;
+    return { value: ratio, text: formatRatio(ratio) };
+  }
+  if (over.outcome.timedOut || over.outcome.skipped) return { value: null, text: '—' };
+  if (of.outcome.timedOut) return { value: null, text: `> ${formatRatio(of.command.timeoutMs / over.outcome.median)}` };
+  const ratio = of.outcome.median / over.outcome.median;
+  return { value: ratio, text: formatRatio(ratio) };
 }
 
 function machineFacts(busy, buildState) {
@@ -379,7 +584,10 @@ function parseOptions(argv) {
   }
   const only = (parsed.only ?? CASES).flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase());
   const unknown = only.filter((v) => !CASES.includes(v));
-  if (unknown.length) throw new BenchError(`unknown case ${unknown.join(', ')} (expected A, B or C)\n${USAGE}`);
+  if (unknown.length) {
+    const expected = `${CASES.slice(0, -1).join(', ')} or ${CASES.at(-1)}`;
+    throw new BenchError(`unknown case ${unknown.join(', ')} (expected ${expected})\n${USAGE}`);
+  }
   // Canonical order, no duplicates, whatever order the flags came in.
   return { quick: parsed.quick, only: CASES.filter((c) => only.includes(c)) };
 }
@@ -403,11 +611,14 @@ function checkBuild() {
   return 'dist/ is OLDER than src/ (the last build was measured)';
 }
 
-/** Writes bench/.data/bom-N.json when missing or different from what the generator makes now. */
-function prepareBom(n) {
+/**
+ * Writes bench/.data/bom-N.json when missing or different from what the generator makes now. `extra` goes to
+ * generateBom (case F's `rich`); each N is used by one case only, so the file name need not say which options.
+ */
+function prepareBom(n, extra = {}) {
   const name = `bom-${n}.json`;
   const path = join(DATA_DIR, name);
-  const text = JSON.stringify(generateBom(n, { specVersion: '1.6', seed: 1 }), null, 2);
+  const text = JSON.stringify(generateBom(n, { specVersion: '1.6', seed: 1, ...extra }), null, 2);
   if (!existsSync(path) || readFileSync(path, 'utf8') !== text) {
     mkdirSync(DATA_DIR, { recursive: true });
     writeFileSync(path, text);
@@ -416,11 +627,112 @@ function prepareBom(n) {
   return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
 }
 
+/**
+ * Case E's input: MANY_FILES minified BOMs in bench/.data/many/ (bom-0000.json ...), file i made by
+ * generateBom(manyComponents(i), { seed: i }). Generating them takes seconds, so they are reused when
+ * bench/.data/many.manifest.json (written last, outside the directory so that validating the directory does not
+ * read it) matches the generator's source and recipe and the directory holds exactly those files at those sizes;
+ * anything else regenerates the whole directory.
+ */
+function prepareMany() {
+  const dir = join(DATA_DIR, 'many');
+  const manifestPath = join(DATA_DIR, 'many.manifest.json');
+  const names = Array.from({ length: MANY_FILES }, (_, i) => `bom-${String(i).padStart(4, '0')}.json`);
+  const fingerprint = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'bench', 'generate.js')))
+    // The recipe too (manyComponents's source included), so that changing it regenerates the files.
+    .update(`${MANY_FILES} files; n = ${manyComponents}; seed = i; minified`)
+    .digest('hex');
+
+  let manifest = null;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  } catch {
+    // Missing or unreadable: regenerate.
+  }
+  const complete =
+    manifest?.fingerprint === fingerprint &&
+    Array.isArray(manifest.sizes) &&
+    manifest.sizes.length === names.length &&
+    existsSync(dir) &&
+    readdirSync(dir).sort().join('\n') === names.join('\n') &&
+    names.every((name, i) => statSync(join(dir, name)).size === manifest.sizes[i]);
+
+  if (!complete) {
+    log(`generating ${relative(ROOT, dir)}/ (${formatCount(MANY_FILES)} files) ...`);
+    rmSync(manifestPath, { force: true });
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const sizes = names.map((name, i) => {
+      const text = JSON.stringify(generateBom(manyComponents(i), { seed: i }));
+      writeFileSync(join(dir, name), text);
+      return Buffer.byteLength(text);
+    });
+    manifest = { fingerprint, sizes };
+    writeFileSync(manifestPath, `${JSON.stringify(manifest)}\n`);
+  }
+  const counts = names.map((_, i) => manyComponents(i));
+  const range = `${formatCount(Math.min(...counts))}-${formatCount(Math.max(...counts))}`;
+  return {
+    name: 'many/',
+    path: relative(ROOT, dir),
+    bytes: manifest.sizes.reduce((sum, size) => sum + size, 0),
+    note: `${formatCount(MANY_FILES)} files, ${range} components each`,
+  };
+}
+
+/**
+ * Case D's fixtures, made afresh on every run with the CLI under test: a throwaway ES256 key pair
+ * (bench/.data/bench-key.*, git-ignored), a signed copy of `input` for `verify` to read, and the path the timed
+ * `sign` runs write to (overwritten each run, so the input stays unsigned). Before anything is timed, the signed
+ * copy must verify with every signature valid and trusted, one per component, one on metadata.component and one
+ * on the root: a build that signs less would otherwise look fast.
+ */
+function prepareSigning(input) {
+  const rel = (name) => relative(ROOT, join(DATA_DIR, name));
+  const run = (args) => runForOutput({ args, cwd: ROOT, timeoutMs: DEFAULT_TIMEOUT_MS });
+  const key = { privatePem: rel('bench-key.private.pem'), publicJwk: rel('bench-key.public.jwk') };
+  const signedName = input.name.replace(/\.json$/, '.signed.json');
+  const output = rel(input.name.replace(/\.json$/, '.sign-output.json'));
+
+  log(`preparing case D: key pair, ${signedName}`);
+  run([cliEntry(), 'keygen', '--alg', 'ES256', '--out', rel('bench-key'), '--force']);
+  run(signArgs(input.path, key, rel(signedName)));
+
+  const document = JSON.parse(readFileSync(join(ROOT, input.path), 'utf8'));
+  const signable = [document, document.metadata?.component, ...document.components].filter(Boolean);
+  if (signable.some((o) => 'signature' in o)) throw new BenchError(`${input.path} should be unsigned, but is not`);
+  const expected = signable.length;
+  let signatures;
+  try {
+    signatures = JSON.parse(run([...verifyArgs(rel(signedName), key), '--format', 'json'])).documents.flatMap(
+      (d) => d.signatures,
+    );
+  } catch (error) {
+    if (error instanceof BenchError) throw error;
+    throw new BenchError(`could not read the JSON report of \`bomwright verify\` on ${signedName}: ${error.message}`);
+  }
+  const bad = signatures.filter((s) => s.verdict !== 'valid' || s.trust !== 'trusted');
+  if (bad.length || signatures.length !== expected) {
+    throw new BenchError(
+      `${signedName} has ${signatures.length} signatures (expected ${expected}), ${bad.length} not valid and ` +
+        `trusted${bad.length ? `, e.g. ${JSON.stringify(bad[0])}` : ''}`,
+    );
+  }
+  const bytes = statSync(join(DATA_DIR, signedName)).size;
+  return {
+    key,
+    output,
+    signed: { name: signedName, path: rel(signedName), bytes, note: `${formatCount(signatures.length)} signatures` },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Formatting and logging
 
 function formatMs(ms) {
   if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
   return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
 }
 
@@ -431,7 +743,11 @@ function formatBytes(bytes) {
 
 const formatPercent = (share) => `${Math.round(share * 100)}%`;
 
+const formatCount = (n) => n.toLocaleString('en-US');
+
 const formatRatio = (ratio) => `${ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2)}×`;
+
+const formatRate = (rate) => (rate >= 100 ? formatCount(Math.round(rate)) : rate.toFixed(rate >= 10 ? 1 : 2));
 
 // On a terminal, a round counter overwrites itself (progress) and log lines first clear it; logs stay clean.
 const CLEAR_LINE = process.stderr.isTTY ? '\r\x1b[K' : '';
