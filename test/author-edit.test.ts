@@ -80,6 +80,7 @@ describe('addComponent', () => {
     const duplicate = await addComponent(doc, { name: 'again', 'bom-ref': 'app' });
     expect(duplicate.applied).toBe(false);
     expect(duplicate.document).toBe(doc);
+    expect(doc).toEqual(sampleBom());
     expect(rules(duplicate)).toEqual(['ref/duplicate-bom-ref']);
     const old = minimalBom('1.2');
     const noVersion = await addComponent(old, { name: 'lib' });
