@@ -22,3 +22,12 @@ describe('README stays true', () => {
     for (const format of SPEC_FORMATS) expect(readme).toContain(`\`${format.specVersion}\``);
   });
 });
+
+describe('pre-commit hook definition', () => {
+  it('declares bomwright-validate running validate --staged', () => {
+    const hooks = readFileSync(path.join(ROOT, '.pre-commit-hooks.yaml'), 'utf8');
+    expect(hooks).toContain('- id: bomwright-validate');
+    expect(hooks).toContain('entry: bomwright validate --staged');
+    expect(hooks).toContain('pass_filenames: false');
+  });
+});

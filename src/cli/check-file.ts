@@ -1,7 +1,11 @@
 import { describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
 import { RereadableSource, validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { bumpDue } from '../author/bump.js';
+import { locatePointers, offsetsToPositions } from '../json/locate.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { gitShow } from './git.js';
 import { ioError, readDocumentText, readInput, STDIN } from './inputs.js';
 
 /** One input to check: an absolute path (or `-`), and whether it was named rather than found. */
@@ -19,6 +23,9 @@ export interface CheckSettings {
   trustRootPaths: string[];
   requireTrusted: boolean;
   allowExcludes: string[];
+  /** The version rule against a previous release: a baseline file, a git revision, or HEAD for staged files. */
+  versionRule?:
+    { mode: 'file'; baseline: string } | { mode: 'ref'; ref: string; root: string } | { mode: 'staged'; root: string };
 }
 
 export type CheckOutcome =
@@ -30,6 +37,15 @@ export type CheckOutcome =
  */
 export async function checkFile(job: CheckJob, settings: CheckSettings, trust: TrustStore): Promise<CheckOutcome> {
   try {
+    if (settings.versionRule?.mode === 'staged') {
+      // Pre-commit: what is about to be committed (the index), not the working tree.
+      const staged = gitShow('', job.source, settings.versionRule.root);
+      if (staged === undefined) return { kind: 'skipped' };
+      if (!job.explicit && !staged.includes('"bomFormat"') && !staged.includes('"specVersion"'))
+        return { kind: 'skipped' };
+      const result = await validate(staged, validateOptions(settings, trust));
+      return { kind: 'result', result: applyVersionRule(result, staged, job.source, settings) };
+    }
     if (job.source === STDIN) {
       const { bytes, size } = await readInput(job.source, settings.maxSize);
       if (bytes === undefined) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
@@ -45,7 +61,9 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
       first = undefined;
       return read.decoded;
     });
-    return { kind: 'result', result: await validate(source, validateOptions(settings, trust)) };
+    const result = await validate(source, validateOptions(settings, trust));
+    if (settings.versionRule === undefined) return { kind: 'result', result };
+    return { kind: 'result', result: applyVersionRule(result, readFileSync(job.source, 'utf8'), job.source, settings) };
   } catch (error) {
     if (isBomwrightError(error) && error.code === 'E_READ') return { kind: 'failure', failure: describeError(error) };
     // Anything else is a bug or an environment problem; it fails this file, not the run.
@@ -58,6 +76,45 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
       ),
     };
   }
+}
+
+/**
+ * The version rule (spec: "increment by 1 when the document is modified"): compared with its previous release,
+ * a changed document keeps its serialNumber and has version + 1; an unchanged one keeps its version. A file
+ * without a previous release (new, or not valid JSON there) has nothing to compare with.
+ */
+function applyVersionRule(
+  result: ValidationResult,
+  currentText: string,
+  file: string,
+  settings: CheckSettings,
+): ValidationResult {
+  const rule = settings.versionRule!;
+  const baselineText =
+    rule.mode === 'file'
+      ? readFileSync(rule.baseline, 'utf8')
+      : gitShow(rule.mode === 'ref' ? rule.ref : 'HEAD', file, rule.root);
+  if (baselineText === undefined) return result;
+  let baseline: unknown;
+  let current: unknown;
+  try {
+    baseline = JSON.parse(baselineText);
+    current = JSON.parse(currentText);
+  } catch {
+    return result;
+  }
+  const verdict = bumpDue(baseline, current);
+  if (!verdict.due) return result;
+  const offset = locatePointers(currentText, ['/version']).get('/version') ?? 0;
+  const position = offsetsToPositions(currentText, [offset]).get(offset);
+  const diagnostic: Diagnostic = {
+    ruleId: 'bom/version-rule',
+    severity: 'error',
+    message: `${verdict.reason} (compared with ${rule.mode === 'file' ? rule.baseline : rule.mode === 'ref' ? rule.ref : 'HEAD'}; fix: bomwright bump ${file})`,
+    pointer: '/version',
+    ...position,
+  };
+  return { ...result, diagnostics: [...result.diagnostics, diagnostic], errors: result.errors + 1, valid: false };
 }
 
 function validateOptions(settings: CheckSettings, trust: TrustStore) {

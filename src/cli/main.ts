@@ -7,7 +7,11 @@ import { JSF_ALGORITHMS, type JsfAlgorithm } from '../jsf/algorithms.js';
 import type { SignMode } from '../jsf/sign.js';
 import { SPEC_FORMATS } from '../spec/formats.js';
 import { DEFAULT_MAX_SIZE, type SignatureMode } from '../validate/index.js';
+import { runBump } from './commands/bump.js';
+import { runDiff } from './commands/diff.js';
+import { runInit } from './commands/init.js';
 import { runKeygen } from './commands/keygen.js';
+import { runNormalize } from './commands/normalize.js';
 import { runSign } from './commands/sign.js';
 import { runValidate } from './commands/validate.js';
 import { runVerify } from './commands/verify.js';
@@ -56,6 +60,14 @@ export interface CliIo {
   stderrStream?: NodeJS.WriteStream;
   stdoutIsTerminal?: boolean;
   env?: NodeJS.ProcessEnv;
+}
+
+/** A key passphrase from the environment variable named by --passphrase-env (never from the command line). */
+function passphraseFrom(variable: unknown): string | undefined {
+  if (variable === undefined) return undefined;
+  const value = process.env[String(variable)];
+  if (value === undefined) throw new BomwrightError('E_USAGE', `Environment variable ${String(variable)} is not set`);
+  return value;
 }
 
 function jobs(value: unknown): number {
@@ -143,6 +155,18 @@ export async function main(io: CliIo): Promise<number> {
             .option('progress', {
               type: 'boolean',
               describe: 'Show a progress bar on stderr (default: on a terminal, for long runs, outside CI)',
+            })
+            .option('baseline', {
+              type: 'string',
+              describe: 'Version rule: compare the document with this previous release',
+            })
+            .option('base-ref', {
+              type: 'string',
+              describe: 'Version rule: compare each document with its version at this git revision',
+            })
+            .option('staged', {
+              type: 'boolean',
+              describe: 'Check the staged BOM files (the index) against HEAD: for pre-commit hooks',
             }),
       )
       .command(
@@ -224,6 +248,71 @@ export async function main(io: CliIo): Promise<number> {
             }),
         ),
       )
+      .command(
+        'init',
+        'Create a new valid BOM (serial number, version 1, timestamp, tools, the described component)',
+        (y) =>
+          y
+            .option('format', {
+              choices: ['cyclonedx', 'cbom'] as const,
+              describe: 'Document family (default cyclonedx)',
+            })
+            .option('spec-version', {
+              type: 'string',
+              choices: SPEC_FORMATS.map((f) => f.specVersion),
+              describe: 'Default 1.6, or 1.4-cbom-1.0 for cbom',
+            })
+            .option('from', { type: 'string', describe: 'Describe the package of this package.json' })
+            .option('name', { type: 'string', describe: 'Component name' })
+            .option('component-version', { type: 'string', describe: 'Component version' })
+            .option('type', { type: 'string', describe: 'Component type (default application)' })
+            .option('purl', { type: 'string', describe: 'Package URL' })
+            .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions' })
+            .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The file to create' })
+            .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
+      )
+      .command('bump <file>', 'Increment the version (timestamp refreshed, serial number kept), in place', (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true })
+          .option('key', { alias: 'k', type: 'string', describe: 'Re-sign what was signed with this key' })
+          .option('key-id', { type: 'string', describe: 'Key id for --key (JWKS entry and keyId)' })
+          .option('passphrase-env', { type: 'string', describe: 'Environment variable with the key passphrase' })
+          .option('drop-signatures', {
+            type: 'boolean',
+            default: false,
+            describe: 'Remove the signatures the bump invalidates',
+          })
+          .option('check', {
+            type: 'boolean',
+            default: false,
+            describe: 'Only say whether a bump is due (exit 1 when it is)',
+          })
+          .option('baseline', { type: 'string', describe: 'With --check: the previous release' })
+          .option('base-ref', {
+            type: 'string',
+            describe: 'With --check: the git revision of the previous release (default HEAD)',
+          })
+          .option('output', { alias: 'o', type: 'string', describe: 'Write here instead of in place' }),
+      )
+      .command('normalize <file>', 'Rewrite with a deterministic member and array order (signatures stay valid)', (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true })
+          .option('check', {
+            type: 'boolean',
+            default: false,
+            describe: 'Only say whether the file is normalized (exit 1 when not)',
+          })
+          .option('output', { alias: 'o', type: 'string', describe: 'Write here instead of in place' }),
+      )
+      .command(
+        'diff <old> <new>',
+        'Components, services, dependencies and metadata added, removed and changed (exit 1 when they differ)',
+        (y) =>
+          y
+            .positional('old', { type: 'string', demandOption: true })
+            .positional('new', { type: 'string', demandOption: true })
+            .option('format', { alias: 'f', choices: ['text', 'json'] as const, default: 'text' as const }),
+      )
       .command('keygen', 'Generate a signing key pair (private key mode 0600) or an HMAC secret', (y) =>
         y
           .option('alg', {
@@ -266,6 +355,9 @@ export async function main(io: CliIo): Promise<number> {
         requireTrusted: Boolean(argv['require-trusted']),
         allowExcludes: argv['allow-excludes'] as string[],
         jobs: jobs(argv.jobs),
+        ...(argv.baseline === undefined ? {} : { baseline: argv.baseline as string }),
+        ...(argv['base-ref'] === undefined ? {} : { baseRef: argv['base-ref'] as string }),
+        ...(argv.staged ? { staged: true } : {}),
         ...(argv.progress === undefined ? {} : { progress: Boolean(argv.progress) }),
         cwd: io.cwd,
         toolVersion: version,
@@ -278,10 +370,7 @@ export async function main(io: CliIo): Promise<number> {
       });
     }
     if (command === 'sign') {
-      const passphraseVariable = argv['passphrase-env'] as string | undefined;
-      const passphrase = passphraseVariable === undefined ? undefined : process.env[passphraseVariable];
-      if (passphraseVariable !== undefined && passphrase === undefined)
-        throw new BomwrightError('E_USAGE', `Environment variable ${passphraseVariable} is not set`);
+      const passphrase = passphraseFrom(argv['passphrase-env']);
       const mode: SignMode = argv.add ? 'add' : argv.chain ? 'chain' : 'single';
       return await runSign({
         file: argv.file as string,
@@ -312,6 +401,58 @@ export async function main(io: CliIo): Promise<number> {
         allowExtensions: argv['allow-extensions'] as string[],
         format: argv.format as 'text' | 'json',
         cwd: io.cwd,
+        stdout: io.stdout,
+      });
+    }
+    if (command === 'init') {
+      const component = {
+        ...(argv.name === undefined ? {} : { name: argv.name as string }),
+        ...(argv['component-version'] === undefined ? {} : { version: argv['component-version'] as string }),
+        ...(argv.type === undefined ? {} : { type: argv.type as string }),
+        ...(argv.purl === undefined ? {} : { purl: argv.purl as string }),
+        ...(argv.license === undefined ? {} : { licenses: argv.license as string[] }),
+      };
+      return await runInit({
+        ...(argv.format === undefined ? {} : { format: argv.format as 'cyclonedx' | 'cbom' }),
+        ...(argv['spec-version'] === undefined ? {} : { specVersion: argv['spec-version'] as string }),
+        ...(argv.from === undefined ? {} : { from: argv.from as string }),
+        component,
+        output: argv.output as string,
+        force: Boolean(argv.force),
+        toolVersion: version,
+        stdout: io.stdout,
+      });
+    }
+    if (command === 'bump') {
+      const passphrase = passphraseFrom(argv['passphrase-env']);
+      return await runBump({
+        file: argv.file as string,
+        ...(argv.key === undefined ? {} : { key: argv.key as string }),
+        ...(argv['key-id'] === undefined ? {} : { keyId: argv['key-id'] as string }),
+        ...(passphrase === undefined ? {} : { passphrase }),
+        dropSignatures: Boolean(argv['drop-signatures']),
+        check: Boolean(argv.check),
+        ...(argv.baseline === undefined ? {} : { baseline: argv.baseline as string }),
+        ...(argv['base-ref'] === undefined ? {} : { baseRef: argv['base-ref'] as string }),
+        ...(argv.output === undefined ? {} : { output: argv.output as string }),
+        cwd: io.cwd,
+        stdout: io.stdout,
+        stderr: io.stderr,
+      });
+    }
+    if (command === 'normalize') {
+      return await runNormalize({
+        file: argv.file as string,
+        ...(argv.output === undefined ? {} : { output: argv.output as string }),
+        check: Boolean(argv.check),
+        stdout: io.stdout,
+      });
+    }
+    if (command === 'diff') {
+      return runDiff({
+        old: argv.old as string,
+        new: argv.new as string,
+        format: argv.format as 'text' | 'json',
         stdout: io.stdout,
       });
     }

@@ -9,7 +9,7 @@ import { findPlaces, signablePatterns } from '../spec/signable.js';
 import { applySignature, type SignOptions } from './sign.js';
 
 export interface DocumentSignOptions extends SignOptions {
-  /** `root` (default), `components`, `services`, `all`, or bom-ref values. */
+  /** `root` (default), `components`, `services`, `all`, JSON pointers (`/components/0`), or bom-ref values. */
   targets?: readonly string[];
 }
 
@@ -33,7 +33,12 @@ export function resolveTargets(document: Record<string, unknown>, targets: reado
   const chosen = new Set<string>();
   for (const target of targets) {
     if (target === 'root') chosen.add('');
-    else if (target === 'all') for (const p of findPlaces(document, patterns)) chosen.add(p);
+    else if (target.startsWith('/')) {
+      // A JSON pointer (used by bump to re-sign exactly what was signed before).
+      if (!isRecord(resolvePointer(document, target)))
+        throw new BomwrightError('E_USAGE', `${target} does not point to an object`);
+      chosen.add(target);
+    } else if (target === 'all') for (const p of findPlaces(document, patterns)) chosen.add(p);
     else if (target === 'components' || target === 'services') {
       const wanted = patterns.filter(
         (p) => p.startsWith(target) || (target === 'components' && p.startsWith('metadata/component')),

@@ -85,6 +85,12 @@ export const RULES = {
     description: 'version is not an integer of at least 1',
     hint: 'Start at 1 and increment by 1 whenever the document is modified',
   },
+  'bom/version-rule': {
+    severity: 'error',
+    description:
+      'A changed document must keep its serialNumber and have version = previous version + 1; an unchanged one keeps its version',
+    hint: 'Run bomwright bump FILE (it increments version, refreshes the timestamp and keeps the serial number)',
+  },
   'cbom/spec-version': {
     severity: 'error',
     description: 'A CBOM specVersion must have the form <major.minor>-cbom-<major.minor> and be supported',

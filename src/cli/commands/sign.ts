@@ -28,7 +28,7 @@ export interface SignCommandOptions {
 }
 
 /** The signing key: a JWKS entry is chosen by --key-id; any other file must hold exactly one key. */
-function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
+export function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
   const keys = loadKeyFile(file, passphrase === undefined ? {} : { passphrase });
   const candidates = keys.length > 1 && keyId !== undefined ? keys.filter((k) => k.keyId === keyId) : keys;
   if (candidates.length !== 1) {

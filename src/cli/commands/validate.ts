@@ -7,6 +7,7 @@ import type { CheckSettings } from '../check-file.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { resolveInputs, STDIN } from '../inputs.js';
 import { loadTrustStore } from '../key-files.js';
+import { assertRevision, gitRoot, stagedJsonFiles } from '../git.js';
 import { displayPath, repositoryRoot } from '../paths.js';
 import { checkAll } from '../pool.js';
 import { createProgress } from '../progress.js';
@@ -29,6 +30,10 @@ export interface ValidateCommandOptions {
   jobs: number;
   /** --progress / --no-progress; undefined lets the terminal and environment decide. */
   progress?: boolean;
+  /** The version rule: --baseline FILE, --base-ref REV, or --staged (index against HEAD). */
+  baseline?: string;
+  baseRef?: string;
+  staged?: boolean;
   cwd: string;
   toolVersion: string;
   stdout: (text: string) => void;
@@ -39,7 +44,17 @@ export interface ValidateCommandOptions {
 const STREAMED: ReadonlySet<OutputFormat> = new Set(['text', 'github']);
 
 export async function runValidate(options: ValidateCommandOptions): Promise<number> {
-  const inputs = await resolveInputs(options.paths.length > 0 ? options.paths : ['.'], options.cwd);
+  if ([options.baseline, options.baseRef, options.staged || undefined].filter((o) => o !== undefined).length > 1) {
+    throw new BomwrightError('E_USAGE', 'Use only one of --baseline, --base-ref and --staged');
+  }
+  const root = options.baseRef !== undefined || options.staged ? gitRoot(options.cwd) : undefined;
+  if (options.baseRef !== undefined) assertRevision(options.baseRef, root!);
+  // --staged checks exactly what is about to be committed: the staged BOM files, whatever the operands say.
+  const inputs = options.staged
+    ? stagedJsonFiles(root!).map((source) => ({ source, explicit: false }))
+    : await resolveInputs(options.paths.length > 0 ? options.paths : ['.'], options.cwd);
+  if (options.baseline !== undefined && inputs.length !== 1)
+    throw new BomwrightError('E_USAGE', '--baseline compares one document; name exactly one file');
   // Trust material is checked up front, so a bad --trust path is one usage error, not one per file.
   const trust = loadTrustStore(options.trustPaths, options.trustRootPaths);
   const settings: CheckSettings = {
@@ -50,8 +65,13 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     trustRootPaths: options.trustRootPaths,
     requireTrusted: options.requireTrusted,
     allowExcludes: options.allowExcludes,
+    ...(options.baseline !== undefined ? { versionRule: { mode: 'file' as const, baseline: options.baseline } } : {}),
+    ...(options.baseRef !== undefined
+      ? { versionRule: { mode: 'ref' as const, ref: options.baseRef, root: root! } }
+      : {}),
+    ...(options.staged ? { versionRule: { mode: 'staged' as const, root: root! } } : {}),
   };
-  const root = repositoryRoot(options.cwd);
+  const repoRoot = repositoryRoot(options.cwd);
   const reportOptions = { quiet: options.quiet, toolVersion: options.toolVersion };
   const streaming = STREAMED.has(options.format) && options.output === undefined;
   const progress = createProgress({
@@ -73,7 +93,7 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
         const isStdin = source === STDIN;
         const report: FileReport = {
           path: isStdin ? '<stdin>' : displayPath(source, options.cwd),
-          uri: isStdin ? '<stdin>' : displayPath(source, root),
+          uri: isStdin ? '<stdin>' : displayPath(source, repoRoot),
           ...(outcome.kind === 'result' ? { result: outcome.result } : { failure: outcome.failure }),
         };
         reports[index] = report;
@@ -90,6 +110,11 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     progress.stop();
   }
   const found = reports.filter((r): r is FileReport => r !== undefined);
+  if (found.length === 0 && options.staged) {
+    // A commit without BOM changes has nothing to check: the hook must let it through.
+    if (!options.quiet) options.stdout('No staged BOM documents\n');
+    return EXIT_OK;
+  }
   if (found.length === 0) {
     // Directories or patterns without a single BOM: a CI job must not pass by validating nothing.
     throw new BomwrightError('E_NO_MATCH', `No BOM documents found in ${options.paths.join(' ') || '.'}`);

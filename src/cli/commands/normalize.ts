@@ -1,0 +1,28 @@
+import { normalizeDocument } from '../../author/normalize.js';
+import { canonicalize } from '../../jsf/jcs.js';
+import { serializeJson } from '../document-io.js';
+import { loadEditable, writeEditable } from '../editable.js';
+import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+
+export interface NormalizeCommandOptions {
+  file: string;
+  output?: string;
+  /** Only say whether the file is normalized (exit 1 when it is not). */
+  check: boolean;
+  stdout: (text: string) => void;
+}
+
+export async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
+  const document = await loadEditable(options.file);
+  const normalized = normalizeDocument(document.value);
+  if (options.check) {
+    // Normalized means: same data, same member and array order, so the same serialization.
+    const same = serializeJson(normalized, document.layout) === serializeJson(document.value, document.layout);
+    options.stdout(`${options.file}: ${same ? 'normalized' : 'not normalized (run: bomwright normalize FILE)'}\n`);
+    return same ? EXIT_OK : EXIT_INVALID;
+  }
+  const target = writeEditable(document, normalized, options.output);
+  const changed = canonicalize(normalized) !== canonicalize(document.value) ? ' (array order changed)' : '';
+  options.stdout(`Normalized ${target}${changed}\n`);
+  return EXIT_OK;
+}

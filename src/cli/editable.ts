@@ -1,0 +1,64 @@
+import { BomwrightError } from '../errors.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { validateAndParse } from '../validate/index.js';
+import { describeProblems, layoutOf, numbersThatWouldChange, serializeJson } from './document-io.js';
+import { readFileOrFail } from './key-files.js';
+import { writeFileAtomic } from './write.js';
+
+/** A document read for rewriting, with what is needed to write it back the same way. */
+export interface EditableDocument {
+  file: string;
+  value: Record<string, unknown>;
+  layout: ReturnType<typeof layoutOf>;
+  diagnostics: Diagnostic[];
+  valid: boolean;
+}
+
+/**
+ * Reads a BOM that a command will rewrite (bump, normalize, add, set): strictly parsed (duplicate keys and
+ * unreadable text refused), and refused when a rewrite would change a number literal that a double cannot hold.
+ */
+export async function loadEditable(file: string): Promise<EditableDocument> {
+  const { result, value, text } = await validateAndParse(readFileOrFail(file), {
+    signatures: 'verify',
+    skipSignatureVerification: true,
+  });
+  const unreadable = result.diagnostics.filter(
+    (d) => d.severity === 'error' && (d.ruleId.startsWith('read/') || d.ruleId.startsWith('json/')),
+  );
+  if (text === undefined || value === undefined || unreadable.length > 0)
+    throw describeProblems(file, unreadable.length > 0 ? unreadable : result.diagnostics);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new BomwrightError('E_INPUT', `${file} is not a JSON object`);
+  const changed = numbersThatWouldChange(text);
+  if (changed.length > 0) {
+    throw new BomwrightError(
+      'E_INPUT',
+      `${file} holds ${changed[0]}, which a JSON parser cannot represent exactly; rewriting would change it (write it as a string)`,
+    );
+  }
+  return {
+    file,
+    value: value as Record<string, unknown>,
+    layout: layoutOf(text),
+    diagnostics: result.diagnostics,
+    valid: result.valid,
+  };
+}
+
+/** Prints a document's errors the way validate does, for a command that refuses to touch it. */
+export function reportErrors(file: string, diagnostics: readonly Diagnostic[], stderr: (text: string) => void): number {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  for (const d of errors)
+    stderr(
+      `${file}:${d.line ?? 1}:${d.column ?? 1}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`,
+    );
+  return errors.length;
+}
+
+/** Writes the document back atomically with the source's layout (to `output` when given). */
+export function writeEditable(document: EditableDocument, value: unknown, output?: string): string {
+  const target = output ?? document.file;
+  writeFileAtomic(target, serializeJson(value, document.layout));
+  return target;
+}
