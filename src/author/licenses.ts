@@ -3,10 +3,22 @@
  * 1.2–1.4 and 1.7 take a list mixing licences and expressions; 1.5 and 1.6 take either licences or exactly
  * one expression.
  */
-import { fixupSpdxId } from '@cyclonedx/cyclonedx-library/SPDX';
+import { createRequire } from 'node:module';
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../spec/formats.js';
 import { specMinor } from './document.js';
+
+type FixupSpdxId = (id: string) => string | undefined;
+let fixup: FixupSpdxId | undefined;
+
+/**
+ * The CycloneDX library's SPDX id lookup, loaded on first use: it brings the whole SPDX list and ~70 KB of
+ * library code, which every CLI start would otherwise pay for although only authoring needs it.
+ */
+function fixupSpdxId(id: string): string | undefined {
+  fixup ??= (createRequire(import.meta.url)('@cyclonedx/cyclonedx-library/SPDX') as { fixupSpdxId: FixupSpdxId }).fixupSpdxId;
+  return fixup(id);
+}
 
 /** Operators, parentheses, `+` and LicenseRef-/DocumentRef- only occur in expressions. */
 const EXPRESSION = /\s(?:AND|OR|WITH)\s|[()]|\+$|^(?:LicenseRef|DocumentRef)-/;
