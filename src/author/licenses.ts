@@ -16,7 +16,8 @@ let fixup: FixupSpdxId | undefined;
  * library code, which every CLI start would otherwise pay for although only authoring needs it.
  */
 function fixupSpdxId(id: string): string | undefined {
-  fixup ??= (createRequire(import.meta.url)('@cyclonedx/cyclonedx-library/SPDX') as { fixupSpdxId: FixupSpdxId }).fixupSpdxId;
+  fixup ??= (createRequire(import.meta.url)('@cyclonedx/cyclonedx-library/SPDX') as { fixupSpdxId: FixupSpdxId })
+    .fixupSpdxId;
   return fixup(id);
 }
 
