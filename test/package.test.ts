@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SAMPLES } from './helpers.js';
+
+describe('the built package, imported the way a user would', () => {
+  it('exposes the library API from "bomwright" (ESM) with types', () => {
+    const script = `
+      import { validate, signDocument, verifyDocument, initDocument, bumpDocument, normalizeDocument, diffDocuments, parseKeyMaterial, RULES } from 'bomwright';
+      import { readFileSync } from 'node:fs';
+      import { generateKeyPairSync } from 'node:crypto';
+      const doc = JSON.parse(readFileSync(${JSON.stringify(path.join(SAMPLES, 'valid-full-1.6.json'))}, 'utf8'));
+      const result = await validate(JSON.stringify(doc));
+      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const [key] = parseKeyMaterial(privateKey.export({ type: 'pkcs8', format: 'pem' }), 'test key');
+      const signed = signDocument(doc, { key, targets: ['root'] });
+      const verified = verifyDocument(signed).reports.every((r) => r.verdict === 'valid');
+      const created = initDocument({ component: { name: 'x', version: '1' }, toolVersion: 'test' });
+      const bumped = bumpDocument(created).document.version;
+      const same = diffDocuments(doc, normalizeDocument(doc)).identical;
+      console.log(JSON.stringify({ valid: result.valid, verified, bumped, same, rules: Object.keys(RULES).length > 20 }));
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ valid: true, verified: true, bumped: 2, same: true, rules: true });
+  });
+
+  it('declares its entry points, types and bin', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+    expect(pkg.bin).toEqual({ bomwright: 'bin/bomwright.cjs' });
+    expect(readFileSync(path.join(ROOT, 'dist/index.d.ts'), 'utf8')).toContain('validate');
+  });
+});
