@@ -1,0 +1,88 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SAMPLES, tempDir } from './helpers.js';
+
+const ENTRY = path.join(ROOT, 'dist/action/main.js');
+const SAMPLE = readFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), 'utf8');
+
+/** Runs the action's entry the way action.yml does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
+function runAction(workspace: string, inputs: Record<string, string>, extra: Record<string, string> = {}) {
+  const output = path.join(workspace, '.github-output');
+  const summary = path.join(workspace, '.github-summary');
+  writeFileSync(output, '');
+  writeFileSync(summary, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: output,
+    GITHUB_STEP_SUMMARY: summary,
+    ...extra,
+  };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const run = spawnSync(process.execPath, [ENTRY], { cwd: workspace, env, encoding: 'utf8' });
+  return { ...run, outputs: readFileSync(output, 'utf8'), summary: readFileSync(summary, 'utf8') };
+}
+
+function git(dir: string, ...args: string[]): void {
+  execFileSync('git', args, {
+    cwd: dir,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@e.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@e.com',
+    },
+  });
+}
+
+describe('GitHub Action', () => {
+  it('writes outputs, a summary table, annotations and a SARIF file, and fails on errors', () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'sboms'));
+    writeFileSync(path.join(dir, 'sboms/ok.json'), SAMPLE);
+    writeFileSync(path.join(dir, 'sboms/bad.json'), SAMPLE.replace('"version": 1', '"version": 0'));
+    const run = runAction(dir, { paths: 'sboms', 'sarif-file': 'out/report.sarif' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=sboms\/bad\.json,line=\d+,col=\d+,title=bom\/version::/m);
+    expect(run.outputs).toContain('errors=1\nwarnings=0\n');
+    expect(run.outputs).toContain(`sarif-file=${path.join(dir, 'out/report.sarif')}`);
+    expect(run.summary).toContain('| `sboms/bad.json` | cyclonedx-1.6 | ❌ invalid | 1 | 0 |');
+    expect(run.summary).toContain('| `sboms/ok.json` | cyclonedx-1.6 | ✅ valid | 0 | 0 |');
+    expect(JSON.parse(readFileSync(path.join(dir, 'out/report.sarif'), 'utf8')).runs[0].results).toHaveLength(1);
+    expect(runAction(dir, { paths: 'sboms', 'fail-on': 'never' }).status).toBe(0);
+    expect(runAction(dir, { paths: 'sboms/ok.json' }).status).toBe(0);
+  });
+
+  it('on a pull request: the version rule against the base branch, annotations only on changed lines', () => {
+    const dir = tempDir();
+    git(dir, 'init', '-q', '-b', 'main');
+    const doc = JSON.parse(SAMPLE);
+    doc.serialNumber = 'urn:uuid:00000000-0000-0000-0000-000000000000'; // an old warning on an untouched line
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'base');
+    git(dir, 'branch', 'base');
+    doc.components[0].version = '9.9.9';
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    const run = runAction(dir, { paths: 'bom.json', 'base-ref': 'base' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('title=bom/version-rule::');
+    expect(run.stdout).not.toContain('bom/serial-number-nil');
+    expect(run.outputs).toContain('errors=1\nwarnings=1\n');
+  });
+
+  it('action.yml passes every input to the entry and runs the built entry', () => {
+    const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+    const inputs = [
+      ...action.slice(action.indexOf('inputs:'), action.indexOf('outputs:')).matchAll(/^ {2}([a-z-]+):$/gm),
+    ].map((m) => m[1]!);
+    expect(inputs).toEqual(['paths', 'format', 'signatures', 'trust', 'base-ref', 'fail-on', 'sarif-file']);
+    for (const name of inputs) expect(action).toContain(`INPUT_${name.toUpperCase()}: \${{ inputs.${name} }}`);
+    expect(action).toContain('node "$GITHUB_ACTION_PATH/dist/action/main.js"');
+    for (const output of ['errors', 'warnings', 'sarif-file'])
+      expect(action).toContain(`\${{ steps.bomwright.outputs.${output} }}`);
+  });
+});
