@@ -203,3 +203,101 @@ describe('the version rule in validate', () => {
     expect((await runCli(['validate', 'other.json', '--base-ref', 'HEAD'], { cwd: dir })).code).toBe(0);
   });
 });
+
+describe('add and set', () => {
+  it('edits in place, generates unique bom-refs, and refuses edits that would make the document invalid', async () => {
+    const dir = tempDir();
+    expect(
+      (await runCli(['init', '--name', 'app', '--component-version', '1.0.0', '-o', 'bom.json'], { cwd: dir })).code,
+    ).toBe(0);
+    const add = await runCli(
+      [
+        'add',
+        'component',
+        'bom.json',
+        '--name',
+        'lodash',
+        '--component-version',
+        '4.17.21',
+        '--purl',
+        'pkg:npm/lodash@4.17.21',
+        '--license',
+        'MIT',
+        '--hash',
+        `SHA-256:${'a'.repeat(64)}`,
+        '--property',
+        'team=core',
+      ],
+      { cwd: dir },
+    );
+    expect(add.code).toBe(0);
+    expect(add.stdout).toBe(`Added the component (bom-ref pkg:npm/lodash@4.17.21) in bom.json\n`);
+    const twice = await runCli(
+      [
+        'add',
+        'component',
+        'bom.json',
+        '--name',
+        'lodash',
+        '--component-version',
+        '4.17.21',
+        '--purl',
+        'pkg:npm/lodash@4.17.21',
+      ],
+      { cwd: dir },
+    );
+    expect(twice.stdout).toContain('(bom-ref pkg:npm/lodash@4.17.21-2)');
+    expect(
+      (
+        await runCli(
+          [
+            'add',
+            'dependency',
+            'bom.json',
+            '--ref',
+            'pkg:npm/lodash@4.17.21',
+            '--depends-on',
+            'pkg:npm/lodash@4.17.21-2',
+          ],
+          { cwd: dir },
+        )
+      ).code,
+    ).toBe(0);
+    expect((await runCli(['add', 'property', 'bom.json', '--name', 'build', '--value', '42'], { cwd: dir })).code).toBe(
+      0,
+    );
+    expect((await runCli(['set', 'bom.json', 'metadata.supplier', '{"name": "Acme"}'], { cwd: dir })).code).toBe(0);
+
+    const before = readFileSync(path.join(dir, 'bom.json'), 'utf8');
+    const refused = await runCli(['add', 'dependency', 'bom.json', '--ref', 'nowhere'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^bom\.json {2}error {2}Reference "nowhere" does not match any bom-ref/m);
+    expect(refused.stderr).toContain('ref/unresolved');
+    expect(refused.stderr).toContain('nothing was written');
+    const badField = await runCli(['set', 'bom.json', 'metadata.colour', 'red'], { cwd: dir });
+    expect(badField.code).toBe(2);
+    expect(readFileSync(path.join(dir, 'bom.json'), 'utf8')).toBe(before);
+
+    const bom = JSON.parse(before);
+    expect(bom.components.map((c: { 'bom-ref': string }) => c['bom-ref'])).toEqual([
+      'pkg:npm/lodash@4.17.21',
+      'pkg:npm/lodash@4.17.21-2',
+    ]);
+    expect(bom.metadata.supplier).toEqual({ name: 'Acme' });
+    expect((await runCli(['validate', 'bom.json', '--max-warnings', '0'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('refuses to edit a signed object unless told to drop the stale signatures', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    await runCli(['keygen', '--out', 'k'], { cwd: dir });
+    await runCli(['sign', 'bom.json', '--key', 'k.private.pem'], { cwd: dir });
+    const refused = await runCli(['set', 'bom.json', 'metadata.supplier', '{"name": "Acme"}'], { cwd: dir });
+    expect(refused.code).toBe(2);
+    const dropped = await runCli(['set', 'bom.json', 'metadata.supplier', '{"name": "Acme"}', '--drop-signatures'], {
+      cwd: dir,
+    });
+    expect(dropped.code).toBe(0);
+    expect(dropped.stderr).toContain('removed 1 signature(s)');
+  });
+});

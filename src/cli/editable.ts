@@ -49,10 +49,11 @@ export async function loadEditable(file: string): Promise<EditableDocument> {
 /** Prints a document's errors the way validate does, for a command that refuses to touch it. */
 export function reportErrors(file: string, diagnostics: readonly Diagnostic[], stderr: (text: string) => void): number {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  for (const d of errors)
-    stderr(
-      `${file}:${d.line ?? 1}:${d.column ?? 1}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`,
-    );
+  for (const d of errors) {
+    // Diagnostics of an edited (not yet written) document have no position: name the file alone.
+    const where = d.line === undefined ? file : `${file}:${d.line}:${d.column ?? 1}`;
+    stderr(`${where}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`);
+  }
   return errors.length;
 }
 

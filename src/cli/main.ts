@@ -9,6 +9,7 @@ import { SPEC_FORMATS } from '../spec/formats.js';
 import { DEFAULT_MAX_SIZE, type SignatureMode } from '../validate/index.js';
 import { runBump } from './commands/bump.js';
 import { runDiff } from './commands/diff.js';
+import { runAdd, runSet, type AddKind } from './commands/edit.js';
 import { runInit } from './commands/init.js';
 import { runKeygen } from './commands/keygen.js';
 import { runNormalize } from './commands/normalize.js';
@@ -271,6 +272,60 @@ export async function main(io: CliIo): Promise<number> {
             .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The file to create' })
             .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
       )
+      .command(
+        'add <kind> <file>',
+        'Add a component, service, dependency or property; refused if the document would become invalid',
+        (y) =>
+          y
+            .positional('kind', {
+              choices: ['component', 'service', 'dependency', 'property'] as const,
+              demandOption: true,
+            })
+            .positional('file', { type: 'string', demandOption: true })
+            .option('name', { type: 'string', describe: 'Component, service or property name' })
+            .option('component-version', { type: 'string', describe: 'Component or service version' })
+            .option('type', { type: 'string', describe: 'Component type (default library; crypto-asset in CBOM)' })
+            .option('group', { type: 'string' })
+            .option('purl', { type: 'string' })
+            .option('bom-ref', { type: 'string', describe: 'Default: from the purl, else name@version, made unique' })
+            .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions, or licence names' })
+            .option('hash', { type: 'string', array: true, describe: 'ALG:CONTENT, e.g. SHA-256:ab12…' })
+            .option('supplier', { type: 'string' })
+            .option('author', { type: 'string', array: true })
+            .option('property', { type: 'string', array: true, describe: 'name=value' })
+            .option('crypto-properties', { type: 'string', describe: 'CBOM cryptoProperties as JSON' })
+            .option('endpoint', { type: 'string', array: true, describe: 'Service endpoints' })
+            .option('ref', { type: 'string', describe: 'Dependency: the bom-ref that depends' })
+            .option('depends-on', { type: 'string', array: true })
+            .option('provides', { type: 'string', array: true, describe: 'CycloneDX 1.6+' })
+            .option('dependency-type', { choices: ['implements', 'uses'] as const, describe: 'CBOM only' })
+            .option('value', { type: 'string', describe: 'Property value' })
+            .option('target', {
+              type: 'string',
+              describe: 'Property: the bom-ref of the element (default: the document)',
+            })
+            .option('drop-signatures', {
+              type: 'boolean',
+              default: false,
+              describe: 'Remove the signatures the edit invalidates',
+            })
+            .option('output', { alias: 'o', type: 'string', describe: 'Write here instead of in place' }),
+      )
+      .command(
+        'set <file> <field> <value>',
+        'Set metadata.<field> (supplier, manufacture, authors, licenses, component, timestamp, properties); JSON or text',
+        (y) =>
+          y
+            .positional('file', { type: 'string', demandOption: true })
+            .positional('field', { type: 'string', demandOption: true })
+            .positional('value', { type: 'string', demandOption: true })
+            .option('drop-signatures', {
+              type: 'boolean',
+              default: false,
+              describe: 'Remove the signatures the edit invalidates',
+            })
+            .option('output', { alias: 'o', type: 'string', describe: 'Write here instead of in place' }),
+      )
       .command('bump <file>', 'Increment the version (timestamp refreshed, serial number kept), in place', (y) =>
         y
           .positional('file', { type: 'string', demandOption: true })
@@ -422,6 +477,18 @@ export async function main(io: CliIo): Promise<number> {
         toolVersion: version,
         stdout: io.stdout,
       });
+    }
+    if (command === 'add' || command === 'set') {
+      const editOptions = {
+        file: argv.file as string,
+        ...(argv.output === undefined ? {} : { output: argv.output as string }),
+        dropSignatures: Boolean(argv['drop-signatures']),
+        stdout: io.stdout,
+        stderr: io.stderr,
+      };
+      return command === 'add'
+        ? await runAdd(argv.kind as AddKind, argv as Record<string, unknown>, editOptions)
+        : await runSet(String(argv.field), String(argv.value), editOptions);
     }
     if (command === 'bump') {
       const passphrase = passphraseFrom(argv['passphrase-env']);
