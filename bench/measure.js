@@ -113,7 +113,8 @@ export function runForOutput(command) {
     encoding: 'utf8',
   });
   if (child.error) throw new BenchError(`${describe(command)} could not run: ${child.error.message}`);
-  if (child.status !== 0) {
+  // `diff` exits 1 when the documents differ, which is its result, not a failure.
+  if (!(command.okExitCodes ?? [0]).includes(child.status)) {
     const how = child.signal ? `was killed by ${child.signal}` : `exited ${child.status}`;
     throw new BenchError(`${describe(command)} ${how} while preparing the benchmark.\n${tail(child)}`);
   }
@@ -158,7 +159,8 @@ function spawnTimed(file, args, command, extra = {}) {
 /** Throws BenchError unless the timed child ran and exited 0. */
 function checkExit(command, child) {
   if (child.error) throw new BenchError(`${describe(command)} could not run: ${child.error.message}`);
-  if (child.status !== 0) {
+  // `diff` exits 1 when the documents differ, which is its result, not a failure.
+  if (!(command.okExitCodes ?? [0]).includes(child.status)) {
     const how = child.signal ? `was killed by ${child.signal}` : `exited ${child.status}`;
     throw new BenchError(`${describe(command)} ${how}; a failing run is not worth timing.\n${tail(child)}`);
   }

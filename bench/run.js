@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -18,7 +18,7 @@ import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -31,7 +31,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F ...]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G ...]
   --quick      fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE  run only these cases; repeat or comma-separate (--only A,C)`;
 
@@ -75,6 +75,10 @@ const libraryPeer = (file, ...flags) => ['bench/peers/cyclonedx-library.js', fil
 const bomwrightProbe = (file, ...flags) => ['bench/peers/bomwright-library.js', file, ...flags];
 const readAndParse = (file) => ['-e', "JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))", file];
 const READ_AND_PARSE_LABEL = '`node -e` readFileSync + JSON.parse';
+
+const BUMP = 'bomwright CLI `bump -o`';
+const NORMALIZE = 'bomwright CLI `normalize -o`';
+const DIFF = 'bomwright CLI `diff` against the next version';
 
 const CASE_BUILDERS = {
   A(runs) {
@@ -236,6 +240,32 @@ const CASE_BUILDERS = {
     ];
   },
 
+  G(runs) {
+    // Authoring at scale: bump and normalize a 20,000-component BOM (written to a scratch file, so the input stays
+    // as it is), and diff it against a second version with 1% of its components changed, 100 removed, 100 added.
+    const input = prepareBom(20000);
+    const next = prepareNextVersion(input);
+    const out = join(DATA_DIR, 'authoring-output.json');
+    return [
+      {
+        caseId: 'G',
+        title: 'Authoring a 20,000-component BOM: bump, normalize, diff, whole process',
+        input,
+        rows: [
+          row(READ_AND_PARSE_LABEL, readAndParse(input.path), runs.fast, { reference: true }),
+          row(BUMP, [cliEntry(), 'bump', input.path, '-o', out], runs.fast, { subject: true }),
+          row(NORMALIZE, [cliEntry(), 'normalize', input.path, '-o', out], runs.fast),
+          row(DIFF, [cliEntry(), 'diff', input.path, next.path], runs.fast, { okExitCodes: [1] }),
+        ],
+        goals: [
+          { text: 'bomwright `bump` ÷ read + JSON.parse', target: 'none (informational)', met: null },
+          { text: 'bomwright `normalize` ÷ read + JSON.parse', target: 'none (informational)', met: null, of: NORMALIZE },
+          { text: 'bomwright `diff` (two documents) ÷ read + JSON.parse (one)', target: 'none (informational)', met: null, of: DIFF },
+        ],
+      },
+    ];
+  },
+
   F(runs) {
     const input = prepareBom(100000, { rich: true });
     const bigRow = (label, args, extra) => row(label, args, runs.bulk, { peakRss: true, ...extra });
@@ -293,7 +323,13 @@ const verifyArgs = (file, key) => [cliEntry(), 'verify', file, '--trust', key.pu
 function row(label, args, runs, extra = {}) {
   return {
     label,
-    command: { args, cwd: ROOT, timeoutMs: extra.timeoutMs ?? DEFAULT_TIMEOUT_MS, metric: extra.metric ?? 'wall' },
+    command: {
+      args,
+      cwd: ROOT,
+      timeoutMs: extra.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      metric: extra.metric ?? 'wall',
+      ...(extra.okExitCodes ? { okExitCodes: extra.okExitCodes } : {}),
+    },
     runs,
     warmup: extra.warmup ?? true,
     mayTimeOut: extra.mayTimeOut ?? false,
@@ -615,6 +651,26 @@ function checkBuild() {
  * Writes bench/.data/bom-N.json when missing or different from what the generator makes now. `extra` goes to
  * generateBom (case F's `rich`); each N is used by one case only, so the file name need not say which options.
  */
+/** A next version of `input` for case G: 1% of the components at a new version, 100 removed, 100 added. */
+function prepareNextVersion(input) {
+  const name = input.name.replace(/\.json$/, '.next.json');
+  const path = join(DATA_DIR, name);
+  const document = JSON.parse(readFileSync(join(ROOT, input.path), 'utf8'));
+  document.version += 1;
+  document.components.forEach((component, i) => {
+    if (i % 100 === 0) component.version = `${component.version}-patched`;
+  });
+  const removed = new Set(document.components.splice(-100).map((c) => c['bom-ref']));
+  document.dependencies = document.dependencies.filter((d) => !removed.has(d.ref));
+  for (const d of document.dependencies) d.dependsOn = d.dependsOn.filter((ref) => !removed.has(ref));
+  const added = generateBom(100, { specVersion: '1.6', seed: 99 });
+  document.components.push(...added.components);
+  document.dependencies.push(...added.dependencies);
+  const text = JSON.stringify(document, null, 2);
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
+  return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
+}
+
 function prepareBom(n, extra = {}) {
   const name = `bom-${n}.json`;
   const path = join(DATA_DIR, name);
