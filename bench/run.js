@@ -259,8 +259,18 @@ const CASE_BUILDERS = {
         ],
         goals: [
           { text: 'bomwright `bump` ÷ read + JSON.parse', target: 'none (informational)', met: null },
-          { text: 'bomwright `normalize` ÷ read + JSON.parse', target: 'none (informational)', met: null, of: NORMALIZE },
-          { text: 'bomwright `diff` (two documents) ÷ read + JSON.parse (one)', target: 'none (informational)', met: null, of: DIFF },
+          {
+            text: 'bomwright `normalize` ÷ read + JSON.parse',
+            target: 'none (informational)',
+            met: null,
+            of: NORMALIZE,
+          },
+          {
+            text: 'bomwright `diff` (two documents) ÷ read + JSON.parse (one)',
+            target: 'none (informational)',
+            met: null,
+            of: DIFF,
+          },
         ],
       },
     ];
