@@ -157,6 +157,7 @@ describe('the version rule in validate', () => {
     const stale = await runCli(['validate', 'new.json', '--baseline', 'old.json'], { cwd: dir });
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(/error {2}.*fix: bomwright bump .*new\.json.* bom\/version-rule/);
+    expect(stale.stdout).toContain('[changed: components: 1 changed]');
     expect((await runCli(['bump', 'new.json'], { cwd: dir })).code).toBe(0);
     expect((await runCli(['validate', 'new.json', '--baseline', 'old.json'], { cwd: dir })).code).toBe(0);
     expect((await runCli(['validate', 'old.json', '--baseline', 'old.json'], { cwd: dir })).code).toBe(0);

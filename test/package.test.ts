@@ -7,18 +7,18 @@ import { ROOT, SAMPLES } from './helpers.js';
 describe('the built package, imported the way a user would', () => {
   it('exposes the library API from "bomwright" (ESM) with types', () => {
     const script = `
-      import { validate, signDocument, verifyDocument, initDocument, bumpDocument, normalizeDocument, diffDocuments, parseKeyMaterial, RULES } from 'bomwright';
+      import { validate, sign, verify, init, bump, normalize, diff, parseKeyMaterial, RULES } from 'bomwright';
       import { readFileSync } from 'node:fs';
       import { generateKeyPairSync } from 'node:crypto';
       const doc = JSON.parse(readFileSync(${JSON.stringify(path.join(SAMPLES, 'valid-full-1.6.json'))}, 'utf8'));
       const result = await validate(JSON.stringify(doc));
       const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const [key] = parseKeyMaterial(privateKey.export({ type: 'pkcs8', format: 'pem' }), 'test key');
-      const signed = signDocument(doc, { key, targets: ['root'] });
-      const verified = verifyDocument(signed).reports.every((r) => r.verdict === 'valid');
-      const created = initDocument({ component: { name: 'x', version: '1' }, toolVersion: 'test' });
-      const bumped = bumpDocument(created).document.version;
-      const same = diffDocuments(doc, normalizeDocument(doc)).identical;
+      const signed = sign(doc, { key, targets: ['root'] });
+      const verified = verify(signed).reports.every((r) => r.verdict === 'valid');
+      const created = init({ component: { name: 'x', version: '1' }, toolVersion: 'test' });
+      const bumped = bump(created).document.version;
+      const same = diff(doc, normalize(doc)).identical;
       console.log(JSON.stringify({ valid: result.valid, verified, bumped, same, rules: Object.keys(RULES).length > 20 }));
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });

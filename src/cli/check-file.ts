@@ -3,6 +3,7 @@ import type { TrustStore } from '../jsf/trust.js';
 import { RereadableSource, validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
 import { readFileSync, statSync } from 'node:fs';
 import { bumpDue } from '../author/bump.js';
+import { diffDocuments } from '../author/diff.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { gitShow } from './git.js';
@@ -105,16 +106,43 @@ function applyVersionRule(
   }
   const verdict = bumpDue(baseline, current);
   if (!verdict.due) return result;
+  const what = changeSummary(baseline, current);
   const offset = locatePointers(currentText, ['/version']).get('/version') ?? 0;
   const position = offsetsToPositions(currentText, [offset]).get(offset);
   const diagnostic: Diagnostic = {
     ruleId: 'bom/version-rule',
     severity: 'error',
-    message: `${verdict.reason} (compared with ${rule.mode === 'file' ? rule.baseline : rule.mode === 'ref' ? rule.ref : 'HEAD'}; fix: bomwright bump ${file})`,
+    message: `${verdict.reason.replace(' (run: bomwright bump FILE)', '')}${what ? ` [changed: ${what}]` : ''} (compared with ${rule.mode === 'file' ? rule.baseline : rule.mode === 'ref' ? rule.ref : 'HEAD'}; fix: bomwright bump ${file})`,
     pointer: '/version',
     ...position,
   };
   return { ...result, diagnostics: [...result.diagnostics, diagnostic], errors: result.errors + 1, valid: false };
+}
+
+/** What changed, from `diff`, in a few words: "2 components added, 1 changed, metadata.supplier". */
+function changeSummary(baseline: unknown, current: unknown): string {
+  let diff: ReturnType<typeof diffDocuments>;
+  try {
+    diff = diffDocuments(baseline, current);
+  } catch {
+    return '';
+  }
+  const parts: string[] = [];
+  for (const kind of ['components', 'services'] as const) {
+    const d = diff[kind];
+    const counts = [
+      ['added', d.added.length],
+      ['removed', d.removed.length],
+      ['changed', d.changed.length],
+    ].filter(([, n]) => n !== 0);
+    if (counts.length > 0)
+      parts.push(`${kind}: ${counts.map(([label, n]) => `${String(n)} ${String(label)}`).join(', ')}`);
+  }
+  const deps = diff.dependencies.added.length + diff.dependencies.removed.length + diff.dependencies.changed.length;
+  if (deps > 0) parts.push(`${deps} dependency entr${deps === 1 ? 'y' : 'ies'}`);
+  parts.push(...diff.metadata.members.filter((m) => m !== 'timestamp').map((m) => `metadata.${m}`));
+  parts.push(...diff.document.map((c) => c.path).filter((p) => !['/version', '/serialNumber'].includes(p)));
+  return parts.join('; ');
 }
 
 function validateOptions(settings: CheckSettings, trust: TrustStore) {
