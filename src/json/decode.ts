@@ -20,14 +20,7 @@ export function decodeJsonBytes(bytes: Uint8Array): DecodeResult {
   let start = 0;
   if (startsWith(bytes, [0xef, 0xbb, 0xbf])) {
     start = 3;
-    diagnostics.push({
-      ruleId: 'read/byte-order-mark',
-      severity: 'warning',
-      message: 'The file starts with a UTF-8 byte-order mark',
-      pointer: '',
-      line: 1,
-      column: 1,
-    });
+    diagnostics.push(byteOrderMarkWarning());
   }
   let text: string;
   try {
@@ -61,20 +54,24 @@ export function decodedText(text: string): DecodeResult {
   let body = text;
   if (body.charCodeAt(0) === 0xfeff) {
     body = body.slice(1);
-    diagnostics.push({
-      ruleId: 'read/byte-order-mark',
-      severity: 'warning',
-      message: 'The file starts with a UTF-8 byte-order mark',
-      pointer: '',
-      line: 1,
-      column: 1,
-    });
+    diagnostics.push(byteOrderMarkWarning());
   }
   if (/^[\t\n\r ]*$/.test(body)) {
     diagnostics.push({ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' });
     return { diagnostics };
   }
   return { text: body, diagnostics };
+}
+
+function byteOrderMarkWarning(): Diagnostic {
+  return {
+    ruleId: 'read/byte-order-mark',
+    severity: 'warning',
+    message: 'The file starts with a UTF-8 byte-order mark',
+    pointer: '',
+    line: 1,
+    column: 1,
+  };
 }
 
 function encodingDiagnostic(encoding: string): Diagnostic {
