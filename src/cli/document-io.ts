@@ -1,5 +1,6 @@
 import { BomwrightError } from '../errors.js';
-import { decodeJsonBytes } from '../json/decode.js';
+import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import { readDocumentText } from './inputs.js';
 import { parseJsonText } from '../json/parse.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 
@@ -20,7 +21,19 @@ const LONG_NUMBERS = /"(?:[^"\\]|\\.)*"|(-?\d[\d.eE+-]{15,})/g;
  * rewrite would silently change (integers past 2^53).
  */
 export function loadJson(bytes: Uint8Array, name: string): LoadedJson | { problems: Diagnostic[] } {
-  const decoded = decodeJsonBytes(bytes);
+  void name;
+  return loadDecoded(decodeJsonBytes(bytes));
+}
+
+/**
+ * {@link loadJson} for a file, read without an intermediate buffer (see readDocumentText): a large document then
+ * costs its text and its tree, as with JSON.parse, not its bytes as well.
+ */
+export function loadJsonFile(file: string): LoadedJson | { problems: Diagnostic[] } {
+  return loadDecoded(readDocumentText(file).decoded);
+}
+
+function loadDecoded(decoded: DecodeResult): LoadedJson | { problems: Diagnostic[] } {
   if (decoded.text === undefined) return { problems: decoded.diagnostics };
   const parsed = parseJsonText(decoded.text);
   const problems = parsed.diagnostics.filter((d) => d.severity === 'error');
@@ -28,7 +41,6 @@ export function loadJson(bytes: Uint8Array, name: string): LoadedJson | { proble
     return { problems: problems.length > 0 ? problems : parsed.diagnostics };
   const text = decoded.text;
   const indentMatch = /\n([ \t]+)\S/.exec(text);
-  void name;
   return {
     text,
     value: parsed.value,

@@ -2,7 +2,7 @@ import { BomwrightError } from '../errors.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { validateAndParse } from '../validate/index.js';
 import { describeProblems, layoutOf, numbersThatWouldChange, serializeJson } from './document-io.js';
-import { readFileOrFail } from './key-files.js';
+import { readDocumentText } from './inputs.js';
 import { writeFileAtomic } from './write.js';
 
 /** A document read for rewriting, with what is needed to write it back the same way. */
@@ -19,7 +19,10 @@ export interface EditableDocument {
  * unreadable text refused), and refused when a rewrite would change a number literal that a double cannot hold.
  */
 export async function loadEditable(file: string): Promise<EditableDocument> {
-  const { result, value, text } = await validateAndParse(readFileOrFail(file), {
+  // Read as text without an intermediate buffer: bump and normalize then need the text and the tree, no more.
+  const { decoded } = readDocumentText(file);
+  if (decoded.text === undefined) throw describeProblems(file, decoded.diagnostics);
+  const { result, value, text } = await validateAndParse(decoded.text, {
     signatures: 'verify',
     skipSignatureVerification: true,
   });

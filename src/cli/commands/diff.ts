@@ -1,7 +1,6 @@
 import { diffDocuments, formatDiffText } from '../../author/diff.js';
-import { describeProblems, loadJson } from '../document-io.js';
+import { describeProblems, loadJsonFile } from '../document-io.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { readFileOrFail } from '../key-files.js';
 
 export interface DiffCommandOptions {
   old: string;
@@ -11,7 +10,7 @@ export interface DiffCommandOptions {
 }
 
 function load(file: string): unknown {
-  const loaded = loadJson(readFileOrFail(file), file);
+  const loaded = loadJsonFile(file);
   if ('problems' in loaded) throw describeProblems(file, loaded.problems);
   return loaded.value;
 }

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { BomwrightError, describeError } from '../../errors.js';
 import type { TrustStore } from '../../jsf/trust.js';
 import { verifyDocument, type SignerReport } from '../../jsf/verify.js';
-import { loadJson } from '../document-io.js';
+import { loadJsonFile } from '../document-io.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../paths.js';
 
@@ -31,20 +30,12 @@ interface FileVerdict {
 
 function verifyFile(file: string, options: VerifyCommandOptions): FileVerdict {
   const path = displayPath(file, options.cwd);
-  let bytes: Buffer;
+  let loaded: ReturnType<typeof loadJsonFile>;
   try {
-    bytes = readFileSync(file);
+    loaded = loadJsonFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      path,
-      failure: `E_READ: Cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
-      operational: true,
-      signatures: [],
-      ok: false,
-    };
+    return { path, failure: describeError(error), operational: true, signatures: [], ok: false };
   }
-  const loaded = loadJson(bytes, path);
   if ('problems' in loaded) {
     const first = loaded.problems[0];
     const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 1}`;
@@ -112,5 +103,3 @@ export function runVerify(options: VerifyCommandOptions): number {
   if (verdicts.some((v) => v.operational)) return EXIT_USAGE;
   return verdicts.every((v) => v.ok) ? EXIT_OK : EXIT_INVALID;
 }
-
-export { describeError };
