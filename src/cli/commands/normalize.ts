@@ -1,5 +1,4 @@
 import { normalizeDocument } from '../../author/normalize.js';
-import { canonicalize } from '../../jsf/jcs.js';
 import { serializeJson } from '../document-io.js';
 import { loadEditable, writeEditable } from '../editable.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
@@ -22,7 +21,6 @@ export async function runNormalize(options: NormalizeCommandOptions): Promise<nu
     return same ? EXIT_OK : EXIT_INVALID;
   }
   const target = writeEditable(document, normalized, options.output);
-  const changed = canonicalize(normalized) !== canonicalize(document.value) ? ' (array order changed)' : '';
-  options.stdout(`Normalized ${target}${changed}\n`);
+  options.stdout(`Normalized ${target}\n`);
   return EXIT_OK;
 }
