@@ -37,7 +37,7 @@ export async function loadEditable(file: string): Promise<EditableDocument> {
   if (changed.length > 0) {
     throw new BomwrightError(
       'E_INPUT',
-      `${file} holds ${changed[0]}, which a JSON parser cannot represent exactly; rewriting would change it (write it as a string)`,
+      `${file} holds ${changed[0]}, which a JSON parser cannot represent exactly; rewriting or signing would change it (write it as a string)`,
     );
   }
   return {
