@@ -1,5 +1,5 @@
 import { BomwrightError } from '../errors.js';
-import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import type { DecodeResult } from '../json/decode.js';
 import { readDocumentText } from './inputs.js';
 import { parseJsonText } from '../json/parse.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
@@ -16,18 +16,9 @@ export interface LoadedJson {
 const LONG_NUMBERS = /"(?:[^"\\]|\\.)*"|(-?\d[\d.eE+-]{15,})/g;
 
 /**
- * Text that every JSON parser reads the same way, or the reasons it is not: duplicate member names, unpaired
- * surrogates and syntax errors are refused before any signing or verification, and so are numbers that a
- * rewrite would silently change (integers past 2^53).
- */
-export function loadJson(bytes: Uint8Array, name: string): LoadedJson | { problems: Diagnostic[] } {
-  void name;
-  return loadDecoded(decodeJsonBytes(bytes));
-}
-
-/**
- * {@link loadJson} for a file, read without an intermediate buffer (see readDocumentText): a large document then
- * costs its text and its tree, as with JSON.parse, not its bytes as well.
+ * A JSON file that every parser reads the same way, or the reasons it is not (syntax, duplicate member names,
+ * unpaired surrogates). Read without an intermediate buffer (see readDocumentText): a large document costs its
+ * text and its tree, as with JSON.parse, not its bytes as well.
  */
 export function loadJsonFile(file: string): LoadedJson | { problems: Diagnostic[] } {
   return loadDecoded(readDocumentText(file).decoded);

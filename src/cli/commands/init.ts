@@ -3,9 +3,8 @@ import { initDocument } from '../../author/init.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
 import { validate } from '../../validate/index.js';
-import { loadJson } from '../document-io.js';
+import { loadJsonFile } from '../document-io.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { readFileOrFail } from '../key-files.js';
 import { writeFileAtomic } from '../write.js';
 
 export interface InitCommandOptions {
@@ -24,7 +23,7 @@ export async function runInit(options: InitCommandOptions): Promise<number> {
     throw new BomwrightError('E_WRITE', `${options.output} already exists; use --force to overwrite`);
   let packageJson: Record<string, unknown> | undefined;
   if (options.from !== undefined) {
-    const loaded = loadJson(readFileOrFail(options.from), options.from);
+    const loaded = loadJsonFile(options.from);
     if ('problems' in loaded || loaded.value === null || typeof loaded.value !== 'object')
       throw new BomwrightError('E_INPUT', `${options.from} is not a JSON object`);
     packageJson = loaded.value as Record<string, unknown>;
