@@ -4,12 +4,12 @@
  */
 export { validate, DEFAULT_MAX_SIZE } from './validate/index.js';
 export type { ValidateOptions, ValidationResult, SignatureMode } from './validate/index.js';
-export type { Diagnostic, Severity } from './validate/diagnostic.js';
-export { RULES, RULE_IDS } from './validate/rules.js';
-export type { RuleId, RuleInfo } from './validate/rules.js';
-export { SPEC_FORMATS, CBOM_SCHEMA_ADDRESS } from './spec/formats.js';
-export type { SpecFormat } from './spec/formats.js';
-export { routeDocument } from './spec/route.js';
+export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
+export { RULES, RULE_IDS } from './diagnostics/rules.js';
+export type { RuleId, RuleInfo } from './diagnostics/rules.js';
+export { SPEC_FORMATS, CBOM_SCHEMA_ADDRESS } from './formats/formats.js';
+export type { SpecFormat } from './formats/formats.js';
+export { routeDocument } from './formats/route.js';
 export { formatReports, OUTPUT_FORMATS } from './format/index.js';
 export type { FileReport, ReportOptions, OutputFormat } from './format/index.js';
 export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
@@ -23,7 +23,7 @@ import { verifyDocument } from './jsf/verify.js';
 import { initDocument } from './author/init.js';
 import { bumpDocument } from './author/bump.js';
 import { normalizeDocument } from './author/normalize.js';
-import { diffDocuments } from './author/diff.js';
+import { diffDocuments } from './compare/diff.js';
 /** {@link signDocument}: a signed copy of a document (root, inner objects, single, signers or chain). */
 export const sign = signDocument;
 /** {@link verifyDocument}: one report per JSF signer in a document. */

@@ -53,7 +53,7 @@ describe('validate: many files', () => {
   });
 
   it('a file that cannot be read fails that file, not the run', async () => {
-    const { checkFile } = await import('../src/cli/check-file.js');
+    const { checkFile } = await import('../src/node/check-file.js');
     const settings = {
       signatures: 'verify' as const,
       maxSize: 1 << 20,

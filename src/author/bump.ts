@@ -5,9 +5,11 @@
  */
 import { BomwrightError } from '../errors.js';
 import { canonicalize } from '../jsf/jcs.js';
-import { checkDepth, display, isRecord, isoSeconds, setMember } from './document.js';
+import { isoSeconds } from './document.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
 import { withoutSignatures } from './signatures.js';
+import { checkDepth } from '../json/walk.js';
+import { display, isRecord, setMember } from '../values.js';
 
 export interface BumpOptions {
   /** The new metadata.timestamp (default: now). */

@@ -10,14 +10,15 @@
 import { BomwrightError } from '../errors.js';
 import { resolvePointer } from '../json/pointer.js';
 import { forEachObject } from '../json/walk.js';
-import type { SpecFormat } from '../spec/formats.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { SpecFormat } from '../formats/formats.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { validate } from '../validate/index.js';
 import { collectBomRefs } from './bom-ref.js';
-import { documentFormat, isRecord, isoSeconds, setMember, specMinor } from './document.js';
+import { documentFormat, isoSeconds, specMinor } from './document.js';
 import { buildComponent, buildService, type ComponentFields, type ServiceFields } from './elements.js';
 import { licensesValue } from './licenses.js';
 import { removeMembers, signaturesOnPath } from './signatures.js';
+import { isRecord, setMember } from '../values.js';
 
 export interface EditOptions {
   /** Edit signed objects (the root, or the object edited) anyway: their signatures are removed and reported. */

@@ -4,10 +4,11 @@
  * organizational entities. Everything is copied, so later edits of the caller's values cannot reach the document.
  */
 import { BomwrightError } from '../errors.js';
-import type { SpecFormat } from '../spec/formats.js';
+import type { SpecFormat } from '../formats/formats.js';
 import { baseBomRef, uniqueBomRef } from './bom-ref.js';
-import { isRecord, specMinor } from './document.js';
+import { specMinor } from './document.js';
 import { licenseChoice } from './licenses.js';
+import { isRecord } from '../values.js';
 
 /** An organizational entity (supplier, provider): a plain name, or the schema's object as JSON. */
 export type EntityField = string | Record<string, unknown>;

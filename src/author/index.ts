@@ -43,9 +43,9 @@ export type { BumpOptions, BumpResult, BumpVerdict } from './bump.js';
 export { normalizeDocument } from './normalize.js';
 
 /** Components, services, dependencies, metadata and top-level changes between two documents. */
-export { diffDocuments } from './diff.js';
+export { diffDocuments } from '../compare/diff.js';
 /** A {@link BomDiff} as `+`/`-`/`~` lines for people. */
-export { formatDiffText } from './diff.js';
+export { formatDiffText } from '../compare/diff.js';
 /** The diff data (plain JSON, for a json output format). */
 export type {
   BomDiff,
@@ -55,7 +55,7 @@ export type {
   MemberChange,
   DependencyEntry,
   DependencyChange,
-} from './diff.js';
+} from '../compare/diff.js';
 
 /** A `urn:uuid:` serial number with a random version-4 UUID. */
 export { newSerialNumber } from './serial-number.js';

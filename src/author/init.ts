@@ -10,10 +10,11 @@ import {
   findFormatBySpecVersion,
   supportedVersionsText,
   type SpecFormat,
-} from '../spec/formats.js';
+} from '../formats/formats.js';
 import { buildComponent, type ComponentFields } from './elements.js';
-import { isRecord, isoSeconds, specMinor } from './document.js';
+import { isoSeconds, specMinor } from './document.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
+import { isRecord } from '../values.js';
 
 export interface InitOptions {
   /** Default `cyclonedx`, or the family of `specVersion`. */

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { BomwrightError } from '../errors.js';
-import type { SpecFormat } from '../spec/formats.js';
+import type { SpecFormat } from '../formats/formats.js';
 import { specMinor } from './document.js';
 
 type FixupSpdxId = (id: string) => string | undefined;

@@ -6,7 +6,8 @@
  */
 import { BomwrightError } from '../errors.js';
 import { canonicalKey } from '../validate/unique.js';
-import { checkDepth, isRecord, setMember } from './document.js';
+import { checkDepth } from '../json/walk.js';
+import { isRecord, setMember } from '../values.js';
 
 type Kind = 'root' | 'metadata' | 'tools' | 'component' | 'service' | 'dependency' | 'other';
 

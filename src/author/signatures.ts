@@ -4,7 +4,7 @@
  */
 import { appendPointer, parsePointer, toPointer } from '../json/pointer.js';
 import { forEachObject } from '../json/walk.js';
-import { isRecord } from './document.js';
+import { isRecord } from '../values.js';
 
 const SIGNATURE = 'signature';
 

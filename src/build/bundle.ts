@@ -60,7 +60,8 @@ await build({
   ...common,
   plugins: [lazyStringWidth],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
-  entryPoints: { cli: path.join(root, 'src/cli/main.ts'), worker: path.join(root, 'src/cli/worker.ts') },
+  entryPoints: { cli: path.join(root, 'src/cli/main.ts'), worker: path.join(root, 'src/node/worker.ts') },
+  define: { ...common.define, __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs') },
   outdir: path.join(root, 'dist/bundle'),
   outExtension: { '.js': '.cjs' },
   // Loaded on demand for globs and directories, and CommonJS already: Node's own require handles it.

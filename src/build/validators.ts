@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, _, type KeywordCxt } from 'ajv';
-import { SPEC_FORMATS, type SpecFormat } from '../spec/formats.js';
+import { SPEC_FORMATS, type SpecFormat } from '../formats/formats.js';
 import * as runtime from '../validate/schema-runtime.js';
 import {
   applyPatch,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../cli/main.js';
 import { requireBundle, writeCodeCaches } from '../runtime/code-cache.js';
-import { SPEC_FORMATS } from '../spec/formats.js';
+import { SPEC_FORMATS } from '../formats/formats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = requireBundle(path.join(root, 'dist/bundle/cli.cjs')) as {

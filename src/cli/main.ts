@@ -5,7 +5,7 @@ import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../format/index.js';
 import { JSF_ALGORITHMS, type JsfAlgorithm } from '../jsf/algorithms.js';
 import type { SignMode } from '../jsf/sign.js';
-import { SPEC_FORMATS } from '../spec/formats.js';
+import { SPEC_FORMATS } from '../formats/formats.js';
 import { DEFAULT_MAX_SIZE, type SignatureMode } from '../validate/index.js';
 import { runBump } from './commands/bump.js';
 import { runDiff } from './commands/diff.js';
@@ -17,9 +17,9 @@ import { runSign } from './commands/sign.js';
 import { runValidate } from './commands/validate.js';
 import { runVerify } from './commands/verify.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
-import { loadTrustStore } from './key-files.js';
-import { defaultJobs } from './pool.js';
-import { parseSize } from './size.js';
+import { loadTrustStore } from '../node/key-files.js';
+import { defaultJobs } from '../node/pool.js';
+import { parseSize } from '../node/size.js';
 
 const STDIN_TOKEN = '\u0000-';
 

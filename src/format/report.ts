@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ValidationResult } from '../validate/index.js';
 
 /** What every formatter receives: one entry per input, in a deterministic order. */

@@ -1,4 +1,4 @@
-import { RULE_IDS, RULES } from '../validate/rules.js';
+import { RULE_IDS, RULES } from '../diagnostics/rules.js';
 import { visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

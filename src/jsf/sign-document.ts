@@ -5,8 +5,9 @@
  */
 import { BomwrightError } from '../errors.js';
 import { parsePointer, resolvePointer } from '../json/pointer.js';
-import { findPlaces, signablePatterns } from '../spec/signable.js';
+import { findPlaces, signablePatterns } from '../formats/signable.js';
 import { applySignature, type SignOptions } from './sign.js';
+import { isRecord } from '../values.js';
 
 export interface DocumentSignOptions extends SignOptions {
   /** `root` (default), `components`, `services`, `all`, JSON pointers (`/components/0`), or bom-ref values. */
@@ -15,10 +16,6 @@ export interface DocumentSignOptions extends SignOptions {
 
 function depth(pointer: string): number {
   return pointer === '' ? 0 : pointer.split('/').length - 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Pointers of the objects to sign, innermost first, the root last. */

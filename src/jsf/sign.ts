@@ -10,6 +10,7 @@ import { encodeBase64url } from './base64url.js';
 import { canonicalize } from './jcs.js';
 import { publicJwk, sameKey, type KeyMaterial } from './keys.js';
 import { keyMismatch, signedView } from './verify.js';
+import { isRecord } from '../values.js';
 
 export type SignMode = 'single' | 'add' | 'chain';
 
@@ -58,10 +59,6 @@ function signBytes(info: AlgorithmInfo, key: KeyObject, data: Buffer): Buffer {
           })
         : cryptoSign(info.hash, data, { key, padding: constants.RSA_PKCS1_PADDING });
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

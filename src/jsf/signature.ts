@@ -6,6 +6,7 @@ import { X509Certificate, type KeyObject } from 'node:crypto';
 import { algorithmInfo, type AlgorithmInfo } from './algorithms.js';
 import { decodeBase64url } from './base64url.js';
 import { importPublicJwk, type PublicJwk } from './keys.js';
+import { isRecord } from '../values.js';
 
 export type SignatureShape = 'single' | 'signers' | 'chain';
 
@@ -49,10 +50,6 @@ export interface SignaturePolicy {
 const CORE = ['algorithm', 'keyId', 'publicKey', 'certificatePath', 'value'];
 const GLOBAL = ['extensions', 'excludes'];
 const RESERVED = new Set([...CORE, 'chain', 'signers', ...GLOBAL]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function stringList(value: unknown, name: string, problems: string[]): string[] | undefined {
   if (value === undefined) return undefined;

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 export interface DecodeResult {
   /** The text without a leading byte-order mark; undefined when the bytes cannot be decoded. */

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { offsetsToPositions } from './locate.js';
 import { MAX_DEPTH, scanJson } from './scan.js';
 

@@ -1,3 +1,4 @@
+import { BomwrightError } from '../errors.js';
 import { toPointer } from './pointer.js';
 import { MAX_DEPTH } from './scan.js';
 
@@ -40,4 +41,9 @@ export function forEachObject(
     }
   };
   if (root !== null && typeof root === 'object') walk(root, 0);
+}
+
+/** Guard for recursive walks: parsed documents are at most MAX_DEPTH deep, hand-built ones may not be. */
+export function checkDepth(depth: number): void {
+  if (depth > MAX_DEPTH) throw new BomwrightError('E_INPUT', `Nesting is deeper than ${MAX_DEPTH} levels`);
 }

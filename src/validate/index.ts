@@ -3,11 +3,11 @@ import type { TrustStore } from '../jsf/trust.js';
 import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
-import { routeDocument } from '../spec/route.js';
+import { routeDocument } from '../formats/route.js';
 import { checkIdentity } from './checks/identity.js';
 import { checkReferences } from './checks/references.js';
 import { indexDocument, type DocumentIndex } from './document-index.js';
-import { countBySeverity, type Diagnostic } from './diagnostic.js';
+import { countBySeverity, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
 

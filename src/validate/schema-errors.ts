@@ -1,6 +1,7 @@
 import { appendPointer, resolvePointer } from '../json/pointer.js';
-import type { Diagnostic } from './diagnostic.js';
-import type { RuleId } from './rules.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { RuleId } from '../diagnostics/rules.js';
+import { truncate } from '../values.js';
 
 /** The subset of ajv's ErrorObject the precompiled validators produce (messages are off: we write our own). */
 export interface SchemaError {
@@ -298,10 +299,6 @@ function typeName(value: unknown): string {
 
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
-}
-
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + '…';
 }
 
 /** The offending value for reports; whole objects and arrays are left out to keep reports small. */

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { BomwrightError } from '../errors.js';
 import { requireBundle } from '../runtime/code-cache.js';
-import type { SpecFormat } from '../spec/formats.js';
+import type { SpecFormat } from '../formats/formats.js';
 import type { SchemaError } from './schema-errors.js';
 
 export interface CompiledValidator {

@@ -1,9 +1,9 @@
 import { bumpDocument, bumpDue } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
-import { loadEditable, reportErrors, writeEditable } from '../editable.js';
+import { loadEditable, reportErrors, writeEditable } from '../../node/editable.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { gitRoot, gitShow } from '../git.js';
+import { gitRoot, gitShow } from '../../node/git.js';
 import { chooseKey } from './sign.js';
 
 export interface BumpCommandOptions {

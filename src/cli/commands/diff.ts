@@ -1,5 +1,5 @@
-import { diffDocuments, formatDiffText } from '../../author/diff.js';
-import { describeProblems, loadJsonFile } from '../document-io.js';
+import { diffDocuments, formatDiffText } from '../../compare/diff.js';
+import { describeProblems, loadJsonFile } from '../../node/document-io.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 
 export interface DiffCommandOptions {

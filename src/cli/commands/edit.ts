@@ -9,7 +9,7 @@ import {
   type MetadataField,
 } from '../../author/edit.js';
 import { BomwrightError } from '../../errors.js';
-import { loadEditable, reportErrors, writeEditable } from '../editable.js';
+import { loadEditable, reportErrors, writeEditable } from '../../node/editable.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 
 export type AddKind = 'component' | 'service' | 'dependency' | 'property';

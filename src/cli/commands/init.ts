@@ -3,9 +3,9 @@ import { initDocument } from '../../author/init.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
 import { validate } from '../../validate/index.js';
-import { loadJsonFile } from '../document-io.js';
+import { loadJsonFile } from '../../node/document-io.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { writeFileAtomic } from '../write.js';
+import { writeFileAtomic } from '../../node/write.js';
 
 export interface InitCommandOptions {
   format?: 'cyclonedx' | 'cbom';

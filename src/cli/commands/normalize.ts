@@ -1,6 +1,6 @@
 import { normalizeDocument } from '../../author/normalize.js';
-import { serializeJson } from '../document-io.js';
-import { loadEditable, writeEditable } from '../editable.js';
+import { serializeJson } from '../../node/document-io.js';
+import { loadEditable, writeEditable } from '../../node/editable.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 
 export interface NormalizeCommandOptions {

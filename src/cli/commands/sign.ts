@@ -3,9 +3,9 @@ import type { JsfAlgorithm } from '../../jsf/algorithms.js';
 import type { KeyMaterial } from '../../jsf/keys.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
-import { loadEditable, reportErrors, writeEditable } from '../editable.js';
+import { loadEditable, reportErrors, writeEditable } from '../../node/editable.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { loadKeyFile } from '../key-files.js';
+import { loadKeyFile } from '../../node/key-files.js';
 
 export interface SignCommandOptions {
   file: string;

@@ -3,15 +3,15 @@ import { formatGithubFile, formatGithubSummary } from '../../format/github.js';
 import { formatReports, totals, type FileReport, type OutputFormat } from '../../format/index.js';
 import { formatTextFile, formatTextSummary } from '../../format/text.js';
 import type { SignatureMode } from '../../validate/index.js';
-import type { CheckSettings } from '../check-file.js';
+import type { CheckSettings } from '../../node/check-file.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import { resolveInputs, STDIN } from '../inputs.js';
-import { loadTrustStore } from '../key-files.js';
-import { assertRevision, gitRoot, stagedJsonFiles } from '../git.js';
-import { displayPath, repositoryRoot } from '../paths.js';
-import { checkAll } from '../pool.js';
+import { resolveInputs, STDIN } from '../../node/inputs.js';
+import { loadTrustStore } from '../../node/key-files.js';
+import { assertRevision, gitRoot, stagedJsonFiles } from '../../node/git.js';
+import { displayPath, repositoryRoot } from '../../node/paths.js';
+import { checkAll } from '../../node/pool.js';
 import { createProgress } from '../progress.js';
-import { writeFileAtomic } from '../write.js';
+import { writeFileAtomic } from '../../node/write.js';
 
 export interface ValidateCommandOptions {
   paths: string[];

@@ -1,9 +1,9 @@
 import { BomwrightError, describeError } from '../../errors.js';
 import type { TrustStore } from '../../jsf/trust.js';
 import { verifyDocument, type SignerReport } from '../../jsf/verify.js';
-import { loadJsonFile } from '../document-io.js';
+import { loadJsonFile } from '../../node/document-io.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import { displayPath } from '../paths.js';
+import { displayPath } from '../../node/paths.js';
 
 export interface VerifyCommandOptions {
   files: string[];

@@ -1,6 +1,6 @@
-import { CBOM_SCHEMA_ADDRESS, type SpecFormat } from '../../spec/formats.js';
-import type { Diagnostic } from '../diagnostic.js';
-import { truncate } from '../schema-errors.js';
+import { CBOM_SCHEMA_ADDRESS, type SpecFormat } from '../../formats/formats.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { truncate } from '../../values.js';
 
 const SERIAL = /^urn:uuid:([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';

@@ -1,7 +1,7 @@
-import type { SpecFormat } from '../../spec/formats.js';
-import type { Diagnostic } from '../diagnostic.js';
+import type { SpecFormat } from '../../formats/formats.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { firstDefinitions, type DocumentIndex } from '../document-index.js';
-import { truncate } from '../schema-errors.js';
+import { truncate } from '../../values.js';
 
 const BOM_LINK_PREFIX = 'urn:cdx:';
 /** CycloneDX BOM-Link (1.5+): urn:cdx:<serial UUID>/<version>[#<url-encoded bom-ref>]. */

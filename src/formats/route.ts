@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../validate/diagnostic.js';
-import { truncate } from '../validate/schema-errors.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { truncate } from '../values.js';
 import {
   CBOM_SPEC_VERSION_FORM,
   findFormatBySpecVersion,

@@ -3,9 +3,9 @@ import type { TrustStore } from '../jsf/trust.js';
 import { RereadableSource, validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
 import { readFileSync, statSync } from 'node:fs';
 import { bumpDue } from '../author/bump.js';
-import { diffDocuments } from '../author/diff.js';
+import { diffDocuments } from '../compare/diff.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { gitShow } from './git.js';
 import { ioError, readDocumentText, readInput, STDIN } from './inputs.js';
 

@@ -1,5 +1,5 @@
 import { BomwrightError } from '../errors.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { validateAndParse } from '../validate/index.js';
 import { describeProblems, layoutOf, numbersThatWouldChange, serializeJson } from './document-io.js';
 import { readDocumentText } from './inputs.js';

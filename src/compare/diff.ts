@@ -4,7 +4,8 @@
  * and are ignored. Linear: elements are matched through maps, and each is serialized once to find the changed.
  */
 import { appendPointer } from '../json/pointer.js';
-import { checkDepth, display, isRecord } from './document.js';
+import { checkDepth } from '../json/walk.js';
+import { display, isRecord } from '../values.js';
 
 /** One changed member: a dotted path (arrays count as one value) and the old and new values, shortened. */
 export interface MemberChange {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -36,10 +37,20 @@ export async function checkAll(
   await runWorkers(pooled, settings, trust, Math.min(jobs, pooled.length), workerFile, onOutcome);
 }
 
-/** The bundled worker entry beside the bundled CLI; absent when running from sources (tests of the library). */
+/**
+ * The worker thread's entry, relative to this module. Unbundled (the library in dist/) it is worker.js beside
+ * this file; a bundle names its own worker entry at build time through this constant (esbuild `define`), and a
+ * single-file bundle may name itself, acting as the worker when started as one. From TypeScript sources (the
+ * test runner) there is no runnable worker file, so files are checked in this thread.
+ */
+declare const __BOMWRIGHT_WORKER_ENTRY__: string | undefined;
+
 function workerScript(): string | undefined {
-  const url = new URL('./worker.cjs', import.meta.url);
-  return url.pathname.endsWith('/bundle/worker.cjs') ? fileURLToPath(url) : undefined;
+  const entry = typeof __BOMWRIGHT_WORKER_ENTRY__ === 'string' ? __BOMWRIGHT_WORKER_ENTRY__ : './worker.js';
+  const url = new URL(entry, import.meta.url);
+  if (url.protocol !== 'file:' || url.pathname.endsWith('.ts')) return undefined;
+  const file = fileURLToPath(url);
+  return existsSync(file) ? file : undefined;
 }
 
 function runWorkers(
@@ -63,7 +74,7 @@ function runWorkers(
       })();
     };
     for (let w = 0; w < count; w++) {
-      const worker = new Worker(file, { workerData: { settings } });
+      const worker = new Worker(file, { workerData: { bomwrightPoolWorker: true, settings } });
       let current: { job: CheckJob; index: number } | undefined;
       const feed = () => {
         current = queue[next++];

@@ -1,6 +1,6 @@
-import type { RuleId } from './rules.js';
+import type { RuleId, Severity } from './rules.js';
 
-export type Severity = 'error' | 'warning';
+export type { Severity };
 
 /** One finding about one place in one document. */
 export interface Diagnostic {

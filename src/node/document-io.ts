@@ -2,7 +2,7 @@ import { BomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
 import { readDocumentText } from './inputs.js';
 import { parseJsonText } from '../json/parse.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 export interface LoadedJson {
   text: string;

@@ -3,6 +3,7 @@
  * Paths use `*` for "every item of this array" and `**` for "this array, recursively through the same member".
  */
 import { escapeSegment } from '../json/pointer.js';
+import { isRecord } from '../values.js';
 
 const V14 = [
   '',
@@ -36,10 +37,6 @@ const PLACES: Record<string, readonly string[]> = {
 /** Signable place patterns of a spec version; empty for versions without signatures (1.2, 1.3). */
 export function signablePatterns(specVersion: string): readonly string[] {
   return PLACES[specVersion] ?? [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
