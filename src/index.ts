@@ -1,38 +1,107 @@
 /**
- * bomwright's library API. Everything here is pure apart from loading the precompiled validators:
- * values in, values out; document defects are returned as diagnostics, never thrown.
+ * bomwright's library API: one name per operation. Everything but the file functions (validateFiles,
+ * loadTrustStore) is pure: values in, values out; document defects come back as diagnostics, never thrown;
+ * operational failures throw a BomwrightError with a stable code.
  */
-export { validate, DEFAULT_MAX_SIZE } from './validate/index.js';
-export type { ValidateOptions, ValidationResult, SignatureMode } from './validate/index.js';
-export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
-export { RULES, RULE_IDS } from './diagnostics/rules.js';
-export type { RuleId, RuleInfo } from './diagnostics/rules.js';
-export { SPEC_FORMATS, CBOM_SCHEMA_ADDRESS } from './formats/formats.js';
-export type { SpecFormat } from './formats/formats.js';
-export { routeDocument } from './formats/route.js';
-export { formatReports, OUTPUT_FORMATS } from './format/index.js';
-export type { FileReport, ReportOptions, OutputFormat } from './format/index.js';
-export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
-export type { ErrorCode } from './errors.js';
-export * from './jsf/index.js';
-export * from './author/index.js';
 
-// The short names of the design's library API (`import { validate, sign, verify, bump } from 'bomwright'`).
-import { signDocument } from './jsf/sign-document.js';
-import { verifyDocument } from './jsf/verify.js';
-import { initDocument } from './author/init.js';
-import { bumpDocument } from './author/bump.js';
-import { normalizeDocument } from './author/normalize.js';
-import { diffDocuments } from './compare/diff.js';
-/** {@link signDocument}: a signed copy of a document (root, inner objects, single, signers or chain). */
-export const sign = signDocument;
-/** {@link verifyDocument}: one report per JSF signer in a document. */
-export const verify = verifyDocument;
-/** {@link initDocument}: a new valid CycloneDX or CBOM document. */
-export const init = initDocument;
-/** {@link bumpDocument}: the next version of a document. */
-export const bump = bumpDocument;
-/** {@link normalizeDocument}: deterministic order that keeps signatures valid. */
-export const normalize = normalizeDocument;
-/** {@link diffDocuments}: what changed between two documents. */
-export const diff = diffDocuments;
+// Validation
+/** Validates one document (bytes, text or a parsed value): schema, rules, signatures and, with a baseline, the version rule. */
+export { validate } from './validate/index.js';
+/** What {@link validate} takes and returns. */
+export type { ValidateOptions, ValidationResult, SignatureMode } from './validate/index.js';
+/** The signature modes of {@link validate}: verify (default), require, ignore. */
+export { SIGNATURE_MODES } from './validate/index.js';
+/** The version rule of one document against its previous release, as diagnostics. */
+export { versionRule } from './validate/version-rule.js';
+/** The previous release {@link versionRule} compares with. */
+export type { Baseline } from './validate/version-rule.js';
+/** Validates files, directories and glob patterns in a pool of worker threads, one report per BOM. */
+export { validateFiles } from './node/validate-files.js';
+/** What {@link validateFiles} takes and returns. */
+export type { ValidateFilesOptions, ValidateFilesResult, VersionRuleSource } from './node/validate-files.js';
+/** One finding about one place in a document, and its severity. */
+export type { Diagnostic } from './diagnostics/diagnostic.js';
+/** Every rule bomwright reports, by stable id, with severity, description and hint. */
+export { RULES, RULE_IDS } from './diagnostics/rules.js';
+/** A rule id, the rule registry's entries, and diagnostic severities. */
+export type { RuleId, RuleInfo, Severity } from './diagnostics/rules.js';
+/** The supported document formats and what each can express. */
+export { SPEC_FORMATS } from './formats/formats.js';
+/** One row of {@link SPEC_FORMATS}. */
+export type { SpecFormat } from './formats/formats.js';
+
+// Reports
+/** Validation reports in one of the {@link OUTPUT_FORMATS} (text, json, sarif, junit, github). */
+export { formatReports, OUTPUT_FORMATS } from './format/index.js';
+/** What {@link formatReports} takes. */
+export type { FileReport, ReportOptions, OutputFormat } from './format/index.js';
+/** A {@link diff} as `+`/`-`/`~` lines (text) or JSON. */
+export { formatDiff } from './format/diff.js';
+
+// Errors
+/** The error every operational failure throws, its stable codes, and a type guard. */
+export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
+/** One of {@link ERROR_CODES}. */
+export type { ErrorCode } from './errors.js';
+
+// Signatures (JSF)
+/** A signed copy of a document: the root and/or inner objects, single, signers or chain. */
+export { signDocument as sign } from './jsf/sign-document.js';
+/** What {@link sign} takes. */
+export type { DocumentSignOptions as SignOptions } from './jsf/sign-document.js';
+/** How {@link sign} adds a signature: replace it, add a signer, or extend a chain. */
+export type { SignMode } from './jsf/sign.js';
+/** One report per JSF signer in a document: verdict, key source, trust. */
+export { verifyDocument as verify } from './jsf/verify.js';
+/** What {@link verify} takes and returns. */
+export type { VerifyOptions, DocumentSignatures, SignerReport, Verdict, KeySource, Trust } from './jsf/verify.js';
+/** RFC 8785 (JCS) canonical JSON: what a JSF signature signs. */
+export { canonicalize } from './jsf/jcs.js';
+/** Keys from PEM, JWK, JWKS or hex text; the algorithms JSF defines. */
+export { parseKeyMaterial } from './jsf/keys.js';
+/** A parsed key (private or public, with its certificates and key id). */
+export type { KeyMaterial } from './jsf/keys.js';
+/** The JSF algorithm names bomwright signs and verifies. */
+export { JSF_ALGORITHMS } from './jsf/algorithms.js';
+/** One of {@link JSF_ALGORITHMS}. */
+export type { JsfAlgorithm } from './jsf/algorithms.js';
+/** Trusted keys and roots from files or folders (PEM, JWK, JWKS, certificates). */
+export { loadTrustStore } from './node/key-files.js';
+/** Keys and root certificates that make signatures trusted. */
+export type { TrustStore } from './jsf/trust.js';
+
+// Authoring
+/** A new, valid CycloneDX or CBOM document with a fresh serial number, a timestamp and bomwright as its tool. */
+export { initDocument as init } from './author/init.js';
+/** What {@link init} takes. */
+export type { InitOptions } from './author/init.js';
+/** Edits that are refused (`applied: false`) when the document would get more errors. */
+export { addComponent, addService, addDependency, addProperty, setMetadata, METADATA_FIELDS } from './author/edit.js';
+/** Options, results and fields of the edit functions. */
+export type { EditOptions, EditResult, DependencyFields, PropertyFields, MetadataField } from './author/edit.js';
+/** Fields from which components and services are built in the shape of the document's version. */
+export type { ComponentFields, ServiceFields, EntityField } from './author/elements.js';
+/** The next version of a document: version + 1, fresh timestamp, serial number kept, signatures removed. */
+export { bumpDocument as bump } from './author/bump.js';
+/** What {@link bump} takes and returns. */
+export type { BumpOptions, BumpResult } from './author/bump.js';
+/** A deterministic member and array order that keeps every signature valid; idempotent. */
+export { normalizeDocument as normalize } from './author/normalize.js';
+/** A `urn:uuid:` serial number with a random version-4 UUID. */
+export { newSerialNumber } from './author/serial-number.js';
+
+// Comparing
+/** Components, services, dependencies, metadata and top-level changes between two documents. */
+export { diffDocuments as diff } from './compare/diff.js';
+/** What {@link diff} returns. */
+export type {
+  BomDiff,
+  ElementDiff,
+  ElementSummary,
+  ElementChange,
+  MemberChange,
+  DependencyEntry,
+  DependencyChange,
+} from './compare/diff.js';
+/** Whether two versions differ in content (signatures, metadata.timestamp and version aside). */
+export { contentChanged } from './compare/content.js';

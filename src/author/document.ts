@@ -17,11 +17,6 @@ export function documentFormat(document: unknown): { document: Record<string, un
   return { document, format: route.format };
 }
 
-/** The minor version (`1.6` → 6); CBOM 1.4-cbom-1.0 builds on CycloneDX 1.4. */
-export function specMinor(format: SpecFormat): number {
-  return Number(format.specVersion.split(/[.-]/)[1]);
-}
-
 /** ISO 8601 at seconds precision: what producers write, and stable to compare. */
 export function isoSeconds(date: Date): string {
   if (Number.isNaN(date.getTime())) throw new BomwrightError('E_USAGE', 'The timestamp is not a valid date');

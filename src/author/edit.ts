@@ -14,7 +14,7 @@ import type { SpecFormat } from '../formats/formats.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { validate } from '../validate/index.js';
 import { collectBomRefs } from './bom-ref.js';
-import { documentFormat, isoSeconds, specMinor } from './document.js';
+import { documentFormat, isoSeconds } from './document.js';
 import { buildComponent, buildService, type ComponentFields, type ServiceFields } from './elements.js';
 import { licensesValue } from './licenses.js';
 import { removeMembers, signaturesOnPath } from './signatures.js';
@@ -207,8 +207,6 @@ export interface PropertyFields {
   target?: string;
 }
 
-const ROOT_PROPERTIES_SINCE = 5;
-
 /**
  * Adds a name/value property to the element with bom-ref `target`, or to the document: the top-level
  * `properties` from 1.5, `metadata.properties` before (1.2 has no properties, so the edit is refused there).
@@ -220,7 +218,7 @@ export function addProperty(document: unknown, fields: PropertyFields, options: 
     if (typeof fields.value !== 'string') throw new BomwrightError('E_USAGE', 'A property value must be a string');
     let pointer: string | undefined;
     if (fields.target === undefined) {
-      pointer = specMinor(format) >= ROOT_PROPERTIES_SINCE ? '' : '/metadata';
+      pointer = format.rootProperties ? '' : '/metadata';
     } else {
       forEachObject(
         original,

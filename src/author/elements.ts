@@ -6,7 +6,6 @@
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../formats/formats.js';
 import { baseBomRef, uniqueBomRef } from './bom-ref.js';
-import { specMinor } from './document.js';
 import { licenseChoice } from './licenses.js';
 import { isRecord } from '../values.js';
 
@@ -89,7 +88,7 @@ export function buildComponent(
   let author = fields.author;
   let authors: Record<string, unknown>[] | undefined;
   if (fields.authors !== undefined && fields.authors.length > 0) {
-    if (specMinor(format) >= 6) {
+    if (format.componentAuthors) {
       authors = fields.authors.map((a) => (typeof a === 'string' ? { name: a } : structuredClone(a)));
     } else {
       // Before 1.6 a component has one free-text author.

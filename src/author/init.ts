@@ -6,13 +6,13 @@
 import { BomwrightError } from '../errors.js';
 import { isIriReference } from '../validate/iri.js';
 import {
-  CBOM_SCHEMA_ADDRESS,
+  DEFAULT_SPEC_VERSION,
   findFormatBySpecVersion,
   supportedVersionsText,
   type SpecFormat,
 } from '../formats/formats.js';
 import { buildComponent, type ComponentFields } from './elements.js';
-import { isoSeconds, specMinor } from './document.js';
+import { isoSeconds } from './document.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
 import { isRecord } from '../values.js';
 
@@ -35,7 +35,7 @@ export interface InitOptions {
 
 function chooseFormat(options: InitOptions): SpecFormat {
   const family = options.format ?? (options.specVersion?.includes('-cbom-') ? 'cbom' : 'cyclonedx');
-  const specVersion = options.specVersion ?? (family === 'cbom' ? '1.4-cbom-1.0' : '1.6');
+  const specVersion = options.specVersion ?? DEFAULT_SPEC_VERSION[family];
   const format = findFormatBySpecVersion(specVersion);
   if (format === undefined)
     throw new BomwrightError(
@@ -112,7 +112,7 @@ export function componentFromPackageJson(pkg: Record<string, unknown>): Partial<
 
 function toolsFor(format: SpecFormat, version: string): unknown {
   // 1.5 replaced the tool list by components (the list is deprecated there); 1.2–1.4 and CBOM only have the list.
-  return specMinor(format) >= 5
+  return format.toolsAsComponents
     ? { components: [{ type: 'application', name: 'bomwright', version }] }
     : [{ vendor: 'bomwright', name: 'bomwright', version }];
 }
@@ -136,15 +136,12 @@ export function initDocument(options: InitOptions): Record<string, unknown> {
     };
     if (typeof fields.name !== 'string' || fields.name === '')
       throw new BomwrightError('E_USAGE', 'The component needs a name (give one, or a package.json with "name")');
-    if (fields.version === undefined && specMinor(format) < 4)
+    if (fields.version === undefined && format.componentVersionRequired)
       throw new BomwrightError('E_USAGE', `CycloneDX ${format.specVersion} requires a component version`);
     metadata.component = buildComponent({ type: 'application', ...fields, name: fields.name }, format, new Set());
   }
   return {
-    $schema:
-      format.family === 'cbom'
-        ? CBOM_SCHEMA_ADDRESS
-        : `http://cyclonedx.org/schema/bom-${format.specVersion}.schema.json`,
+    $schema: format.schemaAddress,
     bomFormat: format.family === 'cbom' ? 'CBOM' : 'CycloneDX',
     specVersion: format.specVersion,
     serialNumber: newSerialNumber(options.random),

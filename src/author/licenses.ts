@@ -6,7 +6,6 @@
 import { createRequire } from 'node:module';
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../formats/formats.js';
-import { specMinor } from './document.js';
 
 type FixupSpdxId = (id: string) => string | undefined;
 let fixup: FixupSpdxId | undefined;
@@ -36,8 +35,7 @@ function licenseItem(text: string): Record<string, unknown> {
 
 export function licenseChoice(licenses: readonly string[], format: SpecFormat): Record<string, unknown>[] {
   const items = licenses.map(licenseItem);
-  const minor = specMinor(format);
-  if ((minor === 5 || minor === 6) && items.length > 1 && items.some((item) => 'expression' in item)) {
+  if (format.licenseExpressionAlone && items.length > 1 && items.some((item) => 'expression' in item)) {
     throw new BomwrightError(
       'E_USAGE',
       `CycloneDX ${format.specVersion} takes either licence ids and names or one expression, not both; join them into one expression (e.g. "MIT AND Apache-2.0")`,

@@ -1,6 +1,7 @@
 /**
- * The supported document formats, as data. Routing (bomFormat + specVersion → schema) and the build step that
- * precompiles the validators both read this table, so they cannot disagree.
+ * The supported document formats, as data: one row per format with everything that differs between versions.
+ * Routing, the build step that precompiles the validators, the rules, signing and authoring all read this
+ * table, so they cannot disagree, and a new version is a new row.
  */
 export interface SpecFormat {
   /** Stable id; also the file name of the precompiled validator. */
@@ -10,85 +11,163 @@ export interface SpecFormat {
   readonly specVersion: string;
   /** File in @cyclonedx/cyclonedx-library's res/schema/ that the schema starts from. */
   readonly baseSchema: string;
-  /** Official `$schema` values, when the official schema restricts them (the library's copies drop the enum). */
-  readonly schemaAddresses?: readonly string[];
-  /** Whether the official schema requires `version` (the library's 1.2–1.4 copies drop it). */
-  readonly versionRequired: boolean;
   /** Overlay in schema/ (JSON Patch) applied on top of the base schema. */
   readonly overlay?: string;
+  /** Official `$schema` values, when the official schema restricts them (the library's copies drop the enum). */
+  readonly schemaAddresses?: readonly string[];
+  /** The `$schema` value bomwright writes into new documents. */
+  readonly schemaAddress: string;
+  /** Whether the official schema requires `version` (the library's 1.2–1.4 copies drop it). */
+  readonly versionRequired: boolean;
+  /** Whether a component must have a version (1.2, 1.3). */
+  readonly componentVersionRequired: boolean;
+  /** Whether references may be BOM-Links (`urn:cdx:…`, 1.5+). */
+  readonly bomLinks: boolean;
+  /**
+   * Where a JSF `signature` may appear (jsf-0.82 references in the official schema); empty when the format has
+   * no signatures. `*` is every item of an array, `**` that array recursively through the same member.
+   */
+  readonly signable: readonly string[];
+  /** Whether metadata.tools is an object of components and services (1.5+) rather than a list of tools. */
+  readonly toolsAsComponents: boolean;
+  /** Whether the document itself has `properties` (1.5+); before, document properties go in metadata. */
+  readonly rootProperties: boolean;
+  /** Whether a component has an `authors` list (1.6+) rather than one `author` text. */
+  readonly componentAuthors: boolean;
+  /** Whether a licence list must be either ids and names or one expression, never both (1.5, 1.6). */
+  readonly licenseExpressionAlone: boolean;
 }
 
 export const CBOM_SCHEMA_ADDRESS = 'https://raw.githubusercontent.com/IBM/CBOM/main/bom-1.4-cbom-1.0.schema.json';
 
+const SIGNABLE_1_4 = [
+  '',
+  'metadata/component',
+  'metadata/component/components/**',
+  'components/**',
+  'services/**',
+  'compositions/*',
+];
+const SIGNABLE_1_5 = [...SIGNABLE_1_4, 'annotations/*'];
+const SIGNABLE_1_6 = [
+  ...SIGNABLE_1_5,
+  'declarations',
+  'declarations/attestations/*',
+  'declarations/claims/*',
+  'declarations/evidence/*',
+  'declarations/affirmation',
+  'declarations/affirmation/signatories/*',
+  'definitions/standards/*',
+];
+const SIGNABLE_1_7 = [...SIGNABLE_1_6, 'citations/*'];
+
+const cyclonedxAddress = (specVersion: string) => `http://cyclonedx.org/schema/bom-${specVersion}.schema.json`;
+
+const CYCLONEDX_1_2 = {
+  family: 'cyclonedx',
+  bomFormats: ['CycloneDX'],
+  versionRequired: true,
+  componentVersionRequired: true,
+  bomLinks: false,
+  signable: [],
+  toolsAsComponents: false,
+  rootProperties: false,
+  componentAuthors: false,
+  licenseExpressionAlone: false,
+} as const;
+
 export const SPEC_FORMATS: readonly SpecFormat[] = [
   {
+    ...CYCLONEDX_1_2,
     id: 'cyclonedx-1.2',
-    family: 'cyclonedx',
-    bomFormats: ['CycloneDX'],
     specVersion: '1.2',
     baseSchema: 'bom-1.2-strict.SNAPSHOT.schema.json',
     // The official strict schema lists "bom-1.2a" (its $id says "bom-1.2b"); the plain address is what producers write.
-    schemaAddresses: [
-      'http://cyclonedx.org/schema/bom-1.2.schema.json',
-      'http://cyclonedx.org/schema/bom-1.2a.schema.json',
-      'http://cyclonedx.org/schema/bom-1.2b.schema.json',
-    ],
-    versionRequired: true,
+    schemaAddresses: [cyclonedxAddress('1.2'), cyclonedxAddress('1.2a'), cyclonedxAddress('1.2b')],
+    schemaAddress: cyclonedxAddress('1.2'),
   },
   {
+    ...CYCLONEDX_1_2,
     id: 'cyclonedx-1.3',
-    family: 'cyclonedx',
-    bomFormats: ['CycloneDX'],
     specVersion: '1.3',
     baseSchema: 'bom-1.3-strict.SNAPSHOT.schema.json',
-    schemaAddresses: ['http://cyclonedx.org/schema/bom-1.3.schema.json'],
-    versionRequired: true,
+    schemaAddresses: [cyclonedxAddress('1.3')],
+    schemaAddress: cyclonedxAddress('1.3'),
   },
   {
+    ...CYCLONEDX_1_2,
     id: 'cyclonedx-1.4',
-    family: 'cyclonedx',
-    bomFormats: ['CycloneDX'],
     specVersion: '1.4',
     baseSchema: 'bom-1.4.SNAPSHOT.schema.json',
-    schemaAddresses: ['http://cyclonedx.org/schema/bom-1.4.schema.json'],
-    versionRequired: true,
+    schemaAddresses: [cyclonedxAddress('1.4')],
+    schemaAddress: cyclonedxAddress('1.4'),
+    componentVersionRequired: false,
+    signable: SIGNABLE_1_4,
   },
   {
+    ...CYCLONEDX_1_2,
     id: 'cyclonedx-1.5',
-    family: 'cyclonedx',
-    bomFormats: ['CycloneDX'],
     specVersion: '1.5',
     baseSchema: 'bom-1.5.SNAPSHOT.schema.json',
-    schemaAddresses: ['http://cyclonedx.org/schema/bom-1.5.schema.json'],
+    schemaAddresses: [cyclonedxAddress('1.5')],
+    schemaAddress: cyclonedxAddress('1.5'),
     versionRequired: false,
+    componentVersionRequired: false,
+    bomLinks: true,
+    signable: SIGNABLE_1_5,
+    toolsAsComponents: true,
+    rootProperties: true,
+    licenseExpressionAlone: true,
   },
   {
+    ...CYCLONEDX_1_2,
     id: 'cyclonedx-1.6',
-    family: 'cyclonedx',
-    bomFormats: ['CycloneDX'],
     specVersion: '1.6',
     baseSchema: 'bom-1.6.SNAPSHOT.schema.json',
+    schemaAddress: cyclonedxAddress('1.6'),
     versionRequired: false,
+    componentVersionRequired: false,
+    bomLinks: true,
+    signable: SIGNABLE_1_6,
+    toolsAsComponents: true,
+    rootProperties: true,
+    componentAuthors: true,
+    licenseExpressionAlone: true,
   },
   {
+    ...CYCLONEDX_1_2,
     id: 'cyclonedx-1.7',
-    family: 'cyclonedx',
-    bomFormats: ['CycloneDX'],
     specVersion: '1.7',
     baseSchema: 'bom-1.7.SNAPSHOT.schema.json',
+    schemaAddress: cyclonedxAddress('1.7'),
     versionRequired: false,
+    componentVersionRequired: false,
+    bomLinks: true,
+    signable: SIGNABLE_1_7,
+    toolsAsComponents: true,
+    rootProperties: true,
+    componentAuthors: true,
   },
   {
+    ...CYCLONEDX_1_2,
     id: 'cbom-1.4-cbom-1.0',
     family: 'cbom',
     bomFormats: ['CBOM', 'CycloneDX'],
     specVersion: '1.4-cbom-1.0',
     baseSchema: 'bom-1.4.SNAPSHOT.schema.json',
-    schemaAddresses: [CBOM_SCHEMA_ADDRESS],
-    versionRequired: true,
     overlay: 'cbom-1.4-cbom-1.0.overlay.json',
+    schemaAddresses: [CBOM_SCHEMA_ADDRESS],
+    schemaAddress: CBOM_SCHEMA_ADDRESS,
+    componentVersionRequired: false,
+    signable: SIGNABLE_1_4,
   },
 ];
+
+/** The version `init` writes for each family when none is asked for. */
+export const DEFAULT_SPEC_VERSION: Readonly<Record<SpecFormat['family'], string>> = {
+  cyclonedx: '1.6',
+  cbom: '1.4-cbom-1.0',
+};
 
 export const CBOM_SPEC_VERSION_FORM = /^\d+\.\d+-cbom-\d+\.\d+$/;
 

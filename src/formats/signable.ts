@@ -1,43 +1,6 @@
-/**
- * Where CycloneDX allows a JSF `signature`, per version (jsf-0.82 references in the official schemas), as data.
- * Paths use `*` for "every item of this array" and `**` for "this array, recursively through the same member".
- */
+/** The objects at a format's signable places (SpecFormat.signable) in one document. */
 import { escapeSegment } from '../json/pointer.js';
 import { isRecord } from '../values.js';
-
-const V14 = [
-  '',
-  'metadata/component',
-  'metadata/component/components/**',
-  'components/**',
-  'services/**',
-  'compositions/*',
-];
-const V15 = [...V14, 'annotations/*'];
-const V16 = [
-  ...V15,
-  'declarations',
-  'declarations/attestations/*',
-  'declarations/claims/*',
-  'declarations/evidence/*',
-  'declarations/affirmation',
-  'declarations/affirmation/signatories/*',
-  'definitions/standards/*',
-];
-const V17 = [...V16, 'citations/*'];
-
-const PLACES: Record<string, readonly string[]> = {
-  '1.4': V14,
-  '1.4-cbom-1.0': V14,
-  '1.5': V15,
-  '1.6': V16,
-  '1.7': V17,
-};
-
-/** Signable place patterns of a spec version; empty for versions without signatures (1.2, 1.3). */
-export function signablePatterns(specVersion: string): readonly string[] {
-  return PLACES[specVersion] ?? [];
-}
 
 /**
  * Pointers of every object in `document` at the given patterns, in document order. `components/**` also

@@ -5,7 +5,8 @@
  */
 import { BomwrightError } from '../errors.js';
 import { parsePointer, resolvePointer } from '../json/pointer.js';
-import { findPlaces, signablePatterns } from '../formats/signable.js';
+import { findFormatBySpecVersion } from '../formats/formats.js';
+import { findPlaces } from '../formats/signable.js';
 import { applySignature, type SignOptions } from './sign.js';
 import { isRecord } from '../values.js';
 
@@ -24,7 +25,7 @@ export function resolveTargets(document: Record<string, unknown>, targets: reado
     typeof document.specVersion === 'string' && typeof document.bomFormat === 'string'
       ? document.specVersion
       : undefined;
-  const patterns = specVersion === undefined ? [''] : signablePatterns(specVersion);
+  const patterns = specVersion === undefined ? [''] : (findFormatBySpecVersion(specVersion)?.signable ?? []);
   if (patterns.length === 0)
     throw new BomwrightError('E_USAGE', `CycloneDX ${specVersion} has no signatures; JSF signatures start with 1.4`);
   const chosen = new Set<string>();

@@ -1,11 +1,14 @@
 import { describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { RereadableSource, validate, type SignatureMode, type ValidationResult } from '../validate/index.js';
-import { readFileSync, statSync } from 'node:fs';
-import { bumpDue } from '../author/bump.js';
-import { diffDocuments } from '../compare/diff.js';
-import { locatePointers, offsetsToPositions } from '../json/locate.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import {
+  RereadableSource,
+  validate,
+  type SignatureMode,
+  type ValidateOptions,
+  type ValidationResult,
+} from '../validate/index.js';
+import { statSync } from 'node:fs';
+import { loadBaselineFile } from './document-io.js';
 import { gitShow } from './git.js';
 import { ioError, readDocumentText, readInput, STDIN } from './inputs.js';
 
@@ -44,8 +47,7 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
       if (staged === undefined) return { kind: 'skipped' };
       if (!job.explicit && !staged.includes('"bomFormat"') && !staged.includes('"specVersion"'))
         return { kind: 'skipped' };
-      const result = await validate(staged, validateOptions(settings, trust));
-      return { kind: 'result', result: applyVersionRule(result, staged, job.source, settings) };
+      return { kind: 'result', result: await validate(staged, validateOptions(settings, trust, job.source)) };
     }
     if (job.source === STDIN) {
       const { bytes, size } = await readInput(job.source, settings.maxSize);
@@ -62,9 +64,7 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
       first = undefined;
       return read.decoded;
     });
-    const result = await validate(source, validateOptions(settings, trust));
-    if (settings.versionRule === undefined) return { kind: 'result', result };
-    return { kind: 'result', result: applyVersionRule(result, readFileSync(job.source, 'utf8'), job.source, settings) };
+    return { kind: 'result', result: await validate(source, validateOptions(settings, trust, job.source)) };
   } catch (error) {
     if (isBomwrightError(error) && error.code === 'E_READ') return { kind: 'failure', failure: describeError(error) };
     // Anything else is a bug or an environment problem; it fails this file, not the run.
@@ -79,74 +79,10 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
   }
 }
 
-/**
- * The version rule (spec: "increment by 1 when the document is modified"): compared with its previous release,
- * a changed document keeps its serialNumber and has version + 1; an unchanged one keeps its version. A file
- * without a previous release (new, or not valid JSON there) has nothing to compare with.
- */
-function applyVersionRule(
-  result: ValidationResult,
-  currentText: string,
-  file: string,
-  settings: CheckSettings,
-): ValidationResult {
-  const rule = settings.versionRule!;
-  const baselineText =
-    rule.mode === 'file'
-      ? readFileSync(rule.baseline, 'utf8')
-      : gitShow(rule.mode === 'ref' ? rule.ref : 'HEAD', file, rule.root);
-  if (baselineText === undefined) return result;
-  let baseline: unknown;
-  let current: unknown;
-  try {
-    baseline = JSON.parse(baselineText);
-    current = JSON.parse(currentText);
-  } catch {
-    return result;
-  }
-  const verdict = bumpDue(baseline, current);
-  if (!verdict.due) return result;
-  const what = changeSummary(baseline, current);
-  const offset = locatePointers(currentText, ['/version']).get('/version') ?? 0;
-  const position = offsetsToPositions(currentText, [offset]).get(offset);
-  const diagnostic: Diagnostic = {
-    ruleId: 'bom/version-rule',
-    severity: 'error',
-    message: `${verdict.reason.replace(' (run: bomwright bump FILE)', '')}${what ? ` [changed: ${what}]` : ''} (compared with ${rule.mode === 'file' ? rule.baseline : rule.mode === 'ref' ? rule.ref : 'HEAD'}; fix: bomwright bump ${file})`,
-    pointer: '/version',
-    ...position,
-  };
-  return { ...result, diagnostics: [...result.diagnostics, diagnostic], errors: result.errors + 1, valid: false };
-}
-
-/** What changed, from `diff`, in a few words: "2 components added, 1 changed, metadata.supplier". */
-function changeSummary(baseline: unknown, current: unknown): string {
-  let diff: ReturnType<typeof diffDocuments>;
-  try {
-    diff = diffDocuments(baseline, current);
-  } catch {
-    return '';
-  }
-  const parts: string[] = [];
-  for (const kind of ['components', 'services'] as const) {
-    const d = diff[kind];
-    const counts = [
-      ['added', d.added.length],
-      ['removed', d.removed.length],
-      ['changed', d.changed.length],
-    ].filter(([, n]) => n !== 0);
-    if (counts.length > 0)
-      parts.push(`${kind}: ${counts.map(([label, n]) => `${String(n)} ${String(label)}`).join(', ')}`);
-  }
-  const deps = diff.dependencies.added.length + diff.dependencies.removed.length + diff.dependencies.changed.length;
-  if (deps > 0) parts.push(`${deps} dependency entr${deps === 1 ? 'y' : 'ies'}`);
-  parts.push(...diff.metadata.members.filter((m) => m !== 'timestamp').map((m) => `metadata.${m}`));
-  parts.push(...diff.document.map((c) => c.path).filter((p) => !['/version', '/serialNumber'].includes(p)));
-  return parts.join('; ');
-}
-
-function validateOptions(settings: CheckSettings, trust: TrustStore) {
+function validateOptions(settings: CheckSettings, trust: TrustStore, file?: string): ValidateOptions {
+  const baseline = file === undefined ? undefined : fetchBaseline(file, settings);
   return {
+    ...(baseline === undefined ? {} : { baseline }),
     ...(settings.specVersion ? { specVersion: settings.specVersion } : {}),
     signatures: settings.signatures,
     maxSize: settings.maxSize,
@@ -154,6 +90,19 @@ function validateOptions(settings: CheckSettings, trust: TrustStore) {
     requireTrusted: settings.requireTrusted,
     allowExcludes: settings.allowExcludes,
   };
+}
+
+/**
+ * The previous release of `file` for the version rule: the baseline file, the file at a git revision, or at HEAD
+ * for staged files. Undefined when there is none (a new file).
+ */
+function fetchBaseline(file: string, settings: CheckSettings): ValidateOptions['baseline'] {
+  const rule = settings.versionRule;
+  if (rule === undefined) return undefined;
+  if (rule.mode === 'file') return { document: loadBaselineFile(rule.baseline), name: rule.baseline };
+  const revision = rule.mode === 'ref' ? rule.ref : 'HEAD';
+  const text = gitShow(revision, file, rule.root);
+  return text === undefined ? undefined : { document: text, name: revision };
 }
 
 function fileSize(file: string): number {

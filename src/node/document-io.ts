@@ -24,6 +24,16 @@ export function loadJsonFile(file: string): LoadedJson | { problems: Diagnostic[
   return loadDecoded(readDocumentText(file).decoded);
 }
 
+/**
+ * A previous release named on purpose (--baseline FILE): it must be a readable JSON document, or the version
+ * rule would pass by having nothing to compare with.
+ */
+export function loadBaselineFile(file: string): unknown {
+  const loaded = loadJsonFile(file);
+  if ('problems' in loaded) throw describeProblems(file, loaded.problems);
+  return loaded.value;
+}
+
 function loadDecoded(decoded: DecodeResult): LoadedJson | { problems: Diagnostic[] } {
   if (decoded.text === undefined) return { problems: decoded.diagnostics };
   const parsed = parseJsonText(decoded.text);

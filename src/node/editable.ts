@@ -49,17 +49,6 @@ export async function loadEditable(file: string): Promise<EditableDocument> {
   };
 }
 
-/** Prints a document's errors the way validate does, for a command that refuses to touch it. */
-export function reportErrors(file: string, diagnostics: readonly Diagnostic[], stderr: (text: string) => void): number {
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  for (const d of errors) {
-    // Diagnostics of an edited (not yet written) document have no position: name the file alone.
-    const where = d.line === undefined ? file : `${file}:${d.line}:${d.column ?? 1}`;
-    stderr(`${where}  error  ${d.message}${d.pointer ? ` at ${d.pointer}` : ''}  ${d.ruleId}\n`);
-  }
-  return errors.length;
-}
-
 /** Writes the document back atomically with the source's layout (to `output` when given). */
 export function writeEditable(document: EditableDocument, value: unknown, output?: string): string {
   const target = output ?? document.file;

@@ -56,6 +56,19 @@ export function loadKeyFile(file: string, options: { passphrase?: string } = {})
   }));
 }
 
+/** The signing key: a JWKS entry is chosen by --key-id; any other file must hold exactly one key. */
+export function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
+  const keys = loadKeyFile(file, passphrase === undefined ? {} : { passphrase });
+  const candidates = keys.length > 1 && keyId !== undefined ? keys.filter((k) => k.keyId === keyId) : keys;
+  if (candidates.length !== 1) {
+    throw new BomwrightError(
+      'E_KEY',
+      keys.length > 1 ? `${file} holds ${keys.length} keys; choose one with --key-id` : `${file} holds no key`,
+    );
+  }
+  return candidates[0]!;
+}
+
 export function loadTrustStore(trustPaths: readonly string[], rootPaths: readonly string[]): TrustStore {
   const keys = trustPaths.flatMap((p) => filesOf(p).flatMap((f) => loadKeyFile(f)));
   const roots = rootPaths.flatMap((p) =>

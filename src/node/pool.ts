@@ -24,7 +24,7 @@ export async function checkAll(
   trust: TrustStore,
   jobs: number,
   onOutcome: (index: number, outcome: CheckOutcome) => void,
-): Promise<void> {
+): Promise<{ workers: number }> {
   const fileIndexes = jobList.map((job, index) => ({ job, index }));
   const mainThread = fileIndexes.filter(({ job }) => job.source === STDIN);
   const pooled = fileIndexes.filter(({ job }) => job.source !== STDIN);
@@ -32,9 +32,11 @@ export async function checkAll(
   const workerFile = workerScript();
   if (jobs <= 1 || pooled.length < MIN_FILES_FOR_WORKERS || workerFile === undefined) {
     for (const { job, index } of pooled) onOutcome(index, await checkFile(job, settings, trust));
-    return;
+    return { workers: 0 };
   }
-  await runWorkers(pooled, settings, trust, Math.min(jobs, pooled.length), workerFile, onOutcome);
+  const workers = Math.min(jobs, pooled.length);
+  await runWorkers(pooled, settings, trust, workers, workerFile, onOutcome);
+  return { workers };
 }
 
 /**
@@ -67,14 +69,18 @@ function runWorkers(
     const leftovers: { job: CheckJob; index: number }[] = [];
     const finish = () => {
       if (--running > 0) return;
-      // Work a dead worker could not do is done here, so a failing thread never loses a file.
+      // Work dead workers could not do (the files they held, and any never handed out) is done here, so a
+      // failing thread never loses a file.
+      leftovers.push(...queue.slice(next));
+      next = queue.length;
       void (async () => {
         for (const { job, index } of leftovers) onOutcome(index, await checkFile(job, settings, trust));
         resolve();
       })();
     };
     for (let w = 0; w < count; w++) {
-      const worker = new Worker(file, { workerData: { bomwrightPoolWorker: true, settings } });
+      // No execArgv: the parent's may hold `-e SCRIPT`, which a worker would run instead of its entry.
+      const worker = new Worker(file, { workerData: { bomwrightPoolWorker: true, settings }, execArgv: [] });
       let current: { job: CheckJob; index: number } | undefined;
       const feed = () => {
         current = queue[next++];

@@ -1,6 +1,6 @@
 import { verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
 import { routeDocument } from '../formats/route.js';
@@ -10,8 +10,11 @@ import { indexDocument, type DocumentIndex } from './document-index.js';
 import { countBySeverity, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
+import { versionRule } from './version-rule.js';
 
-export type SignatureMode = 'verify' | 'require' | 'ignore';
+/** What validate does with JSF signatures: check them, also require one on the document, or skip them. */
+export const SIGNATURE_MODES = ['verify', 'require', 'ignore'] as const;
+export type SignatureMode = (typeof SIGNATURE_MODES)[number];
 
 export const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
 
@@ -30,6 +33,11 @@ export interface ValidateOptions {
   allowExcludes?: readonly string[];
   /** Check signature objects against the schema only, without cryptographic verification (for fresh signatures). */
   skipSignatureVerification?: boolean;
+  /**
+   * The version rule: the previous release of this document, as text, bytes or a parsed value. Text that is not
+   * a JSON object (the file was not a BOM then) has nothing to compare with.
+   */
+  baseline?: { document: unknown; name?: string };
 }
 
 export interface ValidationResult {
@@ -157,6 +165,11 @@ async function validateInto(
     });
   }
 
+  if (options.baseline !== undefined)
+    ruleDiagnostics.push(
+      ...versionRule(document, { ...options.baseline, document: parsedBaseline(options.baseline.document) }),
+    );
+
   if (mode !== 'ignore' && options.skipSignatureVerification !== true)
     ruleDiagnostics.push(...signatureDiagnostics(index, options));
 
@@ -169,6 +182,15 @@ async function validateInto(
 
   diagnostics.push(...ruleDiagnostics, ...fromSchema);
   return finish(locate(diagnostics, text, reread), format.id);
+}
+
+/** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */
+function parsedBaseline(input: unknown): unknown {
+  if (!(input instanceof Uint8Array) && typeof input !== 'string') return input;
+  const decoded = input instanceof Uint8Array ? decodeJsonBytes(input) : decodedText(input);
+  if (decoded.text === undefined) return undefined;
+  const parsed = parseJsonText(decoded.text);
+  return 'value' in parsed ? parsed.value : undefined;
 }
 
 /** Every JSF signature in the document, checked as `bomwright verify` does, as diagnostics. */

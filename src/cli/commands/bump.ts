@@ -1,10 +1,15 @@
-import { bumpDocument, bumpDue } from '../../author/bump.js';
+import { bumpDocument } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
+import { formatRefusal } from '../../format/refusal.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
-import { loadEditable, reportErrors, writeEditable } from '../../node/editable.js';
-import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { loadEditable, writeEditable } from '../../node/editable.js';
 import { gitRoot, gitShow } from '../../node/git.js';
-import { chooseKey } from './sign.js';
+import { chooseKey } from '../../node/key-files.js';
+import { loadBaselineFile } from '../../node/document-io.js';
+import { validate } from '../../validate/index.js';
+import { defineCommand } from '../command.js';
+import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
 
 export interface BumpCommandOptions {
   file: string;
@@ -23,24 +28,78 @@ export interface BumpCommandOptions {
   stderr: (text: string) => void;
 }
 
-export async function runBump(options: BumpCommandOptions): Promise<number> {
-  const document = await loadEditable(options.file);
-  if (options.check) {
-    const baselineText =
-      options.baseline !== undefined
-        ? (await loadEditable(options.baseline)).value
-        : parseOrUndefined(gitShow(options.baseRef ?? 'HEAD', options.file, gitRoot(options.cwd)));
-    if (baselineText === undefined) {
-      options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
-      return EXIT_OK;
-    }
-    const verdict = bumpDue(baselineText, document.value);
-    options.stdout(`${options.file}: ${verdict.due ? verdict.reason : 'no bump due'}\n`);
-    return verdict.due ? EXIT_INVALID : EXIT_OK;
+export const bumpCommand = defineCommand({
+  command: 'bump <file>',
+  describe: 'Increment the version (timestamp refreshed, serial number kept), in place',
+  builder: (y) =>
+    rewriteOptions(
+      dropSignaturesOption(
+        keyOptions(
+          y.positional('file', { type: 'string', demandOption: true }),
+          'Re-sign what was signed with this key',
+        ),
+        'Remove the signatures the bump invalidates',
+      ),
+    )
+      .option('check', {
+        type: 'boolean',
+        default: false,
+        describe: 'Only say whether a bump is due (exit 1 when it is)',
+      })
+      .option('baseline', { type: 'string', describe: 'With --check: the previous release' })
+      .option('base-ref', {
+        type: 'string',
+        describe: 'With --check: the git revision of the previous release (default HEAD)',
+      }),
+  handler: (argv, context) =>
+    runBump({
+      file: argv.file,
+      key: argv.key,
+      keyId: argv.keyId,
+      passphrase: passphraseFrom(argv.passphraseEnv, context.env),
+      dropSignatures: argv.dropSignatures,
+      check: argv.check,
+      baseline: argv.baseline,
+      baseRef: argv.baseRef,
+      output: argv.output,
+      cwd: context.cwd,
+      stdout: context.stdout,
+      stderr: context.stderr,
+    }),
+});
+
+/** `bump --check`: the version rule against the previous release, as validate applies it. */
+async function checkDue(options: BumpCommandOptions): Promise<number> {
+  const baseline =
+    options.baseline !== undefined
+      ? { document: loadBaselineFile(options.baseline), name: options.baseline }
+      : (() => {
+          const revision = options.baseRef ?? 'HEAD';
+          const text = gitShow(revision, options.file, gitRoot(options.cwd));
+          return text === undefined ? undefined : { document: text, name: revision };
+        })();
+  if (baseline === undefined) {
+    options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
+    return EXIT_OK;
   }
+  const document = await loadEditable(options.file);
+  const result = await validate(document.value, { signatures: 'ignore', baseline });
+  const findings = result.diagnostics.filter((d) => d.ruleId === 'bom/version-rule');
+  options.stdout(
+    findings.length === 0
+      ? `${options.file}: no bump due\n`
+      : findings.map((d) => `${options.file}: ${d.message}\n`).join(''),
+  );
+  return findings.length === 0 ? EXIT_OK : EXIT_INVALID;
+}
+
+export async function runBump(options: BumpCommandOptions): Promise<number> {
+  if (options.check) return checkDue(options);
+  const document = await loadEditable(options.file);
   if (!document.valid) {
-    const count = reportErrors(options.file, document.diagnostics, options.stderr);
-    options.stderr(`bomwright: refusing to bump ${options.file}: ${count} validation error${count === 1 ? '' : 's'}\n`);
+    options.stderr(
+      formatRefusal(options.file, document.diagnostics, (errors) => `refusing to bump ${options.file}: ${errors}`),
+    );
     return EXIT_INVALID;
   }
   const bumped = bumpDocument(document.value);
@@ -72,13 +131,4 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
     `Bumped ${target} to version ${bumped.version}${serial}${signed.length > 0 && options.key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
   );
   return EXIT_OK;
-}
-
-function parseOrUndefined(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,13 +1,8 @@
-import { diffDocuments, formatDiffText } from '../../compare/diff.js';
+import { diffDocuments } from '../../compare/diff.js';
+import { formatDiff } from '../../format/diff.js';
 import { describeProblems, loadJsonFile } from '../../node/document-io.js';
+import { defineCommand } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-
-export interface DiffCommandOptions {
-  old: string;
-  new: string;
-  format: 'text' | 'json';
-  stdout: (text: string) => void;
-}
 
 function load(file: string): unknown {
   const loaded = loadJsonFile(file);
@@ -16,8 +11,17 @@ function load(file: string): unknown {
 }
 
 /** Exit 0 when the documents are the same, 1 when they differ: usable in scripts like diff(1). */
-export function runDiff(options: DiffCommandOptions): number {
-  const diff = diffDocuments(load(options.old), load(options.new));
-  options.stdout(options.format === 'json' ? JSON.stringify(diff, null, 2) + '\n' : formatDiffText(diff));
-  return diff.identical ? EXIT_OK : EXIT_INVALID;
-}
+export const diffCommand = defineCommand({
+  command: 'diff <old> <new>',
+  describe: 'Components, services, dependencies and metadata added, removed and changed (exit 1 when they differ)',
+  builder: (y) =>
+    y
+      .positional('old', { type: 'string', demandOption: true })
+      .positional('new', { type: 'string', demandOption: true })
+      .option('format', { alias: 'f', choices: ['text', 'json'] as const, default: 'text' as const }),
+  handler: (argv, context) => {
+    const diff = diffDocuments(load(argv.old), load(argv.new));
+    context.stdout(formatDiff(argv.format, diff));
+    return diff.identical ? EXIT_OK : EXIT_INVALID;
+  },
+});

@@ -9,23 +9,25 @@ import {
   type MetadataField,
 } from '../../author/edit.js';
 import { BomwrightError } from '../../errors.js';
-import { loadEditable, reportErrors, writeEditable } from '../../node/editable.js';
+import { formatRefusal } from '../../format/refusal.js';
+import { loadEditable, writeEditable, type EditableDocument } from '../../node/editable.js';
+import { isRecord } from '../../values.js';
+import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { dropSignaturesOption, rewriteOptions } from '../options.js';
 
-export type AddKind = 'component' | 'service' | 'dependency' | 'property';
+export const ADD_KINDS = ['component', 'service', 'dependency', 'property'] as const;
+export type AddKind = (typeof ADD_KINDS)[number];
 
-export interface EditCommandOptions {
+/** The file an edit reads, and where it writes (in place unless --output). */
+interface EditTarget {
   file: string;
-  output?: string;
-  /** Remove the signatures the edit invalidates instead of refusing. */
-  dropSignatures: boolean;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+  output: string | undefined;
 }
 
 /** `name=value` pairs. */
-function pairs(values: readonly string[] | undefined, what: string): { name: string; value: string }[] | undefined {
-  return values?.map((entry) => {
+function pairs(values: readonly string[], what: string): { name: string; value: string }[] {
+  return values.map((entry) => {
     const at = entry.indexOf('=');
     if (at <= 0) throw new BomwrightError('E_USAGE', `${what} must be name=value, not ${JSON.stringify(entry)}`);
     return { name: entry.slice(0, at), value: entry.slice(at + 1) };
@@ -33,8 +35,8 @@ function pairs(values: readonly string[] | undefined, what: string): { name: str
 }
 
 /** `alg:content` hashes (SHA-256:abc...). */
-function hashes(values: readonly string[] | undefined): { alg: string; content: string }[] | undefined {
-  return values?.map((entry) => {
+function hashes(values: readonly string[]): { alg: string; content: string }[] {
+  return values.map((entry) => {
     const at = entry.indexOf(':');
     if (at <= 0) throw new BomwrightError('E_USAGE', `--hash must be ALG:CONTENT, not ${JSON.stringify(entry)}`);
     return { alg: entry.slice(0, at), content: entry.slice(at + 1) };
@@ -50,113 +52,160 @@ export function jsonOrString(text: string): unknown {
   }
 }
 
-async function finish(
-  options: EditCommandOptions,
-  document: Awaited<ReturnType<typeof loadEditable>>,
+/** Only the fields that were given: the authoring functions tell "absent" from "empty". */
+function given<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
+
+function finish(
+  target: EditTarget,
+  document: EditableDocument,
   result: EditResult,
   what: string,
   done: string,
-): Promise<number> {
+  context: CliContext,
+): number {
   if (!result.applied) {
-    const count = reportErrors(options.file, result.diagnostics, options.stderr);
-    options.stderr(
-      `bomwright: refusing to ${what}: the document would get ${count} error${count === 1 ? '' : 's'}; nothing was written\n`,
+    context.stderr(
+      formatRefusal(
+        target.file,
+        result.diagnostics,
+        (errors) => `refusing to ${what}: the document would get ${errors}; nothing was written`,
+      ),
     );
     return EXIT_INVALID;
   }
   if (result.removedSignatures.length > 0) {
-    options.stderr(
+    context.stderr(
       `bomwright: warning: removed ${result.removedSignatures.length} signature(s) that the edit invalidated (${result.removedSignatures.join(', ')}); re-sign with bomwright sign\n`,
     );
   }
-  const target = writeEditable(document, result.document, options.output);
-  options.stdout(`${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${target}\n`);
+  const written = writeEditable(document, result.document, target.output);
+  context.stdout(`${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`);
   return EXIT_OK;
 }
 
-export async function runAdd(
-  kind: AddKind,
-  flags: Record<string, unknown>,
-  options: EditCommandOptions,
-): Promise<number> {
-  const document = await loadEditable(options.file);
-  const editOptions = { allowSignatureInvalidation: options.dropSignatures };
-  const strings = (name: string) => flags[name] as string[] | undefined;
-  const text = (name: string) => flags[name] as string | undefined;
-  const required = (name: string) => {
-    const value = text(name);
-    if (value === undefined || value === '') throw new BomwrightError('E_USAGE', `add ${kind} needs --${name}`);
-    return value;
-  };
-  let result: EditResult;
-  if (kind === 'component') {
-    const crypto = text('crypto-properties');
-    result = await addComponent(
-      document.value,
-      {
-        name: required('name'),
-        ...(text('component-version') === undefined ? {} : { version: text('component-version')! }),
-        ...(text('type') === undefined ? {} : { type: text('type')! }),
-        ...(text('group') === undefined ? {} : { group: text('group')! }),
-        ...(text('purl') === undefined ? {} : { purl: text('purl')! }),
-        ...(text('bom-ref') === undefined ? {} : { 'bom-ref': text('bom-ref')! }),
-        ...(strings('license') === undefined ? {} : { licenses: strings('license')! }),
-        ...(flags.hash === undefined ? {} : { hashes: hashes(strings('hash'))! }),
-        ...(text('supplier') === undefined ? {} : { supplier: text('supplier')! }),
-        ...(strings('author') === undefined ? {} : { authors: strings('author')! }),
-        ...(flags.property === undefined ? {} : { properties: pairs(strings('property'), '--property')! }),
-        ...(crypto === undefined ? {} : { cryptoProperties: jsonOrString(crypto) as Record<string, unknown> }),
-      },
-      editOptions,
-    );
-  } else if (kind === 'service') {
-    result = await addService(
-      document.value,
-      {
-        name: required('name'),
-        ...(text('component-version') === undefined ? {} : { version: text('component-version')! }),
-        ...(text('bom-ref') === undefined ? {} : { 'bom-ref': text('bom-ref')! }),
-        ...(strings('endpoint') === undefined ? {} : { endpoints: strings('endpoint')! }),
-        ...(flags.property === undefined ? {} : { properties: pairs(strings('property'), '--property')! }),
-      },
-      editOptions,
-    );
-  } else if (kind === 'dependency') {
-    result = await addDependency(
-      document.value,
-      {
-        ref: required('ref'),
-        ...(strings('depends-on') === undefined ? {} : { dependsOn: strings('depends-on')! }),
-        ...(strings('provides') === undefined ? {} : { provides: strings('provides')! }),
-        ...(text('dependency-type') === undefined ? {} : { dependencyType: text('dependency-type')! }),
-      },
-      editOptions,
-    );
-  } else {
-    result = await addProperty(
-      document.value,
-      {
-        name: required('name'),
-        value: required('value'),
-        ...(text('target') === undefined ? {} : { target: text('target')! }),
-      },
-      editOptions,
-    );
-  }
-  return finish(options, document, result, `add the ${kind}`, `Added the ${kind}`);
+export const addCommand = defineCommand({
+  command: 'add <kind> <file>',
+  describe: 'Add a component, service, dependency or property; refused if the document would become invalid',
+  builder: (y) =>
+    rewriteOptions(dropSignaturesOption(y))
+      .positional('kind', { choices: ADD_KINDS, demandOption: true })
+      .positional('file', { type: 'string', demandOption: true })
+      .option('name', { type: 'string', describe: 'Component, service or property name' })
+      .option('component-version', { type: 'string', describe: 'Component or service version' })
+      .option('type', { type: 'string', describe: 'Component type (default library; crypto-asset in CBOM)' })
+      .option('group', { type: 'string' })
+      .option('purl', { type: 'string' })
+      .option('bom-ref', { type: 'string', describe: 'Default: from the purl, else name@version, made unique' })
+      .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions, or licence names' })
+      .option('hash', { type: 'string', array: true, describe: 'ALG:CONTENT, e.g. SHA-256:ab12…' })
+      .option('supplier', { type: 'string' })
+      .option('author', { type: 'string', array: true })
+      .option('property', { type: 'string', array: true, describe: 'name=value' })
+      .option('crypto-properties', { type: 'string', describe: 'CBOM cryptoProperties as JSON' })
+      .option('endpoint', { type: 'string', array: true, describe: 'Service endpoints' })
+      .option('ref', { type: 'string', describe: 'Dependency: the bom-ref that depends' })
+      .option('depends-on', { type: 'string', array: true })
+      .option('provides', { type: 'string', array: true, describe: 'CycloneDX 1.6+' })
+      .option('dependency-type', { choices: ['implements', 'uses'] as const, describe: 'CBOM only' })
+      .option('value', { type: 'string', describe: 'Property value' })
+      .option('target', {
+        type: 'string',
+        describe: 'Property: the bom-ref of the element (default: the document)',
+      }),
+  handler: async (argv, context) => {
+    const kind = argv.kind;
+    const required = (value: string | undefined, flag: string): string => {
+      if (value === undefined || value === '') throw new BomwrightError('E_USAGE', `add ${kind} needs --${flag}`);
+      return value;
+    };
+    const properties = argv.property === undefined ? undefined : pairs(argv.property, '--property');
+    const document = await loadEditable(argv.file);
+    const editOptions = { allowSignatureInvalidation: argv.dropSignatures };
+    let result: EditResult;
+    if (kind === 'component') {
+      const crypto = argv.cryptoProperties === undefined ? undefined : jsonOrString(argv.cryptoProperties);
+      if (crypto !== undefined && !isRecord(crypto))
+        throw new BomwrightError('E_USAGE', '--crypto-properties must be a JSON object');
+      result = await addComponent(
+        document.value,
+        {
+          name: required(argv.name, 'name'),
+          ...given({
+            version: argv.componentVersion,
+            type: argv.type,
+            group: argv.group,
+            purl: argv.purl,
+            'bom-ref': argv.bomRef,
+            licenses: argv.license,
+            hashes: argv.hash === undefined ? undefined : hashes(argv.hash),
+            supplier: argv.supplier,
+            authors: argv.author,
+            properties,
+            cryptoProperties: crypto,
+          }),
+        },
+        editOptions,
+      );
+    } else if (kind === 'service') {
+      result = await addService(
+        document.value,
+        {
+          name: required(argv.name, 'name'),
+          ...given({ version: argv.componentVersion, 'bom-ref': argv.bomRef, endpoints: argv.endpoint, properties }),
+        },
+        editOptions,
+      );
+    } else if (kind === 'dependency') {
+      result = await addDependency(
+        document.value,
+        {
+          ref: required(argv.ref, 'ref'),
+          ...given({ dependsOn: argv.dependsOn, provides: argv.provides, dependencyType: argv.dependencyType }),
+        },
+        editOptions,
+      );
+    } else {
+      result = await addProperty(
+        document.value,
+        { name: required(argv.name, 'name'), value: required(argv.value, 'value'), ...given({ target: argv.target }) },
+        editOptions,
+      );
+    }
+    const target = { file: argv.file, output: argv.output };
+    return finish(target, document, result, `add the ${kind}`, `Added the ${kind}`, context);
+  },
+});
+
+function isMetadataField(name: string): name is MetadataField {
+  return (METADATA_FIELDS as readonly string[]).includes(name);
 }
 
-export async function runSet(field: string, value: string, options: EditCommandOptions): Promise<number> {
-  const name = field.replace(/^metadata\./, '');
-  if (!(METADATA_FIELDS as readonly string[]).includes(name)) {
-    throw new BomwrightError(
-      'E_USAGE',
-      `Cannot set ${JSON.stringify(field)}; settable: ${METADATA_FIELDS.map((f) => `metadata.${f}`).join(', ')}`,
-    );
-  }
-  const document = await loadEditable(options.file);
-  const result = await setMetadata(document.value, name as MetadataField, jsonOrString(value), {
-    allowSignatureInvalidation: options.dropSignatures,
-  });
-  return finish(options, document, result, `set metadata.${name}`, `Set metadata.${name}`);
-}
+export const setCommand = defineCommand({
+  command: 'set <file> <field> <value>',
+  describe:
+    'Set metadata.<field> (supplier, manufacture, authors, licenses, component, timestamp, properties); JSON or text',
+  builder: (y) =>
+    rewriteOptions(dropSignaturesOption(y))
+      .positional('file', { type: 'string', demandOption: true })
+      .positional('field', { type: 'string', demandOption: true })
+      .positional('value', { type: 'string', demandOption: true }),
+  handler: async (argv, context) => {
+    const name = argv.field.replace(/^metadata\./, '');
+    if (!isMetadataField(name)) {
+      throw new BomwrightError(
+        'E_USAGE',
+        `Cannot set ${JSON.stringify(argv.field)}; settable: ${METADATA_FIELDS.map((f) => `metadata.${f}`).join(', ')}`,
+      );
+    }
+    const document = await loadEditable(argv.file);
+    const result = await setMetadata(document.value, name, jsonOrString(argv.value), {
+      allowSignatureInvalidation: argv.dropSignatures,
+    });
+    const target = { file: argv.file, output: argv.output };
+    return finish(target, document, result, `set metadata.${name}`, `Set metadata.${name}`, context);
+  },
+});

@@ -5,6 +5,8 @@ import { BomwrightError } from '../../errors.js';
 import { validate } from '../../validate/index.js';
 import { loadJsonFile } from '../../node/document-io.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { defineCommand } from '../command.js';
+import { SPEC_FORMATS } from '../../formats/formats.js';
 import { writeFileAtomic } from '../../node/write.js';
 
 export interface InitCommandOptions {
@@ -17,6 +19,47 @@ export interface InitCommandOptions {
   toolVersion: string;
   stdout: (text: string) => void;
 }
+
+export const initCommand = defineCommand({
+  command: 'init',
+  describe: 'Create a new valid BOM (serial number, version 1, timestamp, tools, the described component)',
+  builder: (y) =>
+    y
+      .option('format', {
+        choices: ['cyclonedx', 'cbom'] as const,
+        describe: 'Document family (default cyclonedx)',
+      })
+      .option('spec-version', {
+        type: 'string',
+        choices: SPEC_FORMATS.map((f) => f.specVersion),
+        describe: 'Default 1.6, or 1.4-cbom-1.0 for cbom',
+      })
+      .option('from', { type: 'string', describe: 'Describe the package of this package.json' })
+      .option('name', { type: 'string', describe: 'Component name' })
+      .option('component-version', { type: 'string', describe: 'Component version' })
+      .option('type', { type: 'string', describe: 'Component type (default application)' })
+      .option('purl', { type: 'string', describe: 'Package URL' })
+      .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions' })
+      .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The file to create' })
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
+  handler: (argv, context) =>
+    runInit({
+      format: argv.format,
+      specVersion: argv.specVersion,
+      from: argv.from,
+      component: {
+        ...(argv.name === undefined ? {} : { name: argv.name }),
+        ...(argv.componentVersion === undefined ? {} : { version: argv.componentVersion }),
+        ...(argv.type === undefined ? {} : { type: argv.type }),
+        ...(argv.purl === undefined ? {} : { purl: argv.purl }),
+        ...(argv.license === undefined ? {} : { licenses: argv.license }),
+      },
+      output: argv.output,
+      force: argv.force,
+      toolVersion: context.toolVersion,
+      stdout: context.stdout,
+    }),
+});
 
 export async function runInit(options: InitCommandOptions): Promise<number> {
   if (!options.force && existsSync(options.output))

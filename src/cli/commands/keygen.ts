@@ -2,7 +2,8 @@ import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { calculateJwkThumbprint } from 'jose';
 import { BomwrightError } from '../../errors.js';
-import { algorithmInfo, type JsfAlgorithm } from '../../jsf/algorithms.js';
+import { algorithmInfo, JSF_ALGORITHMS, type JsfAlgorithm } from '../../jsf/algorithms.js';
+import { defineCommand } from '../command.js';
 import { encodeBase64url } from '../../jsf/base64url.js';
 import { publicJwk } from '../../jsf/keys.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -45,6 +46,27 @@ function writeNew(file: string, content: string, mode: number, force: boolean): 
     );
   }
 }
+
+export const keygenCommand = defineCommand({
+  command: 'keygen',
+  describe: 'Generate a signing key pair (private key mode 0600) or an HMAC secret',
+  builder: (y) =>
+    y
+      .option('alg', {
+        choices: JSF_ALGORITHMS,
+        default: 'ES256' as JsfAlgorithm,
+        describe: 'Algorithm the key is for',
+      })
+      .option('out', {
+        type: 'string',
+        default: 'signing-key',
+        describe: 'Path prefix: writes PREFIX.private.pem, PREFIX.public.pem, PREFIX.public.jwk (or PREFIX.secret.jwk)',
+      })
+      .option('key-id', { type: 'string', describe: 'kid for the JWK (default: its RFC 7638 thumbprint)' })
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite existing files' }),
+  handler: (argv, context) =>
+    runKeygen({ algorithm: argv.alg, out: argv.out, keyId: argv.keyId, force: argv.force, stdout: context.stdout }),
+});
 
 export async function runKeygen(options: KeygenCommandOptions): Promise<number> {
   const info = algorithmInfo(options.algorithm);

@@ -2,6 +2,8 @@ import { normalizeDocument } from '../../author/normalize.js';
 import { serializeJson } from '../../node/document-io.js';
 import { loadEditable, writeEditable } from '../../node/editable.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { defineCommand } from '../command.js';
+import { rewriteOptions } from '../options.js';
 
 export interface NormalizeCommandOptions {
   file: string;
@@ -10,6 +12,19 @@ export interface NormalizeCommandOptions {
   check: boolean;
   stdout: (text: string) => void;
 }
+
+export const normalizeCommand = defineCommand({
+  command: 'normalize <file>',
+  describe: 'Rewrite with a deterministic member and array order (signatures stay valid)',
+  builder: (y) =>
+    rewriteOptions(y.positional('file', { type: 'string', demandOption: true })).option('check', {
+      type: 'boolean',
+      default: false,
+      describe: 'Only say whether the file is normalized (exit 1 when not)',
+    }),
+  handler: (argv, context) =>
+    runNormalize({ file: argv.file, output: argv.output, check: argv.check, stdout: context.stdout }),
+});
 
 export async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
   const document = await loadEditable(options.file);

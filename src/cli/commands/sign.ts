@@ -1,11 +1,13 @@
 import { BomwrightError } from '../../errors.js';
-import type { JsfAlgorithm } from '../../jsf/algorithms.js';
-import type { KeyMaterial } from '../../jsf/keys.js';
+import { JSF_ALGORITHMS, type JsfAlgorithm } from '../../jsf/algorithms.js';
+import { defineCommand } from '../command.js';
+import { keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
-import { loadEditable, reportErrors, writeEditable } from '../../node/editable.js';
+import { loadEditable, writeEditable } from '../../node/editable.js';
+import { formatRefusal } from '../../format/refusal.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { loadKeyFile } from '../../node/key-files.js';
+import { chooseKey, loadKeyFile } from '../../node/key-files.js';
 
 export interface SignCommandOptions {
   file: string;
@@ -25,18 +27,65 @@ export interface SignCommandOptions {
   stderr: (text: string) => void;
 }
 
-/** The signing key: a JWKS entry is chosen by --key-id; any other file must hold exactly one key. */
-export function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
-  const keys = loadKeyFile(file, passphrase === undefined ? {} : { passphrase });
-  const candidates = keys.length > 1 && keyId !== undefined ? keys.filter((k) => k.keyId === keyId) : keys;
-  if (candidates.length !== 1) {
-    throw new BomwrightError(
-      'E_KEY',
-      keys.length > 1 ? `${file} holds ${keys.length} keys; choose one with --key-id` : `${file} holds no key`,
-    );
-  }
-  return candidates[0]!;
-}
+export const signCommand = defineCommand({
+  command: 'sign <file>',
+  describe: 'Sign a document with JSF (root, inner objects, multi-signature or chain), in place',
+  builder: (y) =>
+    rewriteOptions(
+      keyOptions(
+        y.positional('file', { type: 'string', demandOption: true, describe: 'The JSON document to sign' }),
+        'Private key: PEM (PKCS#8, SEC1, PKCS#1), JWK, JWKS (choose with --key-id), or an HMAC secret (oct JWK or hex)',
+      ),
+      'Write the signed document here instead of in place',
+    )
+      .demandOption('key')
+      .option('alg', { choices: JSF_ALGORITHMS, describe: 'Algorithm (default: follows from the key)' })
+      .option('public-key', {
+        type: 'boolean',
+        describe: 'Embed the public key (the default without --key-id or --cert-chain)',
+      })
+      .option('cert-chain', {
+        type: 'string',
+        describe: 'PEM certificate path (leaf first) to embed as certificatePath',
+      })
+      .option('no-key-info', { type: 'boolean', default: false, describe: 'Embed no key information at all' })
+      .option('target', {
+        alias: 't',
+        type: 'string',
+        array: true,
+        default: ['root'],
+        describe:
+          'What to sign: root, components, services, all, or a bom-ref (repeatable; inner objects first, root last)',
+      })
+      .option('add', { type: 'boolean', describe: 'Add a signer (make or extend "signers")' })
+      .option('chain', { type: 'boolean', describe: 'Append to a signature chain (make or extend "chain")' })
+      .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
+      .option('excludes', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'Top-level members to leave unsigned (single signatures)',
+      })
+      .conflicts('add', 'chain'),
+  handler: (argv, context) =>
+    runSign({
+      file: argv.file,
+      key: argv.key,
+      algorithm: argv.alg,
+      keyId: argv.keyId,
+      publicKey: argv.publicKey,
+      certChain: argv.certChain,
+      noKeyInfo: argv.noKeyInfo,
+      targets: argv.target,
+      mode: argv.add ? 'add' : argv.chain ? 'chain' : 'single',
+      output: argv.output,
+      property: argv.property,
+      excludes: argv.excludes,
+      passphrase: passphraseFrom(argv.passphraseEnv, context.env),
+      stdout: context.stdout,
+      stderr: context.stderr,
+    }),
+});
 
 export async function runSign(options: SignCommandOptions): Promise<number> {
   // The same strict read as every rewriting command: one parse, layout kept, unsafe numbers refused.
@@ -44,8 +93,9 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
   const value = document.value;
   if (('bomFormat' in value || 'specVersion' in value) && !document.valid) {
     // A signature vouches for a document: refuse to vouch for an invalid one.
-    const count = reportErrors(options.file, document.diagnostics, options.stderr);
-    options.stderr(`bomwright: refusing to sign ${options.file}: ${count} validation error${count === 1 ? '' : 's'}\n`);
+    options.stderr(
+      formatRefusal(options.file, document.diagnostics, (errors) => `refusing to sign ${options.file}: ${errors}`),
+    );
     return EXIT_INVALID;
   }
 

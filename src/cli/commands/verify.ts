@@ -1,6 +1,10 @@
 import { BomwrightError, describeError } from '../../errors.js';
 import type { TrustStore } from '../../jsf/trust.js';
-import { verifyDocument, type SignerReport } from '../../jsf/verify.js';
+import { verifyDocument } from '../../jsf/verify.js';
+import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../format/verify.js';
+import { loadTrustStore } from '../../node/key-files.js';
+import { defineCommand } from '../command.js';
+import { restoreStdin, trustOptions } from '../options.js';
 import { loadJsonFile } from '../../node/document-io.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../../node/paths.js';
@@ -13,22 +17,12 @@ export interface VerifyCommandOptions {
   property: string;
   allowExcludes: string[];
   allowExtensions: string[];
-  format: 'text' | 'json';
+  format: VerifyFormat;
   cwd: string;
   stdout: (text: string) => void;
 }
 
-interface FileVerdict {
-  path: string;
-  /** Why the file could not be checked at all (unreadable, duplicate keys...). */
-  failure?: string;
-  /** Operational (exit 2) rather than a document defect (exit 1). */
-  operational?: boolean;
-  signatures: SignerReport[];
-  ok: boolean;
-}
-
-function verifyFile(file: string, options: VerifyCommandOptions): FileVerdict {
+function verifyFile(file: string, options: VerifyCommandOptions): VerifyFileReport {
   const path = displayPath(file, options.cwd);
   let loaded: ReturnType<typeof loadJsonFile>;
   try {
@@ -69,37 +63,57 @@ function verifyFile(file: string, options: VerifyCommandOptions): FileVerdict {
   };
 }
 
-function describeReport(r: SignerReport): string {
-  const key = `${r.keySource}${r.keyId === undefined ? '' : ` ${JSON.stringify(r.keyId)}`}`;
-  const verdict =
-    r.verdict === 'valid'
-      ? `valid, ${r.trust}${r.trustReason ? ` (${r.trustReason})` : ''}`
-      : `${r.verdict}: ${r.reason ?? ''}`;
-  return `  ${r.pointer}  ${r.algorithm ?? '?'}  ${key}  ${verdict}`;
-}
+export const verifyCommand = defineCommand({
+  command: 'verify <files..>',
+  describe: 'Verify every JSF signature in JSON documents, with trust',
+  builder: (y) =>
+    trustOptions(
+      y
+        .positional('files', {
+          type: 'string',
+          array: true,
+          demandOption: true,
+          coerce: restoreStdin,
+          describe: 'Documents to verify (- for standard input)',
+        })
+        .option('format', {
+          alias: 'f',
+          choices: ['text', 'json'] as const,
+          default: 'text' as const,
+          describe: 'Output format',
+        })
+        .option('require-signature', {
+          type: 'boolean',
+          default: false,
+          describe: 'Documents without any signature fail',
+        })
+        .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
+        .option('allow-extensions', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'JSF extension names to accept (not in CycloneDX)',
+        }),
+    ),
+  handler: (argv, context) =>
+    runVerify({
+      files: argv.files.map((f) => (f === '-' ? '/dev/stdin' : f)),
+      trust: loadTrustStore(argv.trust, argv.trustRoot),
+      requireTrusted: argv.requireTrusted,
+      requireSignature: argv.requireSignature,
+      property: argv.property,
+      allowExcludes: argv.allowExcludes,
+      allowExtensions: argv.allowExtensions,
+      format: argv.format,
+      cwd: context.cwd,
+      stdout: context.stdout,
+    }),
+});
 
 export function runVerify(options: VerifyCommandOptions): number {
   if (options.files.length === 0) throw new BomwrightError('E_USAGE', 'Name at least one file to verify');
   const verdicts = options.files.map((file) => verifyFile(file, options));
-  if (options.format === 'json') {
-    options.stdout(JSON.stringify({ reportVersion: 1, documents: verdicts }, null, 2) + '\n');
-  } else {
-    const lines: string[] = [];
-    for (const v of verdicts) {
-      lines.push(`${v.path}: ${v.ok ? 'OK' : 'FAILED'}${v.failure ? ` — ${v.failure}` : ''}`);
-      lines.push(...v.signatures.map(describeReport));
-    }
-    const total = verdicts.reduce((n, v) => n + v.signatures.length, 0);
-    const valid = verdicts.reduce((n, v) => n + v.signatures.filter((r) => r.verdict === 'valid').length, 0);
-    const trusted = verdicts.reduce(
-      (n, v) => n + v.signatures.filter((r) => r.verdict === 'valid' && r.trust === 'trusted').length,
-      0,
-    );
-    lines.push(
-      `${total} signature${total === 1 ? '' : 's'} in ${verdicts.length} document${verdicts.length === 1 ? '' : 's'}: ${valid} valid (${trusted} trusted), ${total - valid} not valid`,
-    );
-    options.stdout(lines.join('\n') + '\n');
-  }
+  options.stdout(formatVerify(options.format, verdicts));
   if (verdicts.some((v) => v.operational)) return EXIT_USAGE;
   return verdicts.every((v) => v.ok) ? EXIT_OK : EXIT_INVALID;
 }

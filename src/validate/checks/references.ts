@@ -6,7 +6,6 @@ import { truncate } from '../../values.js';
 const BOM_LINK_PREFIX = 'urn:cdx:';
 /** CycloneDX BOM-Link (1.5+): urn:cdx:<serial UUID>/<version>[#<url-encoded bom-ref>]. */
 const BOM_LINK = /^urn:cdx:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[1-9][0-9]*(?:#.+)?$/;
-const VERSIONS_WITHOUT_BOM_LINK = new Set(['1.2', '1.3', '1.4', '1.4-cbom-1.0']);
 
 /**
  * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
@@ -34,7 +33,7 @@ export function checkReferences(
   const dependencies = document.dependencies;
   if (!Array.isArray(dependencies)) return diagnostics;
   // Before 1.5 there are no BOM-Links, so a urn:cdx: reference must resolve like any other.
-  const bomLinks = !VERSIONS_WITHOUT_BOM_LINK.has(format.specVersion);
+  const bomLinks = format.bomLinks;
   const resolve = (ref: unknown, pointer: string) => {
     if (typeof ref !== 'string' || index.bomRefs.has(ref)) return;
     const isBomLink = bomLinks && ref.startsWith(BOM_LINK_PREFIX);

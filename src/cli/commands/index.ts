@@ -1,0 +1,24 @@
+/** Every command of the CLI, in the order `--help` lists them. */
+import type { CliCommand } from '../command.js';
+import { bumpCommand } from './bump.js';
+import { diffCommand } from './diff.js';
+import { addCommand, setCommand } from './edit.js';
+import { initCommand } from './init.js';
+import { keygenCommand } from './keygen.js';
+import { normalizeCommand } from './normalize.js';
+import { signCommand } from './sign.js';
+import { validateCommand } from './validate.js';
+import { verifyCommand } from './verify.js';
+
+export const COMMANDS: readonly CliCommand[] = [
+  validateCommand,
+  signCommand,
+  verifyCommand,
+  initCommand,
+  addCommand,
+  setCommand,
+  bumpCommand,
+  normalizeCommand,
+  diffCommand,
+  keygenCommand,
+];

@@ -1,0 +1,71 @@
+/** Option groups several commands share, defined once. */
+import type { Argv } from 'yargs';
+import { BomwrightError } from '../errors.js';
+
+/**
+ * yargs reads a lone `-` as an empty option; main.ts hands it over as this token, and operands that accept
+ * standard input turn it back with {@link restoreStdin}.
+ */
+export const STDIN_TOKEN = '\u0000-';
+
+export function restoreStdin(operands: readonly string[]): string[] {
+  return operands.map((operand) => (operand === STDIN_TOKEN ? '-' : operand));
+}
+
+/** Where trust comes from and how strict to be about it (validate, verify). */
+export function trustOptions<T>(y: Argv<T>) {
+  return y
+    .option('trust', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe:
+        'Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId = JWK kid or file name)',
+    })
+    .option('trust-root', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Root certificates that certificatePath must chain to',
+    })
+    .option('require-trusted', {
+      type: 'boolean',
+      default: false,
+      describe: 'Untrusted or unverifiable signatures are errors',
+    })
+    .option('allow-excludes', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Top-level members a signature may leave unsigned (JSF excludes)',
+    });
+}
+
+/** A signing key (sign, bump). */
+export function keyOptions<T>(y: Argv<T>, describeKey: string) {
+  return y
+    .option('key', { alias: 'k', type: 'string', describe: describeKey })
+    .option('key-id', { type: 'string', describe: 'JWKS entry to use, and the keyId to write' })
+    .option('passphrase-env', {
+      type: 'string',
+      describe: 'Name of the environment variable that holds the key passphrase',
+    });
+}
+
+/** Commands that rewrite a document (add, set, bump, normalize, sign). */
+export function rewriteOptions<T>(y: Argv<T>, describeOutput = 'Write here instead of in place') {
+  return y.option('output', { alias: 'o', type: 'string', describe: describeOutput });
+}
+
+/** Edits that may invalidate signatures (add, set, bump). */
+export function dropSignaturesOption<T>(y: Argv<T>, describe = 'Remove the signatures the edit invalidates') {
+  return y.option('drop-signatures', { type: 'boolean', default: false, describe });
+}
+
+/** A key passphrase from the environment variable named by --passphrase-env (never from the command line). */
+export function passphraseFrom(variable: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (variable === undefined) return undefined;
+  const value = env[variable];
+  if (value === undefined) throw new BomwrightError('E_USAGE', `Environment variable ${variable} is not set`);
+  return value;
+}

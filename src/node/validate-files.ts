@@ -1,0 +1,115 @@
+/**
+ * Validating files: operands (files, directories, glob patterns, `-`) or the staged files of a git index →
+ * one report per BOM, checked in a pool of worker threads. The CLI's `validate`, the GitHub Action and library
+ * users share it; each then formats the reports its own way.
+ */
+import { BomwrightError } from '../errors.js';
+import type { FileReport } from '../format/report.js';
+import type { SignatureMode } from '../validate/index.js';
+import type { CheckSettings } from './check-file.js';
+import { assertRevision, gitRoot, stagedJsonFiles } from './git.js';
+import { resolveInputs, STDIN } from './inputs.js';
+import { loadTrustStore } from './key-files.js';
+import { displayPath, repositoryRoot } from './paths.js';
+import { checkAll, defaultJobs } from './pool.js';
+
+/** The version rule's baseline: a previous release's file, each file at a git revision, or HEAD for the index. */
+export type VersionRuleSource = { baseline: string } | { baseRef: string } | { staged: true };
+
+export interface ValidateFilesOptions {
+  /** Where relative operands start and reports' paths are relative to (default: the process's). */
+  cwd?: string;
+  /** Validate against this specVersion whatever the documents say. */
+  specVersion?: string;
+  signatures?: SignatureMode;
+  /** Byte limit per document (default 512 MiB). */
+  maxSize?: number;
+  /** Trusted keys, certificates or folders of them. */
+  trustPaths?: readonly string[];
+  /** Root certificates that certificatePath must chain to. */
+  trustRootPaths?: readonly string[];
+  requireTrusted?: boolean;
+  allowExcludes?: readonly string[];
+  /** Documents checked at once, in worker threads (default: the number of cores). */
+  jobs?: number;
+  versionRule?: VersionRuleSource;
+  /** Called once the inputs are known, before any is checked. */
+  onStart?: (total: number) => void;
+  /** Called as each input is done (in completion order); `report` is absent for skipped files (not BOMs). */
+  onFile?: (report: FileReport | undefined) => void;
+}
+
+export interface ValidateFilesResult {
+  /** One report per BOM, sorted by path. */
+  reports: FileReport[];
+  /** Worker threads used (0: checked in this thread). */
+  workers: number;
+}
+
+const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
+
+/**
+ * Validates every BOM the operands name. A missing file or a pattern matching nothing is a usage error, and so
+ * is finding no BOM at all (a CI job must not pass by validating nothing), except for staged files, where a
+ * commit without BOM changes has nothing to check.
+ */
+export async function validateFiles(
+  operands: readonly string[],
+  options: ValidateFilesOptions = {},
+): Promise<ValidateFilesResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const rule = options.versionRule;
+  const root = rule !== undefined && !('baseline' in rule) ? gitRoot(cwd) : undefined;
+  if (rule !== undefined && 'baseRef' in rule) assertRevision(rule.baseRef, root!);
+  // --staged checks exactly what is about to be committed: the staged BOM files, whatever the operands say.
+  const inputs =
+    rule !== undefined && 'staged' in rule
+      ? stagedJsonFiles(root!).map((source) => ({ source, explicit: false }))
+      : await resolveInputs(operands.length > 0 ? operands : ['.'], cwd);
+  if (rule !== undefined && 'baseline' in rule && inputs.length !== 1)
+    throw new BomwrightError('E_USAGE', '--baseline compares one document; name exactly one file');
+  const trustPaths = [...(options.trustPaths ?? [])];
+  const trustRootPaths = [...(options.trustRootPaths ?? [])];
+  // Trust material is checked up front, so a bad path is one usage error, not one per file.
+  const trust = loadTrustStore(trustPaths, trustRootPaths);
+  const settings: CheckSettings = {
+    ...(options.specVersion ? { specVersion: options.specVersion } : {}),
+    signatures: options.signatures ?? 'verify',
+    maxSize: options.maxSize ?? DEFAULT_MAX_SIZE,
+    trustPaths,
+    trustRootPaths,
+    requireTrusted: options.requireTrusted ?? false,
+    allowExcludes: [...(options.allowExcludes ?? [])],
+    ...(rule === undefined
+      ? {}
+      : 'baseline' in rule
+        ? { versionRule: { mode: 'file' as const, baseline: rule.baseline } }
+        : 'baseRef' in rule
+          ? { versionRule: { mode: 'ref' as const, ref: rule.baseRef, root: root! } }
+          : { versionRule: { mode: 'staged' as const, root: root! } }),
+  };
+  const repoRoot = repositoryRoot(cwd);
+  options.onStart?.(inputs.length);
+  const reports: FileReport[] = [];
+  const { workers } = await checkAll(inputs, settings, trust, options.jobs ?? defaultJobs(), (index, outcome) => {
+    if (outcome.kind === 'skipped') {
+      options.onFile?.(undefined);
+      return;
+    }
+    const source = inputs[index]!.source;
+    const isStdin = source === STDIN;
+    const report: FileReport = {
+      path: isStdin ? '<stdin>' : displayPath(source, cwd),
+      uri: isStdin ? '<stdin>' : displayPath(source, repoRoot),
+      ...(outcome.kind === 'result' ? { result: outcome.result } : { failure: outcome.failure }),
+    };
+    reports.push(report);
+    options.onFile?.(report);
+  });
+  if (reports.length === 0 && !(rule !== undefined && 'staged' in rule)) {
+    throw new BomwrightError('E_NO_MATCH', `No BOM documents found in ${operands.join(' ') || '.'}`);
+  }
+  // Deterministic whatever the completion order.
+  reports.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return { reports, workers };
+}

@@ -1,0 +1,110 @@
+/**
+ * The version rule (spec: "increment by 1 when the document is modified"): compared with its previous release,
+ * a document whose content changed keeps its serialNumber and has version = previous + 1; a document whose
+ * content did not change keeps its version. One implementation serves validate (--baseline, --base-ref,
+ * --staged), `bump --check`, the pre-commit hook and the Action; the edges only fetch the baseline.
+ */
+import { contentChanged } from '../compare/content.js';
+import { diffDocuments } from '../compare/diff.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { display, isRecord } from '../values.js';
+
+/** The previous release a document is compared with. */
+export interface Baseline {
+  /** Its parsed value (text is parsed by validate; text that is not JSON means there is nothing to compare). */
+  document: unknown;
+  /** How to name it in messages: a file, a git revision, `HEAD`. */
+  name?: string;
+}
+
+function isVersion(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+function describeVersion(value: unknown): string {
+  return `${display(value) ?? 'missing'}${typeof value === 'number' && Number.isInteger(value) && value >= 1 ? ' (beyond 2^53 - 1, where versions stop being exact)' : ''}`;
+}
+
+/**
+ * The version rule's findings for `document` against `baseline` (both parsed BOM objects): none when the rule
+ * holds. A baseline that is not a JSON object (a file that was not a BOM before) has nothing to compare with.
+ */
+export function versionRule(document: unknown, baseline: Baseline): Diagnostic[] {
+  const previous = baseline.document;
+  if (!isRecord(previous) || !isRecord(document)) return [];
+  const against = baseline.name === undefined ? '' : ` (compared with ${baseline.name})`;
+  const finding = (message: string, pointer: string): Diagnostic => ({
+    ruleId: 'bom/version-rule',
+    severity: 'error',
+    message: `${message}${against}`,
+    pointer,
+  });
+  const diagnostics: Diagnostic[] = [];
+  const serial = previous.serialNumber;
+  if (serial !== undefined && document.serialNumber !== serial) {
+    diagnostics.push(
+      finding(
+        document.serialNumber === undefined
+          ? `serialNumber ${display(serial)} was removed; a new version of a BOM keeps it`
+          : `serialNumber changed from ${display(serial)} to ${display(document.serialNumber)}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1)`,
+        document.serialNumber === undefined ? '' : '/serialNumber',
+      ),
+    );
+  }
+  // A missing version is version 1 (the schema's default).
+  const was = previous.version ?? 1;
+  const now = document.version ?? 1;
+  if (!isVersion(was) || !isVersion(now)) {
+    const which = !isVersion(now) ? `version ${describeVersion(now)}` : `the previous version ${describeVersion(was)}`;
+    diagnostics.push(finding(`${which} is not a whole number from 1 to 2^53 - 1`, '/version'));
+    return diagnostics;
+  }
+  const changed = contentChanged(previous, document);
+  if (changed && now !== was + 1) {
+    const what = changeSummary(previous, document);
+    const detail = what === '' ? '' : ` [changed: ${what}]`;
+    diagnostics.push(
+      finding(
+        now === was
+          ? `content changed but version is still ${now}; expected ${was + 1}${detail}; run bomwright bump`
+          : `content changed and version is ${now}; expected ${was + 1} (previous version ${was} + 1)${detail}`,
+        '/version',
+      ),
+    );
+  } else if (!changed && now !== was) {
+    diagnostics.push(
+      finding(
+        `content is unchanged but version changed from ${was} to ${now}; expected ${was}: restore the version, a version without changes is not a new release`,
+        '/version',
+      ),
+    );
+  }
+  return diagnostics;
+}
+
+/** What changed, from the diff, in a few words: "components: 2 added, 1 changed; metadata.supplier". */
+function changeSummary(baseline: Record<string, unknown>, current: Record<string, unknown>): string {
+  let diff: ReturnType<typeof diffDocuments>;
+  try {
+    diff = diffDocuments(baseline, current);
+  } catch {
+    return '';
+  }
+  const parts: string[] = [];
+  for (const kind of ['components', 'services'] as const) {
+    const d = diff[kind];
+    const counts = (
+      [
+        ['added', d.added.length],
+        ['removed', d.removed.length],
+        ['changed', d.changed.length],
+      ] as const
+    ).filter(([, n]) => n !== 0);
+    if (counts.length > 0) parts.push(`${kind}: ${counts.map(([label, n]) => `${n} ${label}`).join(', ')}`);
+  }
+  const deps = diff.dependencies.added.length + diff.dependencies.removed.length + diff.dependencies.changed.length;
+  if (deps > 0) parts.push(`${deps} dependency entr${deps === 1 ? 'y' : 'ies'}`);
+  parts.push(...diff.metadata.members.filter((m) => m !== 'timestamp').map((m) => `metadata.${m}`));
+  parts.push(...diff.document.map((c) => c.path).filter((p) => p !== 'version' && p !== 'serialNumber'));
+  return parts.join('; ');
+}

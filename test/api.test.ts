@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+import { ROOT } from './helpers.js';
+
+/** The library's run-time exports. A change here is a change to the published API: make it on purpose. */
+const EXPORTS = [
+  'BomwrightError',
+  'ERROR_CODES',
+  'JSF_ALGORITHMS',
+  'METADATA_FIELDS',
+  'OUTPUT_FORMATS',
+  'RULES',
+  'RULE_IDS',
+  'SIGNATURE_MODES',
+  'SPEC_FORMATS',
+  'addComponent',
+  'addDependency',
+  'addProperty',
+  'addService',
+  'bump',
+  'canonicalize',
+  'contentChanged',
+  'diff',
+  'formatDiff',
+  'formatReports',
+  'init',
+  'isBomwrightError',
+  'loadTrustStore',
+  'newSerialNumber',
+  'normalize',
+  'parseKeyMaterial',
+  'setMetadata',
+  'sign',
+  'validate',
+  'validateFiles',
+  'verify',
+  'versionRule',
+];
+
+describe('the library API', () => {
+  it('exports exactly the pinned names, one per operation', () => {
+    expect(Object.keys(api).sort()).toEqual(EXPORTS);
+  });
+
+  it('documents every export', () => {
+    const file = path.join(ROOT, 'src/index.ts');
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const undocumented = source.statements
+      .filter((statement) => ts.isExportDeclaration(statement))
+      .filter((statement) => ts.getJSDocCommentsAndTags(statement).length === 0)
+      .map((statement) => statement.getText(source).replace(/\s+/g, ' '));
+    expect(undocumented).toEqual([]);
+    expect(source.statements.filter((s) => ts.isExportDeclaration(s)).length).toBeGreaterThan(20);
+  });
+
+  it('publishes no internals through a barrel', () => {
+    const text = readFileSync(path.join(ROOT, 'src/index.ts'), 'utf8');
+    expect(text).not.toMatch(/export \*/);
+  });
+});
