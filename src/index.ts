@@ -66,7 +66,7 @@ export { JSF_ALGORITHMS } from './jsf/algorithms.js';
 /** One of {@link JSF_ALGORITHMS}. */
 export type { JsfAlgorithm } from './jsf/algorithms.js';
 /** Trusted keys and roots from files or folders (PEM, JWK, JWKS, certificates). */
-export { loadTrustStore } from './node/key-files.js';
+export { loadTrustStore } from './node/keys.js';
 /** Keys and root certificates that make signatures trusted. */
 export type { TrustStore } from './jsf/trust.js';
 

@@ -2,15 +2,17 @@ import { describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
 import {
   RereadableSource,
+  tooLargeResult,
   validate,
   type SignatureMode,
   type ValidateOptions,
   type ValidationResult,
 } from '../validate/index.js';
 import { statSync } from 'node:fs';
-import { loadBaselineFile } from './document-io.js';
+import { loadBaselineFile } from './documents.js';
 import { gitShow } from './git.js';
-import { ioError, readDocumentText, readInput, STDIN } from './inputs.js';
+import { STDIN } from './discover.js';
+import { ioError, looksLikeBom, readDocumentText, readInput } from './files.js';
 
 /** One input to check: an absolute path (or `-`), and whether it was named rather than found. */
 export interface CheckJob {
@@ -45,17 +47,16 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
       // Pre-commit: what is about to be committed (the index), not the working tree.
       const staged = gitShow('', job.source, settings.versionRule.root);
       if (staged === undefined) return { kind: 'skipped' };
-      if (!job.explicit && !staged.includes('"bomFormat"') && !staged.includes('"specVersion"'))
-        return { kind: 'skipped' };
+      if (!job.explicit && !looksLikeBom(staged)) return { kind: 'skipped' };
       return { kind: 'result', result: await validate(staged, validateOptions(settings, trust, job.source)) };
     }
     if (job.source === STDIN) {
       const { bytes, size } = await readInput(job.source, settings.maxSize);
-      if (bytes === undefined) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
+      if (bytes === undefined) return { kind: 'result', result: tooLargeResult(size, settings.maxSize) };
       return { kind: 'result', result: await validate(bytes, validateOptions(settings, trust)) };
     }
     const size = fileSize(job.source);
-    if (size > settings.maxSize) return { kind: 'result', result: tooLarge(size, settings.maxSize) };
+    if (size > settings.maxSize) return { kind: 'result', result: tooLargeResult(size, settings.maxSize) };
     // The first read is handed over once; a second one (positions for diagnostics) goes back to the file.
     let first: ReturnType<typeof readDocumentText> | undefined = readDocumentText(job.source);
     if (!job.explicit && !first.looksLikeBom) return { kind: 'skipped' };
@@ -111,20 +112,4 @@ function fileSize(file: string): number {
   } catch (error) {
     throw ioError(file, error);
   }
-}
-
-function tooLarge(size: number, maxSize: number): ValidationResult {
-  return {
-    diagnostics: [
-      {
-        ruleId: 'read/too-large',
-        severity: 'error',
-        message: `The file is ${size} bytes, over the --max-size limit of ${maxSize} bytes`,
-        pointer: '',
-      },
-    ],
-    errors: 1,
-    warnings: 0,
-    valid: false,
-  };
 }

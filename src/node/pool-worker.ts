@@ -4,7 +4,7 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { checkFile, type CheckJob, type CheckSettings } from './check-file.js';
-import { loadTrustStore } from './key-files.js';
+import { loadTrustStore } from './keys.js';
 
 /** True in a thread the pool started: a single-file bundle that is its own worker entry checks this first. */
 export function isPoolWorker(): boolean {

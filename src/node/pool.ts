@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TrustStore } from '../jsf/trust.js';
 import { checkFile, type CheckJob, type CheckOutcome, type CheckSettings } from './check-file.js';
-import { STDIN } from './inputs.js';
+import { STDIN } from './discover.js';
 
 /** Below this many files a pool costs more (thread start-up, loading the engine twice) than it saves. */
 const MIN_FILES_FOR_WORKERS = 8;

@@ -8,8 +8,8 @@ import type { FileReport } from '../format/report.js';
 import type { SignatureMode } from '../validate/index.js';
 import type { CheckSettings } from './check-file.js';
 import { assertRevision, gitRoot, stagedJsonFiles } from './git.js';
-import { resolveInputs, STDIN } from './inputs.js';
-import { loadTrustStore } from './key-files.js';
+import { resolveInputs, STDIN } from './discover.js';
+import { loadTrustStore } from './keys.js';
 import { displayPath, repositoryRoot } from './paths.js';
 import { checkAll, defaultJobs } from './pool.js';
 

@@ -104,19 +104,7 @@ async function validateInto(
   }
   if (input instanceof Uint8Array || typeof input === 'string') {
     const size = typeof input === 'string' ? input.length : input.byteLength;
-    if (size > maxSize) {
-      return finish(
-        [
-          {
-            ruleId: 'read/too-large',
-            severity: 'error',
-            message: `The document is ${size} bytes, over the ${maxSize}-byte limit`,
-            pointer: '',
-          },
-        ],
-        undefined,
-      );
-    }
+    if (size > maxSize) return tooLargeResult(size, maxSize);
     if (input instanceof Uint8Array) {
       const decoded = decodeJsonBytes(input);
       // Release the bytes: from here on only the text is needed.
@@ -182,6 +170,21 @@ async function validateInto(
 
   diagnostics.push(...ruleDiagnostics, ...fromSchema);
   return finish(locate(diagnostics, text, reread), format.id);
+}
+
+/** The result for a document over the size limit, which is not read any further. */
+export function tooLargeResult(size: number, maxSize: number): ValidationResult {
+  return finish(
+    [
+      {
+        ruleId: 'read/too-large',
+        severity: 'error',
+        message: `The document is ${size} bytes, over the --max-size limit of ${maxSize} bytes`,
+        pointer: '',
+      },
+    ],
+    undefined,
+  );
 }
 
 /** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */

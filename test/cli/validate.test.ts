@@ -90,7 +90,7 @@ describe('validate: inputs', () => {
     const result = await runCli(['validate', 'boms/ok.json', '--max-size', '100'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /error {2}The file is \d+ bytes, over the --max-size limit of 100 bytes {2}read\/too-large/,
+      /error {2}The document is \d+ bytes, over the --max-size limit of 100 bytes {2}read\/too-large/,
     );
     const stdin = await runCli(['validate', '-', '--max-size', '1K'], { input: ' '.repeat(5000) });
     expect(stdin.stdout).toContain('read/too-large');

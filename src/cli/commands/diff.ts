@@ -1,6 +1,6 @@
 import { diffDocuments } from '../../compare/diff.js';
 import { formatDiff } from '../../format/diff.js';
-import { describeProblems, loadJsonFile } from '../../node/document-io.js';
+import { describeProblems, loadJsonFile } from '../../node/documents.js';
 import { defineCommand } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 

@@ -10,7 +10,7 @@ import {
 } from '../../author/edit.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
-import { loadEditable, writeEditable, type EditableDocument } from '../../node/editable.js';
+import { loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
 import { isRecord } from '../../values.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';

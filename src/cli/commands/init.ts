@@ -3,7 +3,7 @@ import { initDocument } from '../../author/init.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
 import { validate } from '../../validate/index.js';
-import { loadJsonFile } from '../../node/document-io.js';
+import { loadJsonFile } from '../../node/documents.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';

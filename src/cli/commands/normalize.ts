@@ -1,6 +1,6 @@
 import { normalizeDocument } from '../../author/normalize.js';
-import { serializeJson } from '../../node/document-io.js';
-import { loadEditable, writeEditable } from '../../node/editable.js';
+import { serializeJson } from '../../json/layout.js';
+import { loadEditable, writeEditable } from '../../node/documents.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { rewriteOptions } from '../options.js';

@@ -4,10 +4,10 @@ import { defineCommand } from '../command.js';
 import { keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
-import { loadEditable, writeEditable } from '../../node/editable.js';
+import { loadEditable, writeEditable } from '../../node/documents.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { chooseKey, loadKeyFile } from '../../node/key-files.js';
+import { chooseKey, loadKeyFile } from '../../node/keys.js';
 
 export interface SignCommandOptions {
   file: string;

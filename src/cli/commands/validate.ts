@@ -6,7 +6,7 @@ import { SIGNATURE_MODES, type SignatureMode } from '../../validate/index.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
 import { defineCommand } from '../command.js';
 import { restoreStdin, trustOptions } from '../options.js';
-import { parseSize } from '../../node/size.js';
+import { parseSize } from '../size.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { defaultJobs } from '../../node/pool.js';
 import { validateFiles, type ValidateFilesResult } from '../../node/validate-files.js';

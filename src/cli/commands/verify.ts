@@ -2,10 +2,10 @@ import { BomwrightError, describeError } from '../../errors.js';
 import type { TrustStore } from '../../jsf/trust.js';
 import { verifyDocument } from '../../jsf/verify.js';
 import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../format/verify.js';
-import { loadTrustStore } from '../../node/key-files.js';
+import { loadTrustStore } from '../../node/keys.js';
 import { defineCommand } from '../command.js';
 import { restoreStdin, trustOptions } from '../options.js';
-import { loadJsonFile } from '../../node/document-io.js';
+import { loadJsonFile } from '../../node/documents.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../../node/paths.js';
 

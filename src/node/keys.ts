@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readFileOrFail } from './files.js';
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
@@ -6,19 +7,6 @@ import { parseKeyMaterial, type KeyMaterial } from '../jsf/keys.js';
 import type { TrustStore } from '../jsf/trust.js';
 
 const KEY_FILE = /\.(pem|crt|cer|der|jwk|jwks|json|hex|key)$/i;
-
-/** A whole file, or an E_NOT_FOUND / E_READ error that names it. */
-export function readFileOrFail(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BomwrightError(
-      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_READ',
-      `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
-    );
-  }
-}
 
 function filesOf(target: string): string[] {
   let stat;

@@ -1,0 +1,104 @@
+/** Documents read as JSON (strictly: duplicate keys and unsafe numbers refused) and written back in their layout. */
+import { BomwrightError } from '../errors.js';
+import type { DecodeResult } from '../json/decode.js';
+import { readDocumentText } from './files.js';
+import { validateAndParse } from '../validate/index.js';
+import { writeFileAtomic } from './write.js';
+import { parseJsonText } from '../json/parse.js';
+import { layoutOf, serializeJson, type JsonLayout } from '../json/layout.js';
+import { numbersThatWouldChange } from '../json/numbers.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+
+export interface LoadedJson extends JsonLayout {
+  text: string;
+  value: unknown;
+}
+
+/**
+ * A JSON file that every parser reads the same way, or the reasons it is not (syntax, duplicate member names,
+ * unpaired surrogates). Read without an intermediate buffer (see readDocumentText): a large document costs its
+ * text and its tree, as with JSON.parse, not its bytes as well.
+ */
+export function loadJsonFile(file: string): LoadedJson | { problems: Diagnostic[] } {
+  return loadDecoded(readDocumentText(file).decoded);
+}
+
+/**
+ * A previous release named on purpose (--baseline FILE): it must be a readable JSON document, or the version
+ * rule would pass by having nothing to compare with.
+ */
+export function loadBaselineFile(file: string): unknown {
+  const loaded = loadJsonFile(file);
+  if ('problems' in loaded) throw describeProblems(file, loaded.problems);
+  return loaded.value;
+}
+
+function loadDecoded(decoded: DecodeResult): LoadedJson | { problems: Diagnostic[] } {
+  if (decoded.text === undefined) return { problems: decoded.diagnostics };
+  const parsed = parseJsonText(decoded.text);
+  const problems = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (!('value' in parsed) || problems.length > 0)
+    return { problems: problems.length > 0 ? problems : parsed.diagnostics };
+  return { text: decoded.text, value: parsed.value, ...layoutOf(decoded.text) };
+}
+
+export function describeProblems(name: string, problems: readonly Diagnostic[]): BomwrightError {
+  const first = problems[0];
+  const where = first?.line === undefined ? '' : `:${first.line}:${first.column ?? 1}`;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return new BomwrightError(
+    'E_INPUT',
+    `${name}${where}: ${first?.message ?? 'unreadable'} [${first?.ruleId ?? 'json/syntax'}]${more}`,
+  );
+}
+
+/** A document read for rewriting, with what is needed to write it back the same way. */
+export interface EditableDocument {
+  file: string;
+  value: Record<string, unknown>;
+  layout: JsonLayout;
+  diagnostics: Diagnostic[];
+  valid: boolean;
+}
+
+/**
+ * Reads a BOM that a command will rewrite (bump, normalize, add, set): strictly parsed (duplicate keys and
+ * unreadable text refused), and refused when a rewrite would change a number literal that a double cannot hold.
+ */
+export async function loadEditable(file: string): Promise<EditableDocument> {
+  // Read as text without an intermediate buffer: bump and normalize then need the text and the tree, no more.
+  const { decoded } = readDocumentText(file);
+  if (decoded.text === undefined) throw describeProblems(file, decoded.diagnostics);
+  const { result, value, text } = await validateAndParse(decoded.text, {
+    signatures: 'verify',
+    skipSignatureVerification: true,
+  });
+  const unreadable = result.diagnostics.filter(
+    (d) => d.severity === 'error' && (d.ruleId.startsWith('read/') || d.ruleId.startsWith('json/')),
+  );
+  if (text === undefined || value === undefined || unreadable.length > 0)
+    throw describeProblems(file, unreadable.length > 0 ? unreadable : result.diagnostics);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new BomwrightError('E_INPUT', `${file} is not a JSON object`);
+  const changed = numbersThatWouldChange(text);
+  if (changed.length > 0) {
+    throw new BomwrightError(
+      'E_INPUT',
+      `${file} holds ${changed[0]}, which a JSON parser cannot represent exactly; rewriting or signing would change it (write it as a string)`,
+    );
+  }
+  return {
+    file,
+    value: value as Record<string, unknown>,
+    layout: layoutOf(text),
+    diagnostics: result.diagnostics,
+    valid: result.valid,
+  };
+}
+
+/** Writes the document back atomically with the source's layout (to `output` when given). */
+export function writeEditable(document: EditableDocument, value: unknown, output?: string): string {
+  const target = output ?? document.file;
+  writeFileAtomic(target, serializeJson(value, document.layout));
+  return target;
+}
