@@ -31,9 +31,10 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G ...]
-  --quick      fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
-  --only CASE  run only these cases; repeat or comma-separate (--only A,C)`;
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G ...] [--baseline DIR]
+  --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
+  --only CASE     run only these cases; repeat or comma-separate (--only A,C)
+  --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
 
 function main() {
   const options = parseOptions(process.argv.slice(2));
@@ -81,7 +82,7 @@ const NORMALIZE = 'bomwright CLI `normalize -o`';
 const DIFF = 'bomwright CLI `diff` against the next version';
 
 const CASE_BUILDERS = {
-  A(runs) {
+  A(runs, options) {
     const input = prepareBom(100);
     return [
       {
@@ -91,6 +92,7 @@ const CASE_BUILDERS = {
         rows: [
           row('`node -e 0`', ['-e', '0'], runs.fast, { reference: true }),
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { subject: true }),
+          ...baselineRows(input, runs, options),
           row('cyclonedx-library script', libraryPeer(input.path), runs.slow),
         ],
         goals: [{ text: 'bomwright CLI ÷ `node -e 0`', target: '≤ 1.5×', met: (r) => r <= 1.5 }],
@@ -98,7 +100,7 @@ const CASE_BUILDERS = {
     ];
   },
 
-  B(runs) {
+  B(runs, options) {
     const input = prepareBom(1000);
     return [
       {
@@ -107,6 +109,7 @@ const CASE_BUILDERS = {
         input,
         rows: [
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { reference: true }),
+          ...baselineRows(input, runs, options),
           row('cyclonedx-library script', libraryPeer(input.path), runs.slow, { subject: true }),
         ],
         goals: [{ text: 'library ÷ bomwright, whole process', target: '≥ 5×', met: (r) => r >= 5 }],
@@ -591,6 +594,16 @@ function otherCpuShare(before, after) {
 }
 
 /** The CLI as installed: package.json's `bin` entry (its file name has changed before, .js to .cjs). */
+/** The same command run by another checkout's built CLI (--baseline), for before/after figures in one run. */
+function baselineRows(input, runs, options) {
+  if (!options.baseline) return [];
+  const entry = join(options.baseline, 'bin/bomwright.cjs');
+  if (!existsSync(entry)) throw new BenchError(`--baseline ${options.baseline} has no bin/bomwright.cjs`);
+  const rev = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: options.baseline, encoding: 'utf8' });
+  const label = `bomwright CLI \`validate\`, baseline${rev.status === 0 ? ` @ ${rev.stdout.trim()}` : ''}`;
+  return [row(label, [entry, 'validate', input.path], runs.fast)];
+}
+
 function cliEntry() {
   const { bin } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const entry = typeof bin === 'string' ? bin : bin?.bomwright;
@@ -618,6 +631,7 @@ function parseOptions(argv) {
       options: {
         quick: { type: 'boolean', default: false },
         only: { type: 'string', multiple: true },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
@@ -635,7 +649,7 @@ function parseOptions(argv) {
     throw new BenchError(`unknown case ${unknown.join(', ')} (expected ${expected})\n${USAGE}`);
   }
   // Canonical order, no duplicates, whatever order the flags came in.
-  return { quick: parsed.quick, only: CASES.filter((c) => only.includes(c)) };
+  return { quick: parsed.quick, only: CASES.filter((c) => only.includes(c)), baseline: parsed.baseline };
 }
 
 /**

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import yargs from 'yargs/yargs';
 import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
 import type { CliContext } from './command.js';
+import type { CliCommand } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { STDIN_TOKEN } from './options.js';
@@ -38,8 +39,11 @@ function skipHelpPrerender(parser: object): void {
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
-/** Runs the CLI and returns the exit code; never throws and never prints a stack trace. */
-export async function main(io: CliIo): Promise<number> {
+/**
+ * Runs the CLI and returns the exit code; never throws and never prints a stack trace. `commands` is the
+ * command list (a family generated from a table joins it the same way).
+ */
+export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
   const version = toolVersion();
   const context: CliContext = {
     cwd: io.cwd,
@@ -69,7 +73,7 @@ export async function main(io: CliIo): Promise<number> {
         if (error) throw error;
         throw new BomwrightError('E_USAGE', message);
       });
-    for (const command of COMMANDS) parser = command.register(parser, context, done);
+    for (const command of commands) parser = command.register(parser, context, done);
     skipHelpPrerender(parser);
     await parser.parseAsync();
     return exitCode;
