@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { expect } from 'vitest';
 import { BomwrightError, type ErrorCode } from '../src/index.js';
 import { mkdtempSync } from 'node:fs';
@@ -66,4 +66,19 @@ export function expectErrorCode(run: () => unknown, code: ErrorCode): BomwrightE
   expect(caught).toBeInstanceOf(BomwrightError);
   expect((caught as BomwrightError).code).toBe(code);
   return caught as BomwrightError;
+}
+
+/** Runs git in `dir` with a fixed identity (tests make their own repositories). */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    },
+  });
 }

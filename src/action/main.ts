@@ -3,12 +3,11 @@
  * with the same engine as the CLI, and reports the GitHub way: annotations on the changed lines, outputs in
  * $GITHUB_OUTPUT, a summary table in $GITHUB_STEP_SUMMARY, and a SARIF file for code scanning.
  */
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { checkAll, defaultJobs } from '../node/pool.js';
 import type { CheckSettings } from '../node/check-file.js';
-import { assertRevision, gitRoot } from '../node/git.js';
+import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
 import { resolveInputs } from '../node/discover.js';
 import { loadTrustStore } from '../node/keys.js';
 import { displayPath, repositoryRoot } from '../node/paths.js';
@@ -30,28 +29,6 @@ function list(value: string): string[] {
     .split(/[\n ]+/)
     .map((s) => s.trim())
     .filter(Boolean);
-}
-
-/** Lines added or changed since `baseRef`, per file; undefined means "all of it" (a new file, or no base). */
-function changedLines(file: string, baseRef: string, cwd: string): Set<number> | undefined {
-  let diff: string;
-  try {
-    diff = execFileSync('git', ['diff', '--unified=0', '--no-color', baseRef, '--', file], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return undefined;
-  }
-  if (diff.includes('\nnew file mode')) return undefined;
-  const lines = new Set<number>();
-  for (const match of diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
-    const start = Number(match[1]);
-    const count = match[2] === undefined ? 1 : Number(match[2]);
-    for (let n = 0; n < count; n++) lines.add(start + n);
-  }
-  return lines;
 }
 
 function summaryTable(reports: readonly FileReport[]): string {
@@ -81,7 +58,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   // On pull requests the base branch is the baseline of the version rule, unless base-ref says otherwise.
   const baseRef = input(env, 'base-ref', env.GITHUB_BASE_REF ? `origin/${env.GITHUB_BASE_REF}` : '');
   const root = baseRef ? gitRoot(workspace) : undefined;
-  if (baseRef) assertRevision(baseRef, root!);
+  const base = baseRef ? resolveCommit(baseRef, root!) : undefined;
   const trustPaths = list(input(env, 'trust')).map((p) => path.resolve(workspace, p));
   const settings: CheckSettings = {
     signatures: input(env, 'signatures', 'verify') as SignatureMode,
@@ -90,7 +67,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     trustRootPaths: [],
     requireTrusted: false,
     allowExcludes: [],
-    ...(baseRef ? { versionRule: { mode: 'ref' as const, ref: baseRef, root: root! } } : {}),
+    ...(base ? { versionRule: { mode: 'ref' as const, commit: base, root: root! } } : {}),
   };
   const trust = loadTrustStore(trustPaths, []);
   const inputs = await resolveInputs(paths, workspace);
@@ -110,7 +87,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   const options = { toolVersion: env.BOMWRIGHT_VERSION ?? 'action' };
   for (const report of reports) {
     // Annotations only where the pull request changed something: the rest was there before.
-    const changed = baseRef ? changedLines(path.join(repoRoot, report.uri), baseRef, repoRoot) : undefined;
+    const changed = base ? changedLines(path.join(repoRoot, report.uri), base, repoRoot) : undefined;
     // The version rule speaks of the whole document, wherever its line is.
     const keep = (d: { line?: number; ruleId: string }) =>
       d.line === undefined || d.ruleId === 'bom/version-rule' || changed!.has(d.line);

@@ -40,6 +40,18 @@ function skipHelpPrerender(parser: object): void {
 }
 
 /**
+ * Text from documents reaches the terminal in messages, values and names. Control characters (escape sequences
+ * that clear the screen, move the cursor or retitle the window, carriage returns that overwrite a line) and
+ * bidirectional overrides (which reorder what is shown) are printed as visible escapes instead; line feeds and
+ * tabs stay. Machine formats (JSON, SARIF) escape them already.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+export function neutralizeControls(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Runs the CLI and returns the exit code; never throws and never prints a stack trace. `commands` is the
  * command list (a family generated from a table joins it the same way).
  */
@@ -48,8 +60,8 @@ export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS
   const context: CliContext = {
     cwd: io.cwd,
     env: io.env ?? process.env,
-    stdout: io.stdout,
-    stderr: io.stderr,
+    stdout: (text) => io.stdout(neutralizeControls(text)),
+    stderr: (text) => io.stderr(neutralizeControls(text)),
     ...(io.stderrStream === undefined ? {} : { stderrStream: io.stderrStream }),
     stdoutIsTerminal: io.stdoutIsTerminal ?? false,
     toolVersion: version,
@@ -79,7 +91,7 @@ export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS
     return exitCode;
   } catch (error) {
     const usage = isBomwrightError(error) && error.code === 'E_USAGE' ? '\nRun "bomwright --help" for usage.' : '';
-    io.stderr(`bomwright: ${describeError(error)}${usage}\n`);
+    io.stderr(neutralizeControls(`bomwright: ${describeError(error)}${usage}\n`));
     // A document that cannot be processed is a document defect (1); everything else is operational (2).
     return isBomwrightError(error) && error.code === 'E_INPUT' ? EXIT_INVALID : EXIT_USAGE;
   }

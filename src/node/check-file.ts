@@ -10,7 +10,7 @@ import {
 } from '../validate/index.js';
 import { statSync } from 'node:fs';
 import { loadBaselineFile } from './documents.js';
-import { gitShow } from './git.js';
+import { gitShow, type Commit } from './git.js';
 import { STDIN } from './discover.js';
 import { ioError, looksLikeBom, readDocumentText, readInput } from './files.js';
 
@@ -31,7 +31,9 @@ export interface CheckSettings {
   allowExcludes: string[];
   /** The version rule against a previous release: a baseline file, a git revision, or HEAD for staged files. */
   versionRule?:
-    { mode: 'file'; baseline: string } | { mode: 'ref'; ref: string; root: string } | { mode: 'staged'; root: string };
+    | { mode: 'file'; baseline: string }
+    | { mode: 'ref'; commit: Commit; root: string }
+    | { mode: 'staged'; head: Commit | undefined; root: string };
 }
 
 export type CheckOutcome =
@@ -45,7 +47,7 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
   try {
     if (settings.versionRule?.mode === 'staged') {
       // Pre-commit: what is about to be committed (the index), not the working tree.
-      const staged = gitShow('', job.source, settings.versionRule.root);
+      const staged = gitShow('index', job.source, settings.versionRule.root);
       if (staged === undefined) return { kind: 'skipped' };
       if (!job.explicit && !looksLikeBom(staged)) return { kind: 'skipped' };
       return { kind: 'result', result: await validate(staged, validateOptions(settings, trust, job.source)) };
@@ -58,16 +60,17 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
     const size = fileSize(job.source);
     if (size > settings.maxSize) return { kind: 'result', result: tooLargeResult(size, settings.maxSize) };
     // The first read is handed over once; a second one (positions for diagnostics) goes back to the file.
-    let first: ReturnType<typeof readDocumentText> | undefined = readDocumentText(job.source);
+    let first: ReturnType<typeof readDocumentText> | undefined = readDocumentText(job.source, settings.maxSize);
     if (!job.explicit && !first.looksLikeBom) return { kind: 'skipped' };
     const source = new RereadableSource(() => {
-      const read = first ?? readDocumentText(job.source);
+      const read = first ?? readDocumentText(job.source, settings.maxSize);
       first = undefined;
       return read.decoded;
     });
     return { kind: 'result', result: await validate(source, validateOptions(settings, trust, job.source)) };
   } catch (error) {
-    if (isBomwrightError(error) && error.code === 'E_READ') return { kind: 'failure', failure: describeError(error) };
+    if (isBomwrightError(error) && (error.code === 'E_READ' || error.code === 'E_NOT_FOUND'))
+      return { kind: 'failure', failure: describeError(error) };
     // Anything else is a bug or an environment problem; it fails this file, not the run.
     return {
       kind: 'failure',
@@ -101,9 +104,11 @@ function fetchBaseline(file: string, settings: CheckSettings): ValidateOptions['
   const rule = settings.versionRule;
   if (rule === undefined) return undefined;
   if (rule.mode === 'file') return { document: loadBaselineFile(rule.baseline), name: rule.baseline };
-  const revision = rule.mode === 'ref' ? rule.ref : 'HEAD';
-  const text = gitShow(revision, file, rule.root);
-  return text === undefined ? undefined : { document: text, name: revision };
+  const commit = rule.mode === 'ref' ? rule.commit : rule.head;
+  // A repository without commits: every staged file is new.
+  if (commit === undefined) return undefined;
+  const text = gitShow(commit, file, rule.root);
+  return text === undefined ? undefined : { document: text, name: commit.name };
 }
 
 function fileSize(file: string): number {

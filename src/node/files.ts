@@ -2,21 +2,54 @@
  * Reading files the way every command must: bounded, with one wording per failure, and without an
  * intermediate buffer where the text is all that is needed.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { BomwrightError } from '../errors.js';
 import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { STDIN } from './discover.js';
 
-/** A whole file, or an E_NOT_FOUND / E_READ error that names it. */
-export function readFileOrFail(file: string): Buffer {
+/** Files that are not documents (keys, certificates, package.json) are small; this bounds what they may cost. */
+export const MAX_SMALL_FILE = 16 * 1024 * 1024;
+const DEFAULT_MAX_DOCUMENT = 512 * 1024 * 1024;
+
+/**
+ * Opens a named file for reading, refusing anything but a regular file without ever blocking: a FIFO opened
+ * plainly waits for a writer forever, and a device such as /dev/zero never ends. The size bound is checked on
+ * the open file, so a file swapped after a stat cannot slip past it.
+ */
+function openRegular(file: string, maxSize: number): { fd: number; size: number } {
+  let fd: number;
   try {
-    return readFileSync(file);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BomwrightError(
-      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_READ',
-      `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
-    );
+    throw ioError(file, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw ioError(file, Object.assign(new Error('directory'), { code: 'EISDIR' }));
+    if (!stat.isFile()) {
+      throw new BomwrightError(
+        'E_READ',
+        `Cannot read ${file}: not a regular file (a pipe, device or socket); pass such content on standard input (-)`,
+      );
+    }
+    if (stat.size > maxSize)
+      throw new BomwrightError('E_READ', `Cannot read ${file}: ${stat.size} bytes, over the limit of ${maxSize} bytes`);
+    return { fd, size: stat.size };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** A whole regular file of at most `maxSize` bytes, or an E_NOT_FOUND / E_READ error that names it. */
+export function readFileOrFail(file: string, maxSize = MAX_SMALL_FILE): Buffer {
+  const { fd } = openRegular(file, maxSize);
+  try {
+    return readFileSync(fd);
+  } catch (error) {
+    throw ioError(file, error);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -24,17 +57,19 @@ export function readFileOrFail(file: string): Buffer {
 export async function readInput(source: string, maxSize: number): Promise<{ bytes?: Uint8Array; size: number }> {
   if (source === STDIN) return readStdin(maxSize);
   // Synchronous on purpose: one document at a time, and node:fs/promises costs start-up time.
+  let opened: { fd: number; size: number };
   try {
-    const fd = openSync(source, 'r');
-    try {
-      const { size } = fstatSync(fd);
-      if (size > maxSize) return { size };
-      return { bytes: readFileSync(fd), size };
-    } finally {
-      closeSync(fd);
-    }
+    opened = openRegular(source, Number.MAX_SAFE_INTEGER);
+  } catch (error) {
+    throw error instanceof BomwrightError ? error : ioError(source, error);
+  }
+  try {
+    if (opened.size > maxSize) return { size: opened.size };
+    return { bytes: readFileSync(opened.fd), size: opened.size };
   } catch (error) {
     throw ioError(source, error);
+  } finally {
+    closeSync(opened.fd);
   }
 }
 
@@ -52,17 +87,28 @@ async function readStdin(maxSize: number): Promise<{ bytes?: Uint8Array; size: n
   return { bytes: Buffer.concat(chunks), size };
 }
 
+/** One wording per reason a file cannot be read; a missing file is E_NOT_FOUND, anything else E_READ. */
 export function ioError(source: string, error: unknown): BomwrightError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
-    code === 'ENOENT'
+    code === 'ENOENT' || code === 'ENOTDIR'
       ? 'no such file'
       : code === 'EACCES' || code === 'EPERM'
         ? 'permission denied'
         : code === 'EISDIR'
           ? 'is a directory'
-          : (code ?? 'unreadable');
-  return new BomwrightError('E_READ', `Cannot read ${source}: ${reason}`, { cause: error });
+          : code === 'ENAMETOOLONG'
+            ? 'the path is too long'
+            : code === 'ELOOP'
+              ? 'too many levels of symbolic links'
+              : (code ?? 'unreadable');
+  return new BomwrightError(
+    code === 'ENOENT' || code === 'ENOTDIR' ? 'E_NOT_FOUND' : 'E_READ',
+    `Cannot read ${source}: ${reason}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 const MARKERS = ['"bomFormat"', '"specVersion"'];
@@ -93,23 +139,24 @@ export function looksLikeBom(content: string | Uint8Array): boolean {
  * it replaces invalid bytes with U+FFFD, so text holding U+FFFD or NUL (UTF-16) is read again as bytes and
  * checked strictly.
  */
-export function readDocumentText(file: string): { decoded: DecodeResult; looksLikeBom: boolean } {
+export function readDocumentText(
+  file: string,
+  maxSize = DEFAULT_MAX_DOCUMENT,
+): { decoded: DecodeResult; looksLikeBom: boolean } {
   let text: string;
+  const first = openRegular(file, maxSize);
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(first.fd, 'utf8');
   } catch (error) {
     throw ioError(file, error);
+  } finally {
+    closeSync(first.fd);
   }
   if (!text.includes('\uFFFD') && !text.includes('\u0000')) {
     const decoded = decodedText(text);
     // Text that cannot be decoded is reported, never skipped.
     return { decoded, looksLikeBom: decoded.text === undefined || looksLikeBom(decoded.text) };
   }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    throw ioError(file, error);
-  }
+  const bytes = readFileOrFail(file, maxSize);
   return { decoded: decodeJsonBytes(bytes), looksLikeBom: looksLikeBom(bytes) };
 }

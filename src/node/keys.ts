@@ -8,7 +8,8 @@ import type { TrustStore } from '../jsf/trust.js';
 
 const KEY_FILE = /\.(pem|crt|cer|der|jwk|jwks|json|hex|key)$/i;
 
-function filesOf(target: string): string[] {
+/** The key files a --trust or --trust-root operand names: the file, or the key files in the folder. */
+export function filesOf(target: string): string[] {
   let stat;
   try {
     stat = statSync(target);

@@ -14,6 +14,14 @@ export function defaultJobs(): number {
 }
 
 /**
+ * More threads than cores only add memory (each loads the engine and holds a document): requests are clamped to
+ * the core count, and to the number of files.
+ */
+export function effectiveJobs(requested: number, files: number): number {
+  return Math.max(1, Math.min(Math.floor(requested), defaultJobs(), files));
+}
+
+/**
  * Checks every job, at most `jobs` at a time, and reports each outcome as soon as it is known (in completion
  * order). Each worker holds one document at a time, so memory stays bounded by the largest documents, not
  * their number. Standard input is always read by the main thread.
@@ -34,7 +42,11 @@ export async function checkAll(
     for (const { job, index } of pooled) onOutcome(index, await checkFile(job, settings, trust));
     return { workers: 0 };
   }
-  const workers = Math.min(jobs, pooled.length);
+  const workers = effectiveJobs(jobs, pooled.length);
+  if (workers <= 1) {
+    for (const { job, index } of pooled) onOutcome(index, await checkFile(job, settings, trust));
+    return { workers: 0 };
+  }
   await runWorkers(pooled, settings, trust, workers, workerFile, onOutcome);
   return { workers };
 }

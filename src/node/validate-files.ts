@@ -7,7 +7,7 @@ import { BomwrightError } from '../errors.js';
 import type { FileReport } from '../format/report.js';
 import type { SignatureMode } from '../validate/index.js';
 import type { CheckSettings } from './check-file.js';
-import { assertRevision, gitRoot, stagedJsonFiles } from './git.js';
+import { gitRoot, headCommit, resolveCommit, stagedJsonFiles } from './git.js';
 import { resolveInputs, STDIN } from './discover.js';
 import { loadTrustStore } from './keys.js';
 import { displayPath, repositoryRoot } from './paths.js';
@@ -33,8 +33,8 @@ export interface ValidateFilesOptions {
   /** Documents checked at once, in worker threads (default: the number of cores). */
   jobs?: number;
   versionRule?: VersionRuleSource;
-  /** Called once the inputs are known, before any is checked. */
-  onStart?: (total: number) => void;
+  /** Called once the inputs are known (absolute paths, `-` for standard input), before any is checked. */
+  onStart?: (sources: readonly string[]) => void;
   /** Called as each input is done (in completion order); `report` is absent for skipped files (not BOMs). */
   onFile?: (report: FileReport | undefined) => void;
 }
@@ -60,7 +60,6 @@ export async function validateFiles(
   const cwd = options.cwd ?? process.cwd();
   const rule = options.versionRule;
   const root = rule !== undefined && !('baseline' in rule) ? gitRoot(cwd) : undefined;
-  if (rule !== undefined && 'baseRef' in rule) assertRevision(rule.baseRef, root!);
   // --staged checks exactly what is about to be committed: the staged BOM files, whatever the operands say.
   const inputs =
     rule !== undefined && 'staged' in rule
@@ -85,11 +84,11 @@ export async function validateFiles(
       : 'baseline' in rule
         ? { versionRule: { mode: 'file' as const, baseline: rule.baseline } }
         : 'baseRef' in rule
-          ? { versionRule: { mode: 'ref' as const, ref: rule.baseRef, root: root! } }
-          : { versionRule: { mode: 'staged' as const, root: root! } }),
+          ? { versionRule: { mode: 'ref' as const, commit: resolveCommit(rule.baseRef, root!), root: root! } }
+          : { versionRule: { mode: 'staged' as const, head: headCommit(root!), root: root! } }),
   };
   const repoRoot = repositoryRoot(cwd);
-  options.onStart?.(inputs.length);
+  options.onStart?.(inputs.map((input) => input.source));
   const reports: FileReport[] = [];
   const { workers } = await checkAll(inputs, settings, trust, options.jobs ?? defaultJobs(), (index, outcome) => {
     if (outcome.kind === 'skipped') {

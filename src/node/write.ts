@@ -1,35 +1,198 @@
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+/**
+ * Writing files so that nothing is ever lost: a rewritten file is replaced in one rename after its bytes are on
+ * disk, a symbolic link stays a link (its target is rewritten), a device or pipe is written to rather than
+ * replaced, and temporary files that a killed run left behind are removed by the next write to the same file.
+ */
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 
 let sequence = 0;
 
-/**
- * Writes via a temporary file in the same directory and a rename, so readers never see a partial file and an
- * error leaves the original untouched. The temporary name is unique per process and call, and created with
- * O_EXCL, so it can never clobber anything.
- */
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${Date.now()}-${++sequence}.tmp`);
+function writeError(file: string, error: unknown): BomwrightError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
+  const reason =
+    code === 'ENOENT'
+      ? 'its folder does not exist'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'ENAMETOOLONG'
+            ? 'the path is too long'
+            : code;
+  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${reason}`, { cause: error });
+}
+
+function statOrUndefined(file: string, follow: boolean): Stats | undefined {
   try {
-    // A rewritten file keeps its permissions; a new one gets the given mode (default 0644).
-    writeFileSync(temp, data, { mode: mode ?? existingMode(file) ?? 0o644, flag: 'wx' });
-    renameSync(temp, file);
+    return follow ? statSync(file) : lstatSync(file);
   } catch (error) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // The temporary file may not exist; the original error is what matters.
-    }
-    const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
-    throw new BomwrightError('E_WRITE', `Cannot write ${file}: ${code}`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
-function existingMode(file: string): number | undefined {
+/** Where a write to `file` must land: the final target of a symbolic link (so the link stays a link). */
+function writeTarget(file: string): string {
+  const own = statOrUndefined(file, false);
+  if (own === undefined || !own.isSymbolicLink()) return file;
   try {
-    return statSync(file).mode & 0o7777;
+    return realpathSync(file);
   } catch {
-    return undefined;
+    // A dangling link: rewriting it would replace the link with a file, leaving what it named untouched.
+    throw new BomwrightError('E_WRITE', `Cannot write ${file}: it is a symbolic link to nothing`);
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function writeAll(fd: number, data: string | Uint8Array): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  for (let offset = 0; offset < bytes.byteLength;) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      // A non-blocking pipe (stdout under a process manager) is full: wait for the reader.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 5);
+    }
+  }
+}
+
+/** Our temporary files for `target`: `.<name>.<pid>-<time>-<n>.tmp` beside it. */
+function temporaryName(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${Date.now()}-${++sequence}.tmp`);
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temporary files of ours for `target` whose writer is gone (killed before its rename). */
+function removeStaleTemporaries(target: string): void {
+  const base = path.basename(target);
+  const prefix = `.${base}.`;
+  let names: string[];
+  try {
+    names = readdirSync(path.dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const match = /^(\d+)-\d+-\d+\.tmp$/.exec(name.slice(prefix.length));
+    if (match === null || isAlive(Number(match[1]))) continue;
+    try {
+      rmSync(path.join(path.dirname(target), name), { force: true });
+    } catch {
+      // Someone else's problem now; it is not in the way of this write.
+    }
+  }
+}
+
+function fsyncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a directory; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Writes `data` to `file` atomically: a temporary file in the same directory (created exclusively, so it can
+ * never clobber anything), fsync, rename over the target, fsync of the directory. Readers never see a partial
+ * file and an error leaves the original untouched. A rewritten file keeps its permissions; a new one gets
+ * `mode` (default 0644). A symbolic link is followed; a character device or pipe (`/dev/stdout`) is written to
+ * directly, and any other non-regular file is refused.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
+  let target: string;
+  let existing: Stats | undefined;
+  try {
+    // What the path leads to, links followed: a pipe behind /dev/stdout has no name of its own to rename over.
+    const descriptor = ownDescriptor(file);
+    if (descriptor !== undefined) return writeDescriptor(file, descriptor, data);
+    existing = statOrUndefined(file, true);
+    if (existing !== undefined && !existing.isFile()) {
+      if (existing.isCharacterDevice() || existing.isFIFO()) return writeStream(file, data);
+      throw new BomwrightError(
+        'E_WRITE',
+        `Cannot write ${file}: it is ${existing.isDirectory() ? 'a directory' : 'not a regular file'}`,
+      );
+    }
+    target = writeTarget(file);
+  } catch (error) {
+    if (error instanceof BomwrightError) throw error;
+    throw writeError(file, error);
+  }
+  removeStaleTemporaries(target);
+  const temp = temporaryName(target);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', mode ?? (existing === undefined ? 0o644 : existing.mode & 0o7777));
+    writeAll(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, target);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw writeError(file, error);
+  }
+  fsyncDirectory(path.dirname(target));
+}
+
+/** `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`: this process's own descriptors, which may be sockets or pipes. */
+export function isOwnStream(file: string): boolean {
+  return ownDescriptor(file) !== undefined;
+}
+
+function ownDescriptor(file: string): number | undefined {
+  const match = /^\/(?:dev\/(stdout|stderr)|dev\/fd\/(\d+)|proc\/self\/fd\/(\d+))$/.exec(path.resolve(file));
+  if (match === null) return undefined;
+  return match[1] === 'stdout' ? 1 : match[1] === 'stderr' ? 2 : Number(match[2] ?? match[3]);
+}
+
+function writeDescriptor(file: string, fd: number, data: string | Uint8Array): void {
+  try {
+    writeAll(fd, data);
+  } catch (error) {
+    throw writeError(file, error);
+  }
+}
+
+function writeStream(file: string, data: string | Uint8Array): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'w');
+    writeAll(fd, data);
+  } catch (error) {
+    throw writeError(file, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -3,10 +3,12 @@ import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { loadEditable, writeEditable } from '../../node/documents.js';
-import { gitRoot, gitShow } from '../../node/git.js';
+import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
 import { chooseKey } from '../../node/keys.js';
 import { loadBaselineFile } from '../../node/documents.js';
 import { validate } from '../../validate/index.js';
+import { refuseOverwriting } from '../../node/paths.js';
+import { isOwnStream } from '../../node/write.js';
 import { defineCommand } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
@@ -74,9 +76,11 @@ async function checkDue(options: BumpCommandOptions): Promise<number> {
     options.baseline !== undefined
       ? { document: loadBaselineFile(options.baseline), name: options.baseline }
       : (() => {
-          const revision = options.baseRef ?? 'HEAD';
-          const text = gitShow(revision, options.file, gitRoot(options.cwd));
-          return text === undefined ? undefined : { document: text, name: revision };
+          const root = gitRoot(options.cwd);
+          // An explicit --base-ref must exist; the default HEAD may not yet (a repository without commits).
+          const commit = options.baseRef === undefined ? headCommit(root) : resolveCommit(options.baseRef, root);
+          const text = commit === undefined ? undefined : gitShow(commit, options.file, root);
+          return text === undefined ? undefined : { document: text, name: commit!.name };
         })();
   if (baseline === undefined) {
     options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
@@ -95,6 +99,8 @@ async function checkDue(options: BumpCommandOptions): Promise<number> {
 
 export async function runBump(options: BumpCommandOptions): Promise<number> {
   if (options.check) return checkDue(options);
+  if (options.output !== undefined && options.key !== undefined)
+    refuseOverwriting(options.output, [{ file: options.key, role: 'the signing key' }]);
   const document = await loadEditable(options.file);
   if (!document.valid) {
     options.stderr(
@@ -127,7 +133,7 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
   }
   const target = writeEditable(document, result, options.output);
   const serial = bumped.addedSerialNumber ? ', added a serialNumber' : '';
-  options.stdout(
+  (isOwnStream(target) ? options.stderr : options.stdout)(
     `Bumped ${target} to version ${bumped.version}${serial}${signed.length > 0 && options.key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
   );
   return EXIT_OK;

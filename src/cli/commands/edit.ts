@@ -12,6 +12,7 @@ import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
 import { isRecord } from '../../values.js';
+import { isOwnStream } from '../../node/write.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { dropSignaturesOption, rewriteOptions } from '../options.js';
@@ -83,7 +84,9 @@ function finish(
     );
   }
   const written = writeEditable(document, result.document, target.output);
-  context.stdout(`${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`);
+  (isOwnStream(written) ? context.stderr : context.stdout)(
+    `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`,
+  );
   return EXIT_OK;
 }
 

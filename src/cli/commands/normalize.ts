@@ -4,6 +4,7 @@ import { loadEditable, writeEditable } from '../../node/documents.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { rewriteOptions } from '../options.js';
+import { isOwnStream } from '../../node/write.js';
 
 export interface NormalizeCommandOptions {
   file: string;
@@ -11,6 +12,7 @@ export interface NormalizeCommandOptions {
   /** Only say whether the file is normalized (exit 1 when it is not). */
   check: boolean;
   stdout: (text: string) => void;
+  stderr: (text: string) => void;
 }
 
 export const normalizeCommand = defineCommand({
@@ -23,7 +25,13 @@ export const normalizeCommand = defineCommand({
       describe: 'Only say whether the file is normalized (exit 1 when not)',
     }),
   handler: (argv, context) =>
-    runNormalize({ file: argv.file, output: argv.output, check: argv.check, stdout: context.stdout }),
+    runNormalize({
+      file: argv.file,
+      output: argv.output,
+      check: argv.check,
+      stdout: context.stdout,
+      stderr: context.stderr,
+    }),
 });
 
 export async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
@@ -36,6 +44,7 @@ export async function runNormalize(options: NormalizeCommandOptions): Promise<nu
     return same ? EXIT_OK : EXIT_INVALID;
   }
   const target = writeEditable(document, normalized, options.output);
-  options.stdout(`Normalized ${target}\n`);
+  // The document itself may be going to stdout (-o /dev/stdout): the status line must not join it.
+  (isOwnStream(target) ? options.stderr : options.stdout)(`Normalized ${target}\n`);
   return EXIT_OK;
 }

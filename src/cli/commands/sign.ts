@@ -6,6 +6,8 @@ import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
 import { loadEditable, writeEditable } from '../../node/documents.js';
 import { formatRefusal } from '../../format/refusal.js';
+import { refuseOverwriting } from '../../node/paths.js';
+import { isOwnStream } from '../../node/write.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 
@@ -99,6 +101,11 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
     return EXIT_INVALID;
   }
 
+  if (options.output !== undefined)
+    refuseOverwriting(options.output, [
+      { file: options.key, role: 'the signing key' },
+      ...(options.certChain === undefined ? [] : [{ file: options.certChain, role: 'the certificate chain' }]),
+    ]);
   const key = chooseKey(options.key, options.keyId, options.passphrase);
   const certificatePath =
     options.certChain === undefined ? undefined : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
@@ -121,7 +128,7 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
 
   const target = writeEditable(document, signed, options.output);
   const algorithm = resolveAlgorithm(key, options.algorithm).name;
-  options.stdout(
+  (isOwnStream(target) ? options.stderr : options.stdout)(
     `Signed ${count} object${count === 1 ? '' : 's'} (${options.targets.join(', ')}) of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
   );
   return EXIT_OK;

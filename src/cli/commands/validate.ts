@@ -12,6 +12,8 @@ import { defaultJobs } from '../../node/pool.js';
 import { validateFiles, type ValidateFilesResult } from '../../node/validate-files.js';
 import { createProgress, type Progress } from '../progress.js';
 import { writeFileAtomic } from '../../node/write.js';
+import { refuseOverwriting } from '../../node/paths.js';
+import { filesOf } from '../../node/keys.js';
 
 export interface ValidateCommandOptions {
   paths: string[];
@@ -172,9 +174,18 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
           : options.staged
             ? { versionRule: { staged: true } }
             : {}),
-      onStart: (total) => {
+      onStart: (sources) => {
+        if (options.output !== undefined) {
+          refuseOverwriting(options.output, [
+            ...sources.map((file) => ({ file, role: 'an input' })),
+            ...[...options.trustPaths, ...options.trustRootPaths]
+              .flatMap(filesOf)
+              .map((file) => ({ file, role: 'a trust file' })),
+            ...(options.baseline === undefined ? [] : [{ file: options.baseline, role: 'the baseline' }]),
+          ]);
+        }
         progress = createProgress({
-          total,
+          total: sources.length,
           ...(options.progress === undefined ? {} : { forced: options.progress }),
           quiet: options.quiet,
           env: options.terminal.env,
