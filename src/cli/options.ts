@@ -31,7 +31,12 @@ export function trustOptions<T>(y: Argv<T>) {
     .option('require-trusted', {
       type: 'boolean',
       default: false,
-      describe: 'Untrusted or unverifiable signatures are errors',
+      describe: 'Valid signatures from keys that are not trusted are errors (else warnings)',
+    })
+    .option('allow-unverifiable', {
+      type: 'boolean',
+      default: false,
+      describe: 'Signatures that cannot be checked (no key for their keyId) are warnings, not errors',
     })
     .option('allow-excludes', {
       type: 'string',

@@ -83,7 +83,7 @@ export const RULES = {
   },
   'bom/version': {
     severity: 'error',
-    description: 'version is not an integer of at least 1',
+    description: 'version is not a whole number from 1 to 2^53 - 1 (beyond that, parsers cannot hold it exactly)',
     hint: 'Start at 1 and increment by 1 whenever the document is modified',
   },
   'bom/version-rule': {
@@ -128,9 +128,20 @@ export const RULES = {
     hint: 'The object changed after signing, or the signature is damaged: re-sign it (bomwright sign)',
   },
   'signature/unverifiable': {
-    severity: 'warning',
-    description: 'A JSF signature names a key (keyId, or none) that is not available',
-    hint: 'Give the key with --trust; an error with --require-trusted',
+    severity: 'error',
+    description: 'A JSF signature names a key (keyId, or none) that is not available, so it cannot be checked',
+    hint: 'Give the key with --trust; a gate fails closed, --allow-unverifiable makes this a warning',
+  },
+  'signature/misplaced': {
+    severity: 'error',
+    description: "A JSF signature stands where the document's format allows none",
+    hint: 'Sign a place the spec version allows (the root, components, services, …; none before 1.4), or remove it',
+  },
+  'signature/unsafe-number': {
+    severity: 'error',
+    description:
+      'A signed object holds a number beyond 2^53 that parsers cannot hold exactly, so the signature cannot protect it',
+    hint: 'Write such numbers as strings before signing: edits that parse to the same double would still verify',
   },
   'signature/untrusted': {
     severity: 'warning',

@@ -1,6 +1,7 @@
 /** `bomwright verify`'s reports: text for people, json for machines. Pure: verdicts in, text out. */
 import type { SignerReport } from '../jsf/verify.js';
 import { plural } from './report.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** The verdict on one document's signatures. */
 export interface VerifyFileReport {
@@ -10,6 +11,8 @@ export interface VerifyFileReport {
   /** Operational (exit 2) rather than a document defect (exit 1). */
   operational?: boolean;
   signatures: SignerReport[];
+  /** The verdict's findings beyond each signer's own (numbers a signature cannot pin). */
+  problems?: Diagnostic[];
   ok: boolean;
 }
 
@@ -29,6 +32,7 @@ export function formatVerifyText(reports: readonly VerifyFileReport[]): string {
   for (const v of reports) {
     lines.push(`${v.path}: ${v.ok ? 'OK' : 'FAILED'}${v.failure ? ` — ${v.failure}` : ''}`);
     lines.push(...v.signatures.map(describeSigner));
+    lines.push(...(v.problems ?? []).map((d) => `  ${d.pointer}  ${d.severity}: ${d.message}  ${d.ruleId}`));
   }
   const all = reports.flatMap((v) => v.signatures);
   const valid = all.filter((r) => r.verdict === 'valid');

@@ -35,6 +35,9 @@ export function resolveTargets(document: Record<string, unknown>, targets: reado
       // A JSON pointer (used by bump to re-sign exactly what was signed before).
       if (!isRecord(resolvePointer(document, target)))
         throw new BomwrightError('E_USAGE', `${target} does not point to an object`);
+      // In a BOM, only where the spec version allows a signature.
+      if (specVersion !== undefined && !findPlaces(document, patterns).includes(target))
+        throw new BomwrightError('E_USAGE', `CycloneDX ${specVersion} allows no signature at ${target}`);
       chosen.add(target);
     } else if (target === 'all') for (const p of findPlaces(document, patterns)) chosen.add(p);
     else if (target === 'components' || target === 'services') {

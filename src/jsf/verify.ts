@@ -48,6 +48,19 @@ function keySourceOf(signer: SignerEntry): KeySource {
   return 'implicit';
 }
 
+/** The report on a `signature` member of a BOM that is not a signature object at all (`"signature": "abc"`). */
+export function malformedSignatureReport(pointer: string): SignerReport {
+  return {
+    pointer,
+    signedPointer: pointer.slice(0, pointer.lastIndexOf('/')),
+    shape: 'single',
+    keySource: 'implicit',
+    verdict: 'invalid',
+    reason: 'the signature is not a JSF signature object',
+    trust: 'untrusted',
+  };
+}
+
 /** Verifies the signature held by `holder[property]` (or, for an array, its last element). */
 export function verifySignatureOf(
   holder: Record<string, unknown> | unknown[],
@@ -251,6 +264,8 @@ export interface DocumentSignatures {
   reports: SignerReport[];
   /** Number of objects that hold a signature. */
   signedObjects: number;
+  /** The objects that hold a signature, with their pointers. */
+  holders: { record: Record<string, unknown>; pointer: string }[];
 }
 
 /**
@@ -261,11 +276,11 @@ export interface DocumentSignatures {
 export function verifyDocument(document: unknown, options: VerifyOptions = {}): DocumentSignatures {
   const property = options.property ?? 'signature';
   const reports: SignerReport[] = [];
-  let signedObjects = 0;
+  const holders: DocumentSignatures['holders'] = [];
   if (Array.isArray(document)) {
     const last: unknown = document[document.length - 1];
     if (last !== null && typeof last === 'object' && !Array.isArray(last) && 'algorithm' in last && 'value' in last) {
-      return { reports: verifySignatureOf(document, '', options), signedObjects: 1 };
+      return { reports: verifySignatureOf(document, '', options), signedObjects: 1, holders: [] };
     }
   }
   // Signature objects themselves are not searched: a signature inside a signature is not a thing.
@@ -273,13 +288,17 @@ export function verifyDocument(document: unknown, options: VerifyOptions = {}): 
     document,
     (record, pointer) => {
       const signature = Object.hasOwn(record, property) ? record[property] : undefined;
-      // A JSF signature is an object; another value under that name is someone else's data.
+      // A JSF signature is an object. Another value under that name is someone else's data in JSON at large,
+      // but in a BOM it is a broken signature.
       if (signature !== null && typeof signature === 'object' && !Array.isArray(signature)) {
-        signedObjects++;
-        reports.push(...verifySignatureOf(record, pointer(), options));
+        const at = pointer();
+        holders.push({ record, pointer: at });
+        reports.push(...verifySignatureOf(record, at, options));
+      } else if (options.cyclonedx === true && Object.hasOwn(record, property)) {
+        reports.push(malformedSignatureReport(appendPointer(pointer(), property)));
       }
     },
     (key) => key === property,
   );
-  return { reports, signedObjects };
+  return { reports, signedObjects: holders.length, holders };
 }

@@ -28,6 +28,7 @@ export interface CheckSettings {
   trustPaths: string[];
   trustRootPaths: string[];
   requireTrusted: boolean;
+  allowUnverifiable?: boolean;
   allowExcludes: string[];
   /** The version rule against a previous release: a baseline file, a git revision, or HEAD for staged files. */
   versionRule?:
@@ -92,6 +93,7 @@ function validateOptions(settings: CheckSettings, trust: TrustStore, file?: stri
     maxSize: settings.maxSize,
     trust,
     requireTrusted: settings.requireTrusted,
+    allowUnverifiable: settings.allowUnverifiable === true,
     allowExcludes: settings.allowExcludes,
   };
 }

@@ -1,7 +1,9 @@
 /** Documents read as JSON (strictly: duplicate keys and unsafe numbers refused) and written back in their layout. */
 import { BomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
-import { readDocumentText } from './files.js';
+import { DEFAULT_MAX_DOCUMENT, readDocumentText, readInput } from './files.js';
+import { STDIN } from './discover.js';
+import { decodeJsonBytes } from '../json/decode.js';
 import { validateAndParse } from '../validate/index.js';
 import { writeFileAtomic } from './write.js';
 import { parseJsonText } from '../json/parse.js';
@@ -21,6 +23,18 @@ export interface LoadedJson extends JsonLayout {
  */
 export function loadJsonFile(file: string): LoadedJson | { problems: Diagnostic[] } {
   return loadDecoded(readDocumentText(file).decoded);
+}
+
+/** {@link loadJsonFile}, or standard input for `-` (read with the document size bound). */
+export async function loadJsonInput(source: string): Promise<LoadedJson | { problems: Diagnostic[] }> {
+  if (source !== STDIN) return loadJsonFile(source);
+  const { bytes, size } = await readInput(STDIN, DEFAULT_MAX_DOCUMENT);
+  if (bytes === undefined)
+    throw new BomwrightError(
+      'E_READ',
+      `Cannot read standard input: over the limit of ${DEFAULT_MAX_DOCUMENT} bytes (${size})`,
+    );
+  return loadDecoded(decodeJsonBytes(bytes));
 }
 
 /**

@@ -9,7 +9,7 @@ import { STDIN } from './discover.js';
 
 /** Files that are not documents (keys, certificates, package.json) are small; this bounds what they may cost. */
 export const MAX_SMALL_FILE = 16 * 1024 * 1024;
-const DEFAULT_MAX_DOCUMENT = 512 * 1024 * 1024;
+export const DEFAULT_MAX_DOCUMENT = 512 * 1024 * 1024;
 
 /**
  * Opens a named file for reading, refusing anything but a regular file without ever blocking: a FIFO opened

@@ -29,6 +29,8 @@ export interface ValidateFilesOptions {
   /** Root certificates that certificatePath must chain to. */
   trustRootPaths?: readonly string[];
   requireTrusted?: boolean;
+  /** Signatures that cannot be checked are warnings instead of errors. */
+  allowUnverifiable?: boolean;
   allowExcludes?: readonly string[];
   /** Documents checked at once, in worker threads (default: the number of cores). */
   jobs?: number;
@@ -78,6 +80,7 @@ export async function validateFiles(
     trustPaths,
     trustRootPaths,
     requireTrusted: options.requireTrusted ?? false,
+    allowUnverifiable: options.allowUnverifiable ?? false,
     allowExcludes: [...(options.allowExcludes ?? [])],
     ...(rule === undefined
       ? {}

@@ -8,6 +8,8 @@ export interface DocumentIndex {
   duplicateBomRefs: { ref: string; pointer: string }[];
   /** Objects that hold a JSF signature (an object under `signature`). */
   signed: { record: Record<string, unknown>; pointer: string }[];
+  /** Pointers of `signature` members that are not objects: in a BOM, a broken signature, never data. */
+  malformedSignatures: string[];
 }
 
 const SIGNATURE = 'signature';
@@ -17,7 +19,7 @@ const SIGNATURE = 'signature';
  * walked once, not once per rule; pointers are built only for what is reported.
  */
 export function indexDocument(document: Record<string, unknown>): DocumentIndex {
-  const index: DocumentIndex = { bomRefs: new Set(), duplicateBomRefs: [], signed: [] };
+  const index: DocumentIndex = { bomRefs: new Set(), duplicateBomRefs: [], signed: [], malformedSignatures: [] };
   forEachObject(
     document,
     (record, pointer) => {
@@ -29,6 +31,8 @@ export function indexDocument(document: Record<string, unknown>): DocumentIndex 
       const signature = Object.hasOwn(record, SIGNATURE) ? record[SIGNATURE] : undefined;
       if (signature !== null && typeof signature === 'object' && !Array.isArray(signature)) {
         index.signed.push({ record, pointer: pointer() });
+      } else if (Object.hasOwn(record, SIGNATURE)) {
+        index.malformedSignatures.push(appendPointer(pointer(), SIGNATURE));
       }
     },
     (key) => key === SIGNATURE,

@@ -1,9 +1,12 @@
-import { verifySignatureOf } from '../jsf/verify.js';
+import { judgeSignatures, misplacedSignatures, unsafeSignedNumbers } from '../jsf/judge.js';
+import type { SpecFormat } from '../formats/formats.js';
+import { malformedSignatureReport, verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
 import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
 import { routeDocument } from '../formats/route.js';
+import { findPlaces } from '../formats/signable.js';
 import { checkIdentity } from './checks/identity.js';
 import { checkReferences } from './checks/references.js';
 import { indexDocument, type DocumentIndex } from './document-index.js';
@@ -29,6 +32,8 @@ export interface ValidateOptions {
   trust?: TrustStore;
   /** Untrusted or unverifiable signatures become errors. */
   requireTrusted?: boolean;
+  /** Signatures that cannot be checked (no key for their keyId) are warnings instead of errors. */
+  allowUnverifiable?: boolean;
   /** Top-level members a signature may leave unsigned through JSF `excludes`. */
   allowExcludes?: readonly string[];
   /** Check signature objects against the schema only, without cryptographic verification (for fresh signatures). */
@@ -159,14 +164,23 @@ async function validateInto(
     );
 
   if (mode !== 'ignore' && options.skipSignatureVerification !== true)
-    ruleDiagnostics.push(...signatureDiagnostics(index, options));
+    ruleDiagnostics.push(...signatureDiagnostics(document, format, index, options));
 
   const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
-  // A rule that explains a location better than the schema does replaces the schema's complaint there.
-  const explained = new Set(ruleDiagnostics.map((d) => d.pointer).filter((p) => p !== ''));
+  // A rule that explains a location better than the schema does replaces the schema's complaint there. A
+  // signature's verdict explains nothing about where it stands: a valid signature at a place the format does
+  // not allow is still the schema's unknown member.
+  const explained = new Set(
+    ruleDiagnostics
+      .filter((d) => d.pointer !== '' && (!d.ruleId.startsWith('signature/') || d.ruleId === 'signature/misplaced'))
+      .map((d) => d.pointer),
+  );
   fromSchema = fromSchema.filter((d) => !explained.has(d.pointer));
-  if (mode === 'ignore') fromSchema = fromSchema.filter((d) => !isInsideSignature(d.pointer));
+  if (mode === 'ignore') {
+    const allowed = new Set(findPlaces(document, format.signable));
+    fromSchema = fromSchema.filter((d) => !atAllowedSignature(d.pointer, allowed));
+  }
 
   diagnostics.push(...ruleDiagnostics, ...fromSchema);
   return finish(locate(diagnostics, text, reread), format.id);
@@ -196,46 +210,45 @@ function parsedBaseline(input: unknown): unknown {
   return 'value' in parsed ? parsed.value : undefined;
 }
 
-/** Every JSF signature in the document, checked as `bomwright verify` does, as diagnostics. */
-function signatureDiagnostics(index: DocumentIndex, options: ValidateOptions): Diagnostic[] {
+/** The object holding a `signature` member, from the member's pointer. */
+function holderOf(signaturePointer: string): { pointer: string } {
+  return { pointer: signaturePointer.slice(0, signaturePointer.lastIndexOf('/')) };
+}
+
+/** Every JSF signature in the document, judged exactly as `bomwright verify` judges it. */
+function signatureDiagnostics(
+  document: Record<string, unknown>,
+  format: SpecFormat,
+  index: DocumentIndex,
+  options: ValidateOptions,
+): Diagnostic[] {
   const verifyOptions = {
     cyclonedx: true,
     ...(options.trust ? { trust: options.trust } : {}),
     ...(options.allowExcludes ? { allowExcludes: options.allowExcludes } : {}),
   };
-  const reports = index.signed.flatMap(({ record, pointer }) => verifySignatureOf(record, pointer, verifyOptions));
-  const strict = options.requireTrusted === true;
-  const diagnostics: Diagnostic[] = [];
-  for (const report of reports) {
-    const what = `${report.algorithm ?? 'signature'} (${report.keySource}${report.keyId === undefined ? '' : ` ${JSON.stringify(report.keyId)}`})`;
-    if (report.verdict === 'invalid') {
-      diagnostics.push({
-        ruleId: 'signature/invalid',
-        severity: 'error',
-        message: `Invalid ${what}: ${report.reason ?? 'it does not verify'}`,
-        pointer: report.pointer,
-      });
-    } else if (report.verdict === 'unverifiable') {
-      diagnostics.push({
-        ruleId: 'signature/unverifiable',
-        severity: strict ? 'error' : 'warning',
-        message: `Cannot verify ${what}: ${report.reason ?? 'no key'}`,
-        pointer: report.pointer,
-      });
-    } else if (report.trust === 'untrusted') {
-      diagnostics.push({
-        ruleId: 'signature/untrusted',
-        severity: strict ? 'error' : 'warning',
-        message: `Valid but untrusted ${what}: ${report.trustReason ?? 'key not trusted'}`,
-        pointer: report.pointer,
-      });
-    }
-  }
-  return diagnostics;
+  const reports = [
+    ...index.signed.flatMap(({ record, pointer }) => verifySignatureOf(record, pointer, verifyOptions)),
+    ...index.malformedSignatures.map(malformedSignatureReport),
+  ];
+  return [
+    ...judgeSignatures(reports, {
+      requireTrusted: options.requireTrusted === true,
+      allowUnverifiable: options.allowUnverifiable === true,
+    }),
+    ...unsafeSignedNumbers(index.signed),
+    ...misplacedSignatures(document, [...index.signed, ...index.malformedSignatures.map(holderOf)], format.signable),
+  ];
 }
 
-function isInsideSignature(pointer: string): boolean {
-  return pointer.split('/').includes('signature');
+/**
+ * With signatures ignored, nothing at or inside a signature at a place the format allows is checked; a
+ * signature where the format allows none stays the schema's error.
+ */
+function atAllowedSignature(pointer: string, allowed: ReadonlySet<string>): boolean {
+  const segments = pointer.split('/');
+  const at = segments.indexOf('signature');
+  return at !== -1 && allowed.has(segments.slice(0, at).join('/'));
 }
 
 /** Fills in line:column for diagnostics that only have a pointer, in one pass over the text. */

@@ -127,7 +127,7 @@ describe('sign', () => {
     writeFileSync(file, bad);
     const result = await runCli(['sign', file, '--key', key], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('version must be an integer of at least 1');
+    expect(result.stderr).toContain('version must be a whole number from 1 to 2^53 - 1');
     expect(result.stderr).toContain('refusing to sign');
     expect(readFileSync(file, 'utf8')).toBe(bad);
   });

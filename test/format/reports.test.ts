@@ -66,7 +66,7 @@ describe('text', () => {
     const out = formatReports('text', await reports(), options);
     expect(out).toContain('boms/bad file.json  (cyclonedx-1.6)\n');
     expect(out).toMatch(
-      / {2}boms\/bad file\.json:\d+:\d+ {2}error {2}version must be an integer of at least 1 at \/version {2}bom\/version\n/,
+      / {2}boms\/bad file\.json:\d+:\d+ {2}error {2}version must be a whole number from 1 to 2\^53 - 1 at \/version {2}bom\/version\n/,
     );
     expect(out).toMatch(/boms\/bad file\.json:\d+:\d+ {2}warning {2}serialNumber is the nil UUID/);
     expect(out).not.toContain('boms/ok.json');
@@ -110,7 +110,9 @@ describe('junit', () => {
       /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="bomwright" tests="3" failures="2">/,
     );
     expect(out).toContain('<testcase classname="bomwright.validate" name="boms/ok.json"/>');
-    expect(out).toContain('<failure message="2 errors: version must be an integer of at least 1" type="bom/version">');
+    expect(out).toContain(
+      '<failure message="2 errors: version must be a whole number from 1 to 2^53 - 1" type="bom/version">',
+    );
     expect(out).toContain('type="io"');
   });
 
@@ -130,7 +132,7 @@ describe('github', () => {
   it('emits workflow commands with escaped properties and data', async () => {
     const out = formatReports('github', await reports(), options).split('\n');
     expect(out).toContain(
-      '::error file=boms/bad file.json,line=5,col=3,title=bom/version::version must be an integer of at least 1 at /version',
+      '::error file=boms/bad file.json,line=5,col=3,title=bom/version::version must be a whole number from 1 to 2^53 - 1 at /version',
     );
     expect(
       out.some(

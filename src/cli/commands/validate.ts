@@ -27,6 +27,7 @@ export interface ValidateCommandOptions {
   trustPaths: string[];
   trustRootPaths: string[];
   requireTrusted: boolean;
+  allowUnverifiable: boolean;
   allowExcludes: string[];
   /** Files checked at once (worker threads); 1 checks them one by one in this thread. */
   jobs: number;
@@ -123,6 +124,7 @@ export const validateCommand = defineCommand({
       trustPaths: argv.trust,
       trustRootPaths: argv.trustRoot,
       requireTrusted: argv.requireTrusted,
+      allowUnverifiable: argv.allowUnverifiable,
       allowExcludes: argv.allowExcludes,
       jobs: jobCount(argv.jobs),
       baseline: argv.baseline,
@@ -165,6 +167,7 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
       trustPaths: options.trustPaths,
       trustRootPaths: options.trustRootPaths,
       requireTrusted: options.requireTrusted,
+      allowUnverifiable: options.allowUnverifiable,
       allowExcludes: options.allowExcludes,
       jobs: options.jobs,
       ...(options.baseline !== undefined

@@ -1,11 +1,14 @@
 import { BomwrightError, describeError } from '../../errors.js';
 import type { TrustStore } from '../../jsf/trust.js';
 import { verifyDocument } from '../../jsf/verify.js';
+import { judgeSignatures, misplacedSignatures, unsafeSignedNumbers } from '../../jsf/judge.js';
+import { routeDocument } from '../../formats/route.js';
+import { isRecord } from '../../values.js';
 import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../format/verify.js';
 import { loadTrustStore } from '../../node/keys.js';
 import { defineCommand } from '../command.js';
 import { restoreStdin, trustOptions } from '../options.js';
-import { loadJsonFile } from '../../node/documents.js';
+import { loadJsonInput } from '../../node/documents.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../../node/paths.js';
 
@@ -13,6 +16,7 @@ export interface VerifyCommandOptions {
   files: string[];
   trust: TrustStore;
   requireTrusted: boolean;
+  allowUnverifiable: boolean;
   requireSignature: boolean;
   property: string;
   allowExcludes: string[];
@@ -22,11 +26,11 @@ export interface VerifyCommandOptions {
   stdout: (text: string) => void;
 }
 
-function verifyFile(file: string, options: VerifyCommandOptions): VerifyFileReport {
-  const path = displayPath(file, options.cwd);
-  let loaded: ReturnType<typeof loadJsonFile>;
+async function verifyFile(file: string, options: VerifyCommandOptions): Promise<VerifyFileReport> {
+  const path = file === '-' ? '<stdin>' : displayPath(file, options.cwd);
+  let loaded: Awaited<ReturnType<typeof loadJsonInput>>;
   try {
-    loaded = loadJsonFile(file);
+    loaded = await loadJsonInput(file);
   } catch (error) {
     return { path, failure: describeError(error), operational: true, signatures: [], ok: false };
   }
@@ -41,24 +45,34 @@ function verifyFile(file: string, options: VerifyCommandOptions): VerifyFileRepo
       ok: false,
     };
   }
-  const isBom =
-    loaded.value !== null &&
-    typeof loaded.value === 'object' &&
-    !Array.isArray(loaded.value) &&
-    'bomFormat' in loaded.value;
-  const { reports } = verifyDocument(loaded.value, {
+  const isBom = isRecord(loaded.value) && 'bomFormat' in loaded.value;
+  // A BOM's format says where signatures may stand.
+  const format = isBom ? routeDocument(loaded.value).format : undefined;
+  const { reports, holders } = verifyDocument(loaded.value, {
     property: options.property,
     trust: options.trust,
     allowExcludes: options.allowExcludes,
     allowExtensions: options.allowExtensions,
     cyclonedx: isBom,
   });
-  const bad = reports.some((r) => r.verdict !== 'valid' || (options.requireTrusted && r.trust !== 'trusted'));
+  // The same verdict as validate's: one function, one policy.
+  const findings = [
+    ...judgeSignatures(reports, {
+      requireTrusted: options.requireTrusted,
+      allowUnverifiable: options.allowUnverifiable,
+    }),
+    ...unsafeSignedNumbers(holders, options.property),
+    ...(format === undefined || !isRecord(loaded.value)
+      ? []
+      : misplacedSignatures(loaded.value, holders, format.signable, options.property)),
+  ];
+  const problems = findings.filter((d) => d.ruleId === 'signature/unsafe-number' || d.ruleId === 'signature/misplaced');
   const missing = options.requireSignature && reports.length === 0;
   return {
     path,
     signatures: reports,
-    ok: !bad && !missing,
+    ...(problems.length > 0 ? { problems } : {}),
+    ok: !findings.some((d) => d.severity === 'error') && !missing,
     ...(missing ? { failure: 'the document has no signature (--require-signature)' } : {}),
   };
 }
@@ -97,9 +111,10 @@ export const verifyCommand = defineCommand({
     ),
   handler: (argv, context) =>
     runVerify({
-      files: argv.files.map((f) => (f === '-' ? '/dev/stdin' : f)),
+      files: argv.files,
       trust: loadTrustStore(argv.trust, argv.trustRoot),
       requireTrusted: argv.requireTrusted,
+      allowUnverifiable: argv.allowUnverifiable,
       requireSignature: argv.requireSignature,
       property: argv.property,
       allowExcludes: argv.allowExcludes,
@@ -110,9 +125,10 @@ export const verifyCommand = defineCommand({
     }),
 });
 
-export function runVerify(options: VerifyCommandOptions): number {
+export async function runVerify(options: VerifyCommandOptions): Promise<number> {
   if (options.files.length === 0) throw new BomwrightError('E_USAGE', 'Name at least one file to verify');
-  const verdicts = options.files.map((file) => verifyFile(file, options));
+  const verdicts: VerifyFileReport[] = [];
+  for (const file of options.files) verdicts.push(await verifyFile(file, options));
   options.stdout(formatVerify(options.format, verdicts));
   if (verdicts.some((v) => v.operational)) return EXIT_USAGE;
   return verdicts.every((v) => v.ok) ? EXIT_OK : EXIT_INVALID;

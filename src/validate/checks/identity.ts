@@ -44,11 +44,11 @@ export function checkIdentity(document: Record<string, unknown>, format: SpecFor
     }
   }
   const version = document.version;
-  if (version !== undefined && !(typeof version === 'number' && Number.isInteger(version) && version >= 1)) {
+  if (version !== undefined && !(typeof version === 'number' && Number.isSafeInteger(version) && version >= 1)) {
     diagnostics.push({
       ruleId: 'bom/version',
       severity: 'error',
-      message: 'version must be an integer of at least 1',
+      message: 'version must be a whole number from 1 to 2^53 - 1',
       pointer: '/version',
       value: truncate(JSON.stringify(version), 120),
     });
