@@ -3,6 +3,7 @@
  * become a licenseChoice, authors become `authors` (1.6+) or the older `author` text, strings become
  * organizational entities. Everything is copied, so later edits of the caller's values cannot reach the document.
  */
+import { PackageURL } from 'packageurl-js';
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../formats/formats.js';
 import { baseBomRef, uniqueBomRef } from './bom-ref.js';
@@ -78,6 +79,17 @@ function compact(members: [string, unknown][]): Record<string, unknown> {
 const copyList = <T>(list: readonly T[] | undefined): T[] | undefined =>
   list === undefined ? undefined : list.map((item) => (isRecord(item) ? (structuredClone(item) as T) : item));
 
+/** A package URL as the purl specification defines it (pkg:type/namespace/name@version?qualifiers#subpath). */
+function checkedPurl(purl: string): string {
+  try {
+    PackageURL.fromString(purl);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^Invalid purl: /, '') : 'unreadable';
+    throw new BomwrightError('E_USAGE', `${JSON.stringify(purl)} is not a package URL (${reason})`);
+  }
+  return purl;
+}
+
 /** A component object; a generated bom-ref is made unique against `taken`, which records it. */
 export function buildComponent(
   fields: ComponentFields,
@@ -112,7 +124,7 @@ export function buildComponent(
     ['description', fields.description],
     ['hashes', copyList(fields.hashes)],
     ['licenses', fields.licenses === undefined ? undefined : licenseChoice(fields.licenses, format)],
-    ['purl', fields.purl],
+    ['purl', fields.purl === undefined ? undefined : checkedPurl(fields.purl)],
     ['externalReferences', copyList(fields.externalReferences)],
     ['cryptoProperties', fields.cryptoProperties === undefined ? undefined : structuredClone(fields.cryptoProperties)],
     ['properties', copyList(fields.properties)],

@@ -64,10 +64,14 @@ export function signDocument(document: unknown, options: DocumentSignOptions): u
   return signDocumentCounted(document, options).document;
 }
 
-/** {@link signDocument}, also saying how many objects were signed. */
+/**
+ * {@link signDocument}, also saying how many objects were signed. `perTarget` overrides the options for some
+ * targets (by pointer), so re-signing keeps each signature's own shape and key information.
+ */
 export function signDocumentCounted(
   document: unknown,
   options: DocumentSignOptions,
+  perTarget?: ReadonlyMap<string, Partial<SignOptions>>,
 ): { document: unknown; signed: number } {
   if (!isRecord(document)) throw new BomwrightError('E_USAGE', 'Only a JSON object can hold an enveloped signature');
   const property = options.property ?? 'signature';
@@ -112,7 +116,7 @@ export function signDocumentCounted(
   for (const target of targets) {
     const holder = resolvePointer(copy, target);
     if (!isRecord(holder)) throw new BomwrightError('E_INTERNAL', `Target ${target} is not an object`);
-    applySignature(holder, options);
+    applySignature(holder, { ...options, ...perTarget?.get(target) });
   }
   return { document: copy, signed: targets.length };
 }

@@ -192,3 +192,86 @@ describe('terminal output neutralises control characters from documents', () => 
     expect(validate.stdout).not.toMatch(/\u001b/);
   });
 });
+
+describe('bump --key keeps each signature as it was', () => {
+  async function signedDocument(dir: string, ...signArgs: string[][]): Promise<string> {
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    for (const args of signArgs) expect((await runCli(['sign', 'bom.json', ...args], { cwd: dir })).code).toBe(0);
+    return path.join(dir, 'bom.json');
+  }
+
+  it('keeps keyId signatures keyId signatures, so the trust store still verifies them', async () => {
+    const dir = tempDir();
+    expect((await runCli(['keygen', '--out', 'k', '--key-id', 'release'], { cwd: dir })).code).toBe(0);
+    const file = await signedDocument(dir, [
+      '-k',
+      'k.private.pem',
+      '--key-id',
+      'release',
+      '--target',
+      'components',
+      '--target',
+      'root',
+    ]);
+    const before = JSON.parse(readFileSync(file, 'utf8'));
+    expect(before.signature.keyId).toBe('release');
+    expect(before.signature.publicKey).toBeUndefined();
+    expect((await runCli(['bump', 'bom.json', '-k', 'k.private.pem'], { cwd: dir })).code).toBe(0);
+    const after = JSON.parse(readFileSync(file, 'utf8'));
+    expect(after.version).toBe(before.version + 1);
+    expect(after.signature.keyId).toBe('release');
+    expect(after.signature.publicKey).toBeUndefined();
+    expect(after.components[0].signature.keyId).toBe('release');
+    const verify = await runCli(['verify', 'bom.json', '--trust', 'k.public.jwk', '--require-trusted'], { cwd: dir });
+    expect(verify.code, verify.stdout).toBe(0);
+  });
+
+  it('keeps a one-signer signers block, and refuses two signers with the reason', async () => {
+    const dir = tempDir();
+    for (const name of ['a', 'b']) expect((await runCli(['keygen', '--out', name], { cwd: dir })).code).toBe(0);
+    const one = await signedDocument(dir, ['-k', 'a.private.pem', '--add']);
+    expect((await runCli(['bump', 'bom.json', '-k', 'a.private.pem'], { cwd: dir })).code).toBe(0);
+    expect(JSON.parse(readFileSync(one, 'utf8')).signature.signers).toHaveLength(1);
+    const two = await signedDocument(dir, ['-k', 'a.private.pem', '--add'], ['-k', 'b.private.pem', '--add']);
+    const untouched = readFileSync(two, 'utf8');
+    const refused = await runCli(['bump', 'bom.json', '-k', 'a.private.pem'], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/has 2 signers; bump re-signs with one key/);
+    expect(readFileSync(two, 'utf8')).toBe(untouched);
+  });
+});
+
+describe('messages say what is wrong', () => {
+  it('add --purl refuses what is not a package URL; a real one is written', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    const bad = await runCli(['add', 'component', 'bom.json', '--name', 'x', '--purl', 'not a purl'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"not a purl" is not a package URL \(/);
+    expect(readFileSync(path.join(dir, 'bom.json'), 'utf8')).toBe(SAMPLE);
+    const good = await runCli(['add', 'component', 'bom.json', '--name', 'x', '--purl', 'pkg:npm/%40s/x@1.0.0'], {
+      cwd: dir,
+    });
+    expect(good.code).toBe(0);
+  });
+
+  it('init --from names a syntax error as one, with its position', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'package.json'), '{"name": "x",\n  "version": }');
+    const result = await runCli(['init', '--from', 'package.json', '-o', 'bom.json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/package\.json:2:\d+: .*\[json\/syntax\]/);
+    expect(existsSync(path.join(dir, 'bom.json'))).toBe(false);
+  });
+
+  it('bump says why 2^53 - 1 cannot be bumped, and a too-long path is named as such', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE.replace(/"version": \d+/, `"version": ${2 ** 53 - 1}`));
+    const result = await runCli(['bump', 'bom.json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/not a whole number from 1 to 2\^53 - 2/);
+    const long = await runCli(['validate', `${'x'.repeat(300)}.json`], { cwd: dir });
+    expect(long.code).toBe(2);
+    expect(long.stderr).not.toContain('E_INTERNAL');
+  });
+});

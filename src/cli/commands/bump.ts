@@ -4,7 +4,9 @@ import { formatRefusal } from '../../format/refusal.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { loadEditable, writeEditable } from '../../node/documents.js';
 import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
-import { chooseKey } from '../../node/keys.js';
+import { chooseKey, loadKeyFile } from '../../node/keys.js';
+import { resignOptions } from '../../jsf/resign.js';
+import { resolvePointer } from '../../json/pointer.js';
 import { loadBaselineFile } from '../../node/documents.js';
 import { validate } from '../../validate/index.js';
 import { refuseOverwriting } from '../../node/paths.js';
@@ -18,6 +20,7 @@ export interface BumpCommandOptions {
   /** Re-sign what was signed with this key. */
   key?: string;
   keyId?: string;
+  certChain?: string;
   passphrase?: string;
   dropSignatures: boolean;
   /** Only say whether a bump is due (against --baseline, or the file at --base-ref, default HEAD). */
@@ -43,6 +46,10 @@ export const bumpCommand = defineCommand({
         'Remove the signatures the bump invalidates',
       ),
     )
+      .option('cert-chain', {
+        type: 'string',
+        describe: 'With --key: the PEM certificate path for signatures that carried one',
+      })
       .option('check', {
         type: 'boolean',
         default: false,
@@ -58,6 +65,7 @@ export const bumpCommand = defineCommand({
       file: argv.file,
       key: argv.key,
       keyId: argv.keyId,
+      certChain: argv.certChain,
       passphrase: passphraseFrom(argv.passphraseEnv, context.env),
       dropSignatures: argv.dropSignatures,
       check: argv.check,
@@ -113,13 +121,24 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
   const signed = bumped.removedSignatures.map((pointer) => pointer.replace(/\/signature$/, '') || 'root');
   if (signed.length > 0) {
     if (options.key !== undefined) {
-      // The old signatures cover the old version: sign the same objects again (innermost first, root last).
+      // The old signatures cover the old version: sign the same objects again (innermost first, root last), each
+      // in its old shape and with its old kind of key information.
       const key = chooseKey(options.key, options.keyId, options.passphrase);
-      result = signDocumentCounted(result, {
-        key,
-        targets: signed,
-        ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
-      }).document;
+      const certificatePath =
+        options.certChain === undefined
+          ? undefined
+          : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
+      const plan = new Map(
+        bumped.removedSignatures.map((pointer) => {
+          const holder = pointer.replace(/\/signature$/, '');
+          const options_ = resignOptions(resolvePointer(document.value, pointer), holder || 'the document root', {
+            ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+            ...(certificatePath === undefined ? {} : { certificatePath }),
+          });
+          return [holder, options_] as const;
+        }),
+      );
+      result = signDocumentCounted(result, { key, targets: signed }, plan).document;
     } else if (!options.dropSignatures) {
       throw new BomwrightError(
         'E_USAGE',

@@ -3,7 +3,9 @@ import { initDocument } from '../../author/init.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
 import { validate } from '../../validate/index.js';
-import { loadJsonFile } from '../../node/documents.js';
+import { describeProblems, loadJsonFile } from '../../node/documents.js';
+import { isRecord } from '../../values.js';
+import { refuseOverwriting } from '../../node/paths.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
@@ -62,14 +64,16 @@ export const initCommand = defineCommand({
 });
 
 export async function runInit(options: InitCommandOptions): Promise<number> {
+  if (options.from !== undefined)
+    refuseOverwriting(options.output, [{ file: options.from, role: 'the package.json it reads' }]);
   if (!options.force && existsSync(options.output))
     throw new BomwrightError('E_WRITE', `${options.output} already exists; use --force to overwrite`);
   let packageJson: Record<string, unknown> | undefined;
   if (options.from !== undefined) {
     const loaded = loadJsonFile(options.from);
-    if ('problems' in loaded || loaded.value === null || typeof loaded.value !== 'object')
-      throw new BomwrightError('E_INPUT', `${options.from} is not a JSON object`);
-    packageJson = loaded.value as Record<string, unknown>;
+    if ('problems' in loaded) throw describeProblems(options.from, loaded.problems);
+    if (!isRecord(loaded.value)) throw new BomwrightError('E_INPUT', `${options.from} is not a JSON object`);
+    packageJson = loaded.value;
   }
   if (packageJson === undefined && options.component.name === undefined)
     throw new BomwrightError('E_USAGE', 'Name the component (--name) or give a package.json (--from)');
