@@ -2,57 +2,22 @@
  * Precompiles one standalone ajv validator per supported format into generated/validators/<id>.js, so that a
  * CLI run loads plain code instead of compiling 100–300 KB of schema (0.5–1.7 s) every time.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, _, type KeywordCxt } from 'ajv';
 import { SPEC_FORMATS, type SpecFormat } from '../formats/formats.js';
 import * as runtime from '../validate/schema-runtime.js';
-import {
-  applyPatch,
-  speedUpPatterns,
-  stripAnnotations,
-  type JsonObject,
-  type PatchOperation,
-} from './schema-transform.js';
+import { buildSchema, LIBRARY_SCHEMA_DIR, readJson, SHARED_SCHEMAS } from './schemas.js';
+import { stripAnnotations } from './schema-transform.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 // CommonJS module whose default export TypeScript mistypes under NodeNext; require gives the function itself.
 const standaloneCode = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
-const librarySchemaDir = path.join(
-  path.dirname(require.resolve('@cyclonedx/cyclonedx-library/package.json')),
-  'res/schema',
-);
 // Unbundled ESM; the bundle step turns each into generated/validators/<id>.cjs.
 const outDir = path.join(root, 'generated/validators-src');
-
-const SHARED_SCHEMAS = [
-  'spdx.SNAPSHOT.schema.json',
-  'jsf-0.82.SNAPSHOT.schema.json',
-  'cryptography-defs.SNAPSHOT.schema.json',
-];
-
-function readJson(file: string): JsonObject {
-  return JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
-}
-
-/** The schema as the official specification states it, plus the project's overlay. */
-export function buildSchema(format: SpecFormat): JsonObject {
-  const schema = readJson(path.join(librarySchemaDir, format.baseSchema));
-  const required = (schema.required ?? []) as string[];
-  if (format.versionRequired && !required.includes('version')) schema.required = [...required, 'version'];
-  const properties = schema.properties as JsonObject;
-  if (format.schemaAddresses) properties.$schema = { type: 'string', enum: [...format.schemaAddresses] };
-  if (format.overlay) {
-    const overlay = readJson(path.join(root, 'schema', format.overlay));
-    applyPatch(schema, overlay.patch as unknown as PatchOperation[]);
-  }
-  stripAnnotations(schema);
-  speedUpPatterns(schema);
-  return schema;
-}
 
 function createAjv(): Ajv {
   const ajv = new Ajv({
@@ -87,7 +52,7 @@ function compile(format: SpecFormat): string {
   const schema = buildSchema(format);
   const base = String(schema.$id);
   for (const file of SHARED_SCHEMAS) {
-    const shared = readJson(path.join(librarySchemaDir, file));
+    const shared = readJson(path.join(LIBRARY_SCHEMA_DIR, file));
     delete shared.$id;
     stripAnnotations(shared);
     // Registered under the URL the base schema's relative $refs resolve to, so CBOM's IBM $id works as well.

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { firstSyntaxError } from './syntax.js';
 import { offsetsToPositions } from './locate.js';
 import { MAX_DEPTH, scanJson } from './scan.js';
 
@@ -74,11 +75,15 @@ export function parseJsonText(text: string): ParseResult {
 function syntaxDiagnostic(text: string, error: unknown): Diagnostic {
   const raw = error instanceof Error ? error.message : String(error);
   const match = /(?: in JSON)? at position (\d+)/.exec(raw);
-  const offset = match ? Number(match[1]) : text.length;
+  // V8 names a position for some errors and quotes a snippet of the text for others: the snippet goes (it is
+  // document content, and may span lines), the position is found when V8 gives none.
+  const offset = match ? Number(match[1]) : firstSyntaxError(text);
   let message = match ? raw.slice(0, match.index) : raw;
   message = message
+    .replace(/, "[\s\S]*is not valid JSON$/, '')
     .replace(/ \(line \d+ column \d+\)$/, '')
-    .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input');
+    .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const position = offsetsToPositions(text, [offset]).get(offset);
   return { ruleId: 'json/syntax', severity: 'error', message, pointer: '', ...position };
 }

@@ -1,0 +1,50 @@
+/**
+ * The schemas as the official specification states them (strictness the library's copies drop put back, and
+ * the project's overlay), built from @cyclonedx/cyclonedx-library's files. Shared by the build and by tests
+ * that compare the precompiled validators with a plain ajv reference.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SpecFormat } from '../formats/formats.js';
+import {
+  applyPatch,
+  speedUpPatterns,
+  stripAnnotations,
+  type JsonObject,
+  type PatchOperation,
+} from './schema-transform.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+export const LIBRARY_SCHEMA_DIR = path.join(
+  path.dirname(require.resolve('@cyclonedx/cyclonedx-library/package.json')),
+  'res/schema',
+);
+
+export const SHARED_SCHEMAS = [
+  'spdx.SNAPSHOT.schema.json',
+  'jsf-0.82.SNAPSHOT.schema.json',
+  'cryptography-defs.SNAPSHOT.schema.json',
+];
+
+export function readJson(file: string): JsonObject {
+  return JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
+}
+
+/** The schema as the official specification states it, plus the project's overlay. */
+export function buildSchema(format: SpecFormat, options: { fasterPatterns?: boolean } = {}): JsonObject {
+  const schema = readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
+  const required = (schema.required ?? []) as string[];
+  if (format.versionRequired && !required.includes('version')) schema.required = [...required, 'version'];
+  const properties = schema.properties as JsonObject;
+  if (format.schemaAddresses) properties.$schema = { type: 'string', enum: [...format.schemaAddresses] };
+  if (format.overlay) {
+    const overlay = readJson(path.join(root, 'schema', format.overlay));
+    applyPatch(schema, overlay.patch as unknown as PatchOperation[]);
+  }
+  stripAnnotations(schema);
+  if (options.fasterPatterns !== false) speedUpPatterns(schema);
+  return schema;
+}

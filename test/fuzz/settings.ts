@@ -1,0 +1,20 @@
+/**
+ * How many cases each property runs: a bounded number inside `npm test`, more with `npm run fuzz`
+ * (FUZZ_RUNS=N). A failing case prints its seed and path; replay it with FUZZ_SEED and FUZZ_PATH.
+ */
+import fc from 'fast-check';
+
+const runs = Number(process.env.FUZZ_RUNS ?? '') || 0;
+
+export function fuzzRuns(inTestSuite: number): number {
+  return runs > 0 ? runs : inTestSuite;
+}
+
+export function fuzzParameters(inTestSuite: number): fc.Parameters<unknown> {
+  const seed = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) };
+  const path = process.env.FUZZ_PATH === undefined ? {} : { path: process.env.FUZZ_PATH };
+  return { numRuns: fuzzRuns(inTestSuite), ...seed, ...path };
+}
+
+/** A generous per-case time limit: a hang or a quadratic blow-up fails the case, not the run. */
+export const CASE_MS = 5_000;
