@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'node_modules/', 'coverage/', 'bench/.data/'] },
+  { ignores: ['dist/', 'action/dist/', 'generated/', 'node_modules/', 'coverage/', 'bench/.data/'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.cjs'],

@@ -13,10 +13,23 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-async function run() {
+/** The built CLI, or one line saying how to build it (a checkout without `npm ci`, or after `npm run clean`). */
+function loadCli() {
   try {
     const { requireBundle } = require('../dist/runtime/code-cache.cjs');
-    const { main } = requireBundle(path.join(__dirname, '../dist/bundle/cli.cjs'));
+    return requireBundle(path.join(__dirname, '../dist/bundle/cli.cjs'));
+  } catch (error) {
+    if (error && (error.code === 'MODULE_NOT_FOUND' || error.code === 'ENOENT')) {
+      process.stderr.write('bomwright: E_NOT_BUILT: bomwright is not built here; run npm run build (npm ci does it)\n');
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function run() {
+  try {
+    const { main } = loadCli();
     process.exitCode = await main({
       argv: process.argv.slice(2),
       cwd: process.cwd(),

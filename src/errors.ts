@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'E_INPUT',
   'E_KEY',
   'E_SCHEMA_MISSING',
+  'E_NOT_BUILT',
   'E_INTERNAL',
 ] as const;
 

@@ -1,27 +1,44 @@
 /**
- * The GitHub Action's entry (action.yml runs it). It reads the INPUT_* variables the runner sets, validates
- * with the same engine as the CLI, and reports the GitHub way: annotations on the changed lines, outputs in
+ * The GitHub Action's entry (action.yml runs its committed bundle, action/dist/index.cjs). It reads the inputs
+ * the runner passes as INPUT_* variables, validates with the same engine as the CLI (worker threads included:
+ * the bundle is its own worker entry), and reports the GitHub way: annotations on the changed lines, outputs in
  * $GITHUB_OUTPUT, a summary table in $GITHUB_STEP_SUMMARY, and a SARIF file for code scanning.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { checkAll, defaultJobs } from '../node/pool.js';
-import type { CheckSettings } from '../node/check-file.js';
-import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
-import { resolveInputs } from '../node/discover.js';
-import { loadTrustStore } from '../node/keys.js';
-import { displayPath, repositoryRoot } from '../node/paths.js';
-import { writeFileAtomic } from '../node/write.js';
-import { describeError } from '../errors.js';
+import { BomwrightError, describeError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
-import { formatReports, totals, type FileReport } from '../format/index.js';
-import type { SignatureMode } from '../validate/index.js';
+import { formatReports, totals } from '../format/index.js';
+import { formatJobSummary } from '../format/job-summary.js';
+import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
+import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
+import { validateFiles } from '../node/validate-files.js';
+import { repositoryRoot } from '../node/paths.js';
+import { writeFileAtomic } from '../node/write.js';
+import { SIGNATURE_MODES, type SignatureMode } from '../validate/index.js';
 
 type Env = NodeJS.ProcessEnv;
+
+declare const __BOMWRIGHT_VERSION__: string | undefined;
+const VERSION = typeof __BOMWRIGHT_VERSION__ === 'string' ? __BOMWRIGHT_VERSION__ : 'development';
+
+const FAIL_ON = ['error', 'warning', 'never'] as const;
+const BOOLEANS = ['true', 'false'] as const;
 
 /** An input as the runner passes it (`INPUT_` + upper-cased name, hyphens kept). */
 function input(env: Env, name: string, fallback = ''): string {
   return (env[`INPUT_${name.toUpperCase()}`] ?? '').trim() || fallback;
+}
+
+/** An input that must be one of `allowed`; anything else is a usage error naming them. */
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = input(env, name, fallback);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new BomwrightError(
+      'E_USAGE',
+      `input ${name} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not ${JSON.stringify(value)}`,
+    );
+  return value as T;
 }
 
 function list(value: string): string[] {
@@ -31,60 +48,30 @@ function list(value: string): string[] {
     .filter(Boolean);
 }
 
-function summaryTable(reports: readonly FileReport[]): string {
-  const t = totals(reports);
-  const rows = reports.map((r) => {
-    const verdict = r.failure !== undefined ? '⚠️ unreadable' : r.result?.valid ? '✅ valid' : '❌ invalid';
-    return `| \`${r.uri}\` | ${r.result?.formatId ?? ''} | ${verdict} | ${r.result?.errors ?? 0} | ${r.result?.warnings ?? 0} |`;
-  });
-  return [
-    '### bomwright',
-    '',
-    `${t.files} document${t.files === 1 ? '' : 's'}: ${t.errors} error${t.errors === 1 ? '' : 's'}, ${t.warnings} warning${t.warnings === 1 ? '' : 's'}`,
-    '',
-    '| document | format | verdict | errors | warnings |',
-    '|---|---|---|--:|--:|',
-    ...rows,
-    '',
-  ].join('\n');
-}
-
 export async function runAction(env: Env, cwd: string, stdout: (text: string) => void): Promise<number> {
   const workspace = env.GITHUB_WORKSPACE ?? cwd;
   const paths = list(input(env, 'paths', '.'));
-  const failOn = input(env, 'fail-on', 'error');
-  if (!['error', 'warning', 'never'].includes(failOn))
-    throw new Error(`fail-on must be error, warning or never, not ${JSON.stringify(failOn)}`);
+  const failOn = choice(env, 'fail-on', FAIL_ON, 'error');
+  const signatures: SignatureMode = choice(env, 'signatures', SIGNATURE_MODES, 'verify');
+  const requireTrusted = choice(env, 'require-trusted', BOOLEANS, 'false') === 'true';
+  const allowUnverifiable = choice(env, 'allow-unverifiable', BOOLEANS, 'false') === 'true';
   // On pull requests the base branch is the baseline of the version rule, unless base-ref says otherwise.
   const baseRef = input(env, 'base-ref', env.GITHUB_BASE_REF ? `origin/${env.GITHUB_BASE_REF}` : '');
   const root = baseRef ? gitRoot(workspace) : undefined;
   const base = baseRef ? resolveCommit(baseRef, root!) : undefined;
   const trustPaths = list(input(env, 'trust')).map((p) => path.resolve(workspace, p));
-  const settings: CheckSettings = {
-    signatures: input(env, 'signatures', 'verify') as SignatureMode,
-    maxSize: 512 * 1024 * 1024,
-    trustPaths,
-    trustRootPaths: [],
-    requireTrusted: false,
-    allowExcludes: [],
-    ...(base ? { versionRule: { mode: 'ref' as const, commit: base, root: root! } } : {}),
-  };
-  const trust = loadTrustStore(trustPaths, []);
-  const inputs = await resolveInputs(paths, workspace);
-  const repoRoot = repositoryRoot(workspace);
-  const reports: FileReport[] = [];
-  await checkAll(inputs, settings, trust, defaultJobs(), (index, outcome) => {
-    if (outcome.kind === 'skipped') return;
-    const source = inputs[index]!.source;
-    reports.push({
-      path: displayPath(source, workspace),
-      uri: displayPath(source, repoRoot),
-      ...(outcome.kind === 'result' ? { result: outcome.result } : { failure: outcome.failure }),
-    });
-  });
-  reports.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  const sarifFile = input(env, 'sarif-file', 'bomwright.sarif');
 
-  const options = { toolVersion: env.BOMWRIGHT_VERSION ?? 'action' };
+  const { reports, workers } = await validateFiles(paths, {
+    cwd: workspace,
+    signatures,
+    trustPaths,
+    requireTrusted,
+    allowUnverifiable,
+    ...(baseRef ? { versionRule: { baseRef } } : {}),
+  });
+  const repoRoot = repositoryRoot(workspace);
+  const options = { toolVersion: VERSION };
   for (const report of reports) {
     // Annotations only where the pull request changed something: the rest was there before.
     const changed = base ? changedLines(path.join(repoRoot, report.uri), base, repoRoot) : undefined;
@@ -98,32 +85,36 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     const lines = formatGithubFile(shown, options);
     if (lines.length > 0) stdout(lines.join('\n') + '\n');
   }
-  const sarifFile = input(env, 'sarif-file', 'bomwright.sarif');
   const sarifPath = path.resolve(workspace, sarifFile);
   mkdirSync(path.dirname(sarifPath), { recursive: true });
   writeFileAtomic(sarifPath, formatReports('sarif', reports, options));
   const t = totals(reports);
   if (env.GITHUB_OUTPUT)
     appendFileSync(env.GITHUB_OUTPUT, `errors=${t.errors}\nwarnings=${t.warnings}\nsarif-file=${sarifPath}\n`);
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summaryTable(reports));
-  stdout(`bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents; SARIF: ${sarifFile}\n`);
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, formatJobSummary(reports));
+  const threads = workers > 0 ? ` (${workers} worker threads)` : '';
+  stdout(
+    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${threads}; SARIF: ${sarifFile}\n`,
+  );
   if (failOn === 'never') return 0;
   if (t.errors > 0 || t.failures > 0) return 1;
   return failOn === 'warning' && t.warnings > 0 ? 1 : 0;
 }
 
-// Run when executed by the runner (not when imported by tests).
-if (
-  process.argv[1] !== undefined &&
-  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
-) {
+/** One annotation line for the run's failure; exit 2, as for the CLI. */
+function fail(error: unknown): void {
+  process.stdout.write(
+    `::error title=bomwright::${describeError(error).replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A')}\n`,
+  );
+  process.exitCode = 2;
+}
+
+// The bundle is also the pool's worker entry; otherwise it runs when executed by the runner (not when imported).
+if (isPoolWorker()) {
+  servePoolWorker();
+} else if (process.argv[1] !== undefined && /[\\/](?:index\.cjs|main\.js)$/.test(process.argv[1])) {
   runAction(process.env, process.cwd(), (text) => process.stdout.write(text)).then(
     (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stdout.write(
-        `::error title=bomwright::${describeError(error).replaceAll('%', '%25').replaceAll('\n', '%0A')}\n`,
-      );
-      process.exitCode = 2;
-    },
+    fail,
   );
 }

@@ -1,6 +1,6 @@
 /** Command-line operands → the files they name: files, directories, glob patterns, `-` for standard input. */
 import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { loadFastGlob } from './fast-glob.js';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 
@@ -49,11 +49,6 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
     }
   }
   return inputs;
-}
-
-/** Loaded on demand (and with require, which the bundled CLI can use): named files do not pay for it. */
-function loadFastGlob(): typeof import('fast-glob') {
-  return createRequire(import.meta.url)('fast-glob') as typeof import('fast-glob');
 }
 
 async function glob(patterns: string[], cwd: string): Promise<string[]> {

@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { BomwrightError } from '../errors.js';
-import { requireBundle } from '../runtime/code-cache.js';
+import { loadValidatorModule } from './validator-modules.js';
 import type { SpecFormat } from '../formats/formats.js';
 import type { SchemaError } from './schema-errors.js';
 
@@ -9,7 +8,6 @@ export interface CompiledValidator {
   errors?: SchemaError[] | null;
 }
 
-const GENERATED_DIR = fileURLToPath(new URL('../../generated/validators/', import.meta.url));
 const loaded = new Map<string, CompiledValidator>();
 
 /** The precompiled validator of a format, loaded once per process and only when a document needs it. */
@@ -17,7 +15,7 @@ export function loadValidator(format: SpecFormat): CompiledValidator {
   let validator = loaded.get(format.id);
   if (validator === undefined) {
     try {
-      validator = (requireBundle(`${GENERATED_DIR}${format.id}.cjs`) as { default: CompiledValidator }).default;
+      validator = (loadValidatorModule(format.id) as { default: CompiledValidator }).default;
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new BomwrightError(

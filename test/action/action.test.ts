@@ -2,9 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SAMPLES, tempDir } from './helpers.js';
+import { ROOT, SAMPLES, tempDir } from '../helpers.js';
 
-const ENTRY = path.join(ROOT, 'dist/action/main.js');
+/** The committed bundle, run the way the runner runs a node24 action: `node <main>` in the workspace. */
+const ENTRY = path.join(ROOT, 'action/dist/index.cjs');
 const SAMPLE = readFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), 'utf8');
 
 /** Runs the action's entry the way action.yml does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
@@ -74,15 +75,55 @@ describe('GitHub Action', () => {
     expect(run.outputs).toContain('errors=1\nwarnings=1\n');
   });
 
-  it('action.yml passes every input to the entry and runs the built entry', () => {
+  it('action.yml is a JavaScript action on the committed bundle, and every input is read', () => {
     const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
     const inputs = [
       ...action.slice(action.indexOf('inputs:'), action.indexOf('outputs:')).matchAll(/^ {2}([a-z-]+):$/gm),
     ].map((m) => m[1]!);
-    expect(inputs).toEqual(['paths', 'format', 'signatures', 'trust', 'base-ref', 'fail-on', 'sarif-file']);
-    for (const name of inputs) expect(action).toContain(`INPUT_${name.toUpperCase()}: \${{ inputs.${name} }}`);
-    expect(action).toContain('node "$GITHUB_ACTION_PATH/dist/action/main.js"');
-    for (const output of ['errors', 'warnings', 'sarif-file'])
-      expect(action).toContain(`\${{ steps.bomwright.outputs.${output} }}`);
+    expect(inputs).toEqual([
+      'paths',
+      'signatures',
+      'trust',
+      'require-trusted',
+      'allow-unverifiable',
+      'base-ref',
+      'fail-on',
+      'sarif-file',
+    ]);
+    const source = readFileSync(path.join(ROOT, 'src/action/main.ts'), 'utf8');
+    for (const name of inputs) expect(source, name).toContain(`'${name}'`);
+    expect(action).toMatch(/runs:\n {2}using: node24\n {2}main: action\/dist\/index\.cjs\n/);
+    expect(action).not.toContain('setup-node');
+  });
+
+  it('checks every input and names the allowed values', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    for (const [name, value, allowed] of [
+      ['signatures', 'required', 'verify, require or ignore'],
+      ['fail-on', 'warnings', 'error, warning or never'],
+      ['require-trusted', 'yes', 'true or false'],
+      ['allow-unverifiable', '1', 'true or false'],
+    ] as const) {
+      const run = runAction(dir, { paths: 'bom.json', [name]: value });
+      expect(run.status, name).toBe(2);
+      expect(run.stdout).toBe(
+        `::error title=bomwright::E_USAGE: input ${name} must be ${allowed}, not ${JSON.stringify(value)}\n`,
+      );
+    }
+  });
+
+  it('checks many files in worker threads inside its single file, with the same results', () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'sboms'));
+    for (let i = 0; i < 10; i++)
+      writeFileSync(
+        path.join(dir, `sboms/bom-${i}.json`),
+        i === 3 ? SAMPLE.replace('"version": 1', '"version": 0') : SAMPLE,
+      );
+    const run = runAction(dir, { paths: 'sboms' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/in 10 documents \(\d+ worker threads\)/);
+    expect(run.outputs).toContain('errors=1\nwarnings=0\n');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FASTER_PATTERNS } from '../src/build/schema-transform.js';
+import { FASTER_PATTERNS } from '../../src/build/schema-transform.js';
 
 /** Deterministic pseudo-random strings around the interesting lengths, hex and not. */
 function* samples(): Generator<string> {

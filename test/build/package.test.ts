@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SAMPLES } from './helpers.js';
+import { ROOT, SAMPLES } from '../helpers.js';
 
 describe('the built package, imported the way a user would', () => {
   it('exposes the library API from "bomwright" (ESM) with types', () => {
@@ -31,5 +31,37 @@ describe('the built package, imported the way a user would', () => {
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
     expect(pkg.bin).toEqual({ bomwright: 'bin/bomwright.cjs' });
     expect(readFileSync(path.join(ROOT, 'dist/index.d.ts'), 'utf8')).toContain('validate');
+  });
+});
+
+describe('the published tarball', () => {
+  it('holds what runs and nothing else', () => {
+    const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const [pack] = JSON.parse(run.stdout) as [{ files: { path: string }[]; size: number; unpackedSize: number }];
+    const files = pack.files.map((f) => f.path);
+    const allowed = [
+      /^package\.json$/,
+      /^README\.md$/,
+      /^SECURITY\.md$/,
+      /^bin\/bomwright\.cjs$/,
+      /^dist\/bundle\/(cli|worker)\.cjs$/,
+      /^dist\/runtime\/code-cache\.(cjs|js|d\.ts)$/,
+      /^dist\/(?!build\/|cli\/|action\/)[\w/-]+\.(js|d\.ts)$/,
+      /^generated\/validators\/[\w.-]+\.cjs$/,
+    ];
+    expect(files.filter((f) => !allowed.some((pattern) => pattern.test(f)))).toEqual([]);
+    // What the library and the CLI need is there.
+    for (const needed of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/node/worker.js',
+      'dist/bundle/cli.cjs',
+      'dist/bundle/worker.cjs',
+    ])
+      expect(files).toContain(needed);
+    expect(files.filter((f) => f.startsWith('generated/validators/'))).toHaveLength(7);
+    // About 2.9 MB unpacked today (7.2 MB before build sources, caches and unloaded code were left out).
+    expect(pack.unpackedSize).toBeLessThan(4_000_000);
   });
 });
