@@ -137,7 +137,8 @@ export function describe(command) {
     if (!/[$`\\"]/.test(arg)) return `"${arg}"`;
     return `'${arg.replaceAll("'", "'\\''")}'`;
   };
-  return ['node', ...command.args].map(quote).join(' ');
+  const env = Object.entries(command.env ?? {}).map(([k, v]) => `${k}=${quote(v)}`);
+  return [...env, 'node', ...command.args.map(quote)].join(' ');
 }
 
 /** spawnSync with the harness's settings, timed; `file` is node itself or a wrapper that runs it. */
@@ -145,7 +146,7 @@ function spawnTimed(file, args, command, extra = {}) {
   const start = process.hrtime.bigint();
   const child = spawnSync(file, args, {
     cwd: command.cwd,
-    env: CHILD_ENV,
+    env: command.env ? { ...CHILD_ENV, ...command.env } : CHILD_ENV,
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: command.timeoutMs,
     killSignal: 'SIGKILL',

@@ -18,7 +18,7 @@ import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -31,7 +31,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -82,6 +82,33 @@ const NORMALIZE = 'bomwright CLI `normalize -o`';
 const DIFF = 'bomwright CLI `diff` against the next version';
 
 const CASE_BUILDERS = {
+  H(runs) {
+    const input = prepareBom(100);
+    const dir = join(DATA_DIR, 'action-workspace');
+    mkdirSync(dir, { recursive: true });
+    // The runner starts a node24 action as `node <main>` with the inputs in INPUT_* variables.
+    const env = {
+      GITHUB_WORKSPACE: dir,
+      INPUT_PATHS: join(ROOT, input.path),
+      'INPUT_SARIF-FILE': join(dir, 'bomwright.sarif'),
+    };
+    return [
+      {
+        caseId: 'H',
+        title: 'GitHub Action start-up: the committed bundle on one small BOM, whole process',
+        input,
+        rows: [
+          row('`node -e 0`', ['-e', '0'], runs.fast, { reference: true }),
+          row('bomwright Action `node action/dist/index.cjs`', ['action/dist/index.cjs'], runs.fast, {
+            subject: true,
+            env,
+          }),
+        ],
+        goals: [{ text: 'Action ÷ `node -e 0`', target: 'well under 1 s', met: null }],
+      },
+    ];
+  },
+
   A(runs, options) {
     const input = prepareBom(100);
     return [
@@ -342,6 +369,7 @@ function row(label, args, runs, extra = {}) {
       timeoutMs: extra.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       metric: extra.metric ?? 'wall',
       ...(extra.okExitCodes ? { okExitCodes: extra.okExitCodes } : {}),
+      ...(extra.env ? { env: extra.env } : {}),
     },
     runs,
     warmup: extra.warmup ?? true,

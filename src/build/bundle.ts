@@ -65,7 +65,7 @@ await build({
   outdir: path.join(root, 'dist/bundle'),
   outExtension: { '.js': '.cjs' },
   // Loaded on demand for globs and directories, and CommonJS already: Node's own require handles it.
-  external: ['fast-glob'],
+  external: ['fast-glob', 'packageurl-js'],
   minifySyntax: true,
   minifyWhitespace: true,
 });
