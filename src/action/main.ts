@@ -10,6 +10,7 @@ import { BomwrightError, describeError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
 import { formatReports, totals } from '../format/index.js';
 import { formatJobSummary } from '../format/job-summary.js';
+import { neutralizeControls } from '../format/terminal.js';
 import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
 import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
 import { validateFiles } from '../node/validate-files.js';
@@ -113,7 +114,8 @@ function fail(error: unknown): void {
 if (isPoolWorker()) {
   servePoolWorker();
 } else if (process.argv[1] !== undefined && /[\\/](?:index\.cjs|main\.js)$/.test(process.argv[1])) {
-  runAction(process.env, process.cwd(), (text) => process.stdout.write(text)).then(
+  // Workflow logs render escape sequences: document text must not recolour or rewrite them.
+  runAction(process.env, process.cwd(), (text) => process.stdout.write(neutralizeControls(text))).then(
     (code) => (process.exitCode = code),
     fail,
   );

@@ -56,15 +56,26 @@ const lazyStringWidth: Plugin = {
   },
 };
 
+/**
+ * The CLI's bundles. `cli` is what every command loads; a command with heavy dependencies of its own (the
+ * service client with undici, the emulator) gets a row here and loads its bundle with requireBundle() only when
+ * it runs, so `validate` never pays for it (test/build/bundles.test.ts checks what a validate run loads).
+ */
+const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
+  { name: 'cli', entry: 'src/cli/main.ts' },
+  // The worker threads of the validation pool (src/node/pool.ts finds it through __BOMWRIGHT_WORKER_ENTRY__).
+  { name: 'worker', entry: 'src/node/worker.ts' },
+];
+
 await build({
   ...common,
   plugins: [lazyStringWidth],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
-  entryPoints: { cli: path.join(root, 'src/cli/main.ts'), worker: path.join(root, 'src/node/worker.ts') },
+  entryPoints: Object.fromEntries(CLI_BUNDLES.map((b) => [b.name, path.join(root, b.entry)])),
   define: { ...common.define, __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs') },
   outdir: path.join(root, 'dist/bundle'),
   outExtension: { '.js': '.cjs' },
-  // Loaded on demand for globs and directories, and CommonJS already: Node's own require handles it.
+  // Loaded on first use, and CommonJS already: Node's own require takes them from node_modules.
   external: ['fast-glob', 'packageurl-js'],
   minifySyntax: true,
   minifyWhitespace: true,

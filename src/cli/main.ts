@@ -10,6 +10,7 @@ import type { CliCommand } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { STDIN_TOKEN } from './options.js';
+import { neutralizeControls } from '../format/terminal.js';
 
 /** What the CLI needs from its process: arguments, working directory and output streams. */
 export interface CliIo {
@@ -37,18 +38,6 @@ function skipHelpPrerender(parser: object): void {
   type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
   const usage = (parser as Internals).getInternalMethods?.().getUsageInstance?.();
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
-}
-
-/**
- * Text from documents reaches the terminal in messages, values and names. Control characters (escape sequences
- * that clear the screen, move the cursor or retitle the window, carriage returns that overwrite a line) and
- * bidirectional overrides (which reorder what is shown) are printed as visible escapes instead; line feeds and
- * tabs stay. Machine formats (JSON, SARIF) escape them already.
- */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-export function neutralizeControls(text: string): string {
-  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

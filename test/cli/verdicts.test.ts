@@ -1,14 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKeyMaterial, sign, validate } from '../../src/index.js';
 import { loadTrustStore } from '../../src/node/keys.js';
-import { runCli, SAMPLES, tempDir } from '../helpers.js';
+import { ROOT, runCli, SAMPLES, tempDir } from '../helpers.js';
 
 /**
- * Every kind of signature a gate meets, run through `verify`, `validate` and the library: the verdict (pass or
- * fail) must be the same everywhere, because it comes from one function.
+ * Every kind of signature a gate meets, run through `verify`, `validate`, the library and the GitHub Action: the
+ * verdict (pass or fail) must be the same everywhere, because it comes from one function.
  */
 const dir = tempDir();
 const sample = JSON.parse(readFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), 'utf8')) as Record<string, unknown>;
