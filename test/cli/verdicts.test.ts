@@ -115,15 +115,26 @@ describe('one verdict on signatures', () => {
         allowUnverifiable: flags.includes('--allow-unverifiable'),
         signatures: requireSignature ? 'require' : 'verify',
       });
+      // The GitHub Action's committed bundle, with the inputs the runner would pass.
+      const action = spawnSync(process.execPath, [path.join(ROOT, 'action/dist/index.cjs')], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH ?? '',
+          GITHUB_WORKSPACE: dir,
+          INPUT_PATHS: file,
+          INPUT_TRUST: trustFiles.join(' '),
+          'INPUT_REQUIRE-TRUSTED': String(flags.includes('--require-trusted')),
+          'INPUT_ALLOW-UNVERIFIABLE': String(flags.includes('--allow-unverifiable')),
+          INPUT_SIGNATURES: requireSignature ? 'require' : 'verify',
+          'INPUT_SARIF-FILE': path.join(dir, 'out.sarif'),
+        },
+      });
       const expected = pass ? 0 : 1;
       expect(
-        { verify: verify.code, validate: validateCli.code, library: library.valid ? 0 : 1 },
-        verify.stdout + validateCli.stdout,
-      ).toEqual({
-        verify: expected,
-        validate: expected,
-        library: expected,
-      });
+        { verify: verify.code, validate: validateCli.code, library: library.valid ? 0 : 1, action: action.status },
+        verify.stdout + validateCli.stdout + action.stdout,
+      ).toEqual({ verify: expected, validate: expected, library: expected, action: expected });
     },
   );
 });
