@@ -146,7 +146,9 @@ export function readDocumentText(
   let text: string;
   const first = openRegular(file, maxSize);
   try {
-    text = readFileSync(first.fd, 'utf8');
+    // Node decodes a file named by path straight into a string; read by descriptor it goes through a buffer as
+    // large as the file. On Linux the open file itself has a path, so the checked file is read the fast way.
+    text = readFileSync(process.platform === 'linux' ? `/proc/self/fd/${first.fd}` : first.fd, 'utf8');
   } catch (error) {
     throw ioError(file, error);
   } finally {

@@ -177,7 +177,7 @@ async function validateInto(
       .map((d) => d.pointer),
   );
   fromSchema = fromSchema.filter((d) => !explained.has(d.pointer));
-  if (mode === 'ignore') {
+  if (mode === 'ignore' && fromSchema.some((d) => d.pointer.includes('/signature'))) {
     const allowed = new Set(findPlaces(document, format.signable));
     fromSchema = fromSchema.filter((d) => !atAllowedSignature(d.pointer, allowed));
   }
