@@ -33,13 +33,24 @@ export function readJson(file: string): JsonObject {
   return JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
 }
 
+/**
+ * The `$schema` values a document of this format may carry, when the official schema restricts them: its enum and
+ * the `$id` of each variant (normal and strict), read from the library's files. Undefined: any string.
+ */
+export function acceptedSchemaAddresses(format: SpecFormat): string[] | undefined {
+  if (format.schemaEnum === undefined) return undefined;
+  const ids = format.schemaVariants.map((file) => String(readJson(path.join(LIBRARY_SCHEMA_DIR, file)).$id));
+  return [...new Set([...format.schemaEnum, ...ids])];
+}
+
 /** The schema as the official specification states it, plus the project's overlay. */
 export function buildSchema(format: SpecFormat, options: { fasterPatterns?: boolean } = {}): JsonObject {
   const schema = readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
   const required = (schema.required ?? []) as string[];
   if (format.versionRequired && !required.includes('version')) schema.required = [...required, 'version'];
   const properties = schema.properties as JsonObject;
-  if (format.schemaAddresses) properties.$schema = { type: 'string', enum: [...format.schemaAddresses] };
+  const addresses = acceptedSchemaAddresses(format);
+  if (addresses !== undefined) properties.$schema = { type: 'string', enum: addresses };
   if (format.overlay) {
     const overlay = readJson(path.join(root, 'schema', format.overlay));
     applyPatch(schema, overlay.patch as unknown as PatchOperation[]);

@@ -37,7 +37,9 @@ export function defineCommand<T>(spec: CommandSpec<T>): CliCommand {
       const module: CommandModule<object, T> = {
         command: spec.command,
         describe: spec.describe,
-        builder: spec.builder,
+        // --version is bomwright's own version at the top level only: on a command it would silently print that
+        // and exit 0 (`add component --version 1.3.0`). Commands with a component version take it as that.
+        builder: (y) => spec.builder(y.version(false)),
         handler: async (argv) => done(await spec.handler(argv, context)),
       };
       return parser.command(module);

@@ -74,3 +74,29 @@ export function passphraseFrom(variable: string | undefined, env: NodeJS.Process
   if (value === undefined) throw new BomwrightError('E_USAGE', `Environment variable ${variable} is not set`);
   return value;
 }
+
+/**
+ * `--version V` on a command that describes a component: the component's version, the same as
+ * `--component-version V` (the spelling people reach for first).
+ */
+export function componentVersionOptions<T>(y: Argv<T>, describe: string) {
+  return y
+    .option('component-version', { type: 'string', describe })
+    .option('version', { type: 'string', describe: 'The same as --component-version' });
+}
+
+/** The component version from --component-version or --version; both with different values is a usage error. */
+export function componentVersion(argv: {
+  componentVersion?: string | undefined;
+  version?: string | undefined;
+}): string | undefined {
+  const { componentVersion: long, version: short } = argv;
+  if (short !== undefined && short === '')
+    throw new BomwrightError(
+      'E_USAGE',
+      '--version needs a value here: the component version (or use --component-version)',
+    );
+  if (long !== undefined && short !== undefined && long !== short)
+    throw new BomwrightError('E_USAGE', `--version ${short} and --component-version ${long} disagree; give one`);
+  return long ?? short;
+}

@@ -13,8 +13,14 @@ export interface SpecFormat {
   readonly baseSchema: string;
   /** Overlay in schema/ (JSON Patch) applied on top of the base schema. */
   readonly overlay?: string;
-  /** Official `$schema` values, when the official schema restricts them (the library's copies drop the enum). */
-  readonly schemaAddresses?: readonly string[];
+  /**
+   * The official schema's `$schema` enum, when it restricts the member (the library's copies drop the enum). The
+   * build accepts these and the `$id` of every variant in `schemaVariants`: an address by which an official
+   * schema names itself (generators write `bom-1.3a`, the 1.3 schema's `$id`) is never an error.
+   */
+  readonly schemaEnum?: readonly string[];
+  /** The files in the library's res/schema/ for this version (normal and strict), whose `$id`s are accepted. */
+  readonly schemaVariants: readonly string[];
   /** The `$schema` value bomwright writes into new documents. */
   readonly schemaAddress: string;
   /** Whether the official schema requires `version` (the library's 1.2–1.4 copies drop it). */
@@ -82,8 +88,9 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     id: 'cyclonedx-1.2',
     specVersion: '1.2',
     baseSchema: 'bom-1.2-strict.SNAPSHOT.schema.json',
-    // The official strict schema lists "bom-1.2a" (its $id says "bom-1.2b"); the plain address is what producers write.
-    schemaAddresses: [cyclonedxAddress('1.2'), cyclonedxAddress('1.2a'), cyclonedxAddress('1.2b')],
+    // The official schemas list the plain address and "bom-1.2a" (their $id says "bom-1.2b").
+    schemaEnum: [cyclonedxAddress('1.2'), cyclonedxAddress('1.2a')],
+    schemaVariants: ['bom-1.2.SNAPSHOT.schema.json', 'bom-1.2-strict.SNAPSHOT.schema.json'],
     schemaAddress: cyclonedxAddress('1.2'),
   },
   {
@@ -91,7 +98,8 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     id: 'cyclonedx-1.3',
     specVersion: '1.3',
     baseSchema: 'bom-1.3-strict.SNAPSHOT.schema.json',
-    schemaAddresses: [cyclonedxAddress('1.3')],
+    schemaEnum: [cyclonedxAddress('1.3')],
+    schemaVariants: ['bom-1.3.SNAPSHOT.schema.json', 'bom-1.3-strict.SNAPSHOT.schema.json'],
     schemaAddress: cyclonedxAddress('1.3'),
   },
   {
@@ -99,7 +107,8 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     id: 'cyclonedx-1.4',
     specVersion: '1.4',
     baseSchema: 'bom-1.4.SNAPSHOT.schema.json',
-    schemaAddresses: [cyclonedxAddress('1.4')],
+    schemaEnum: [cyclonedxAddress('1.4')],
+    schemaVariants: ['bom-1.4.SNAPSHOT.schema.json'],
     schemaAddress: cyclonedxAddress('1.4'),
     componentVersionRequired: false,
     signable: SIGNABLE_1_4,
@@ -109,7 +118,8 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     id: 'cyclonedx-1.5',
     specVersion: '1.5',
     baseSchema: 'bom-1.5.SNAPSHOT.schema.json',
-    schemaAddresses: [cyclonedxAddress('1.5')],
+    schemaEnum: [cyclonedxAddress('1.5')],
+    schemaVariants: ['bom-1.5.SNAPSHOT.schema.json'],
     schemaAddress: cyclonedxAddress('1.5'),
     versionRequired: false,
     componentVersionRequired: false,
@@ -124,6 +134,7 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     id: 'cyclonedx-1.6',
     specVersion: '1.6',
     baseSchema: 'bom-1.6.SNAPSHOT.schema.json',
+    schemaVariants: ['bom-1.6.SNAPSHOT.schema.json'],
     schemaAddress: cyclonedxAddress('1.6'),
     versionRequired: false,
     componentVersionRequired: false,
@@ -139,6 +150,7 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     id: 'cyclonedx-1.7',
     specVersion: '1.7',
     baseSchema: 'bom-1.7.SNAPSHOT.schema.json',
+    schemaVariants: ['bom-1.7.SNAPSHOT.schema.json'],
     schemaAddress: cyclonedxAddress('1.7'),
     versionRequired: false,
     componentVersionRequired: false,
@@ -156,7 +168,9 @@ export const SPEC_FORMATS: readonly SpecFormat[] = [
     specVersion: '1.4-cbom-1.0',
     baseSchema: 'bom-1.4.SNAPSHOT.schema.json',
     overlay: 'cbom-1.4-cbom-1.0.overlay.json',
-    schemaAddresses: [CBOM_SCHEMA_ADDRESS],
+    schemaEnum: [CBOM_SCHEMA_ADDRESS],
+    // IBM's CBOM schema names itself by this address; the CycloneDX 1.4 schema it extends does not apply.
+    schemaVariants: [],
     schemaAddress: CBOM_SCHEMA_ADDRESS,
     componentVersionRequired: false,
     signable: SIGNABLE_1_4,

@@ -1,11 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SAMPLES, tempDir } from '../helpers.js';
 
-/** The committed bundle, run the way the runner runs a node24 action: `node <main>` in the workspace. */
-const ENTRY = path.join(ROOT, 'action/dist/index.cjs');
+/**
+ * The committed bundle, run the way the runner runs a node24 action (`node <main>` in the workspace), from a copy of the committed bundle outside the repository, as the runner has it: nothing in node_modules/, dist/
+ * or generated/ can be found from there, so a dependency the bundle failed to carry fails these tests.
+ */
+const ENTRY = path.join(tempDir('bomwright-action-'), 'index.cjs');
+copyFileSync(path.join(ROOT, 'action/dist/index.cjs'), ENTRY);
 const SAMPLE = readFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), 'utf8');
 
 /** Runs the action's entry the way action.yml does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */

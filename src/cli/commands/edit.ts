@@ -15,7 +15,7 @@ import { isRecord } from '../../values.js';
 import { isOwnStream } from '../../node/write.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { dropSignaturesOption, rewriteOptions } from '../options.js';
+import { componentVersion, componentVersionOptions, dropSignaturesOption, rewriteOptions } from '../options.js';
 
 export const ADD_KINDS = ['component', 'service', 'dependency', 'property'] as const;
 export type AddKind = (typeof ADD_KINDS)[number];
@@ -94,11 +94,10 @@ export const addCommand = defineCommand({
   command: 'add <kind> <file>',
   describe: 'Add a component, service, dependency or property; refused if the document would become invalid',
   builder: (y) =>
-    rewriteOptions(dropSignaturesOption(y))
+    componentVersionOptions(rewriteOptions(dropSignaturesOption(y)), 'Component or service version')
       .positional('kind', { choices: ADD_KINDS, demandOption: true })
       .positional('file', { type: 'string', demandOption: true })
       .option('name', { type: 'string', describe: 'Component, service or property name' })
-      .option('component-version', { type: 'string', describe: 'Component or service version' })
       .option('type', { type: 'string', describe: 'Component type (default library; crypto-asset in CBOM)' })
       .option('group', { type: 'string' })
       .option('purl', { type: 'string' })
@@ -138,7 +137,7 @@ export const addCommand = defineCommand({
         {
           name: required(argv.name, 'name'),
           ...given({
-            version: argv.componentVersion,
+            version: componentVersion(argv),
             type: argv.type,
             group: argv.group,
             purl: argv.purl,
@@ -158,7 +157,7 @@ export const addCommand = defineCommand({
         document.value,
         {
           name: required(argv.name, 'name'),
-          ...given({ version: argv.componentVersion, 'bom-ref': argv.bomRef, endpoints: argv.endpoint, properties }),
+          ...given({ version: componentVersion(argv), 'bom-ref': argv.bomRef, endpoints: argv.endpoint, properties }),
         },
         editOptions,
       );

@@ -8,7 +8,9 @@ import { isRecord } from '../../values.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
-import { SPEC_FORMATS } from '../../formats/formats.js';
+import { componentVersion, componentVersionOptions } from '../options.js';
+import { DEFAULT_SPEC_VERSION, findFormatBySpecVersion, SPEC_FORMATS } from '../../formats/formats.js';
+import path from 'node:path';
 import { writeFileAtomic } from '../../node/write.js';
 
 export interface InitCommandOptions {
@@ -19,6 +21,8 @@ export interface InitCommandOptions {
   output: string;
   force: boolean;
   toolVersion: string;
+  /** Where a package.json beside the new document is looked for when no component is named. */
+  cwd: string;
   stdout: (text: string) => void;
 }
 
@@ -26,7 +30,7 @@ export const initCommand = defineCommand({
   command: 'init',
   describe: 'Create a new valid BOM (serial number, version 1, timestamp, tools, the described component)',
   builder: (y) =>
-    y
+    componentVersionOptions(y, 'Component version')
       .option('format', {
         choices: ['cyclonedx', 'cbom'] as const,
         describe: 'Document family (default cyclonedx)',
@@ -37,8 +41,7 @@ export const initCommand = defineCommand({
         describe: 'Default 1.6, or 1.4-cbom-1.0 for cbom',
       })
       .option('from', { type: 'string', describe: 'Describe the package of this package.json' })
-      .option('name', { type: 'string', describe: 'Component name' })
-      .option('component-version', { type: 'string', describe: 'Component version' })
+      .option('name', { type: 'string', describe: 'Component name (default: from the package.json beside it)' })
       .option('type', { type: 'string', describe: 'Component type (default application)' })
       .option('purl', { type: 'string', describe: 'Package URL' })
       .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions' })
@@ -51,7 +54,7 @@ export const initCommand = defineCommand({
       from: argv.from,
       component: {
         ...(argv.name === undefined ? {} : { name: argv.name }),
-        ...(argv.componentVersion === undefined ? {} : { version: argv.componentVersion }),
+        ...(componentVersion(argv) === undefined ? {} : { version: componentVersion(argv)! }),
         ...(argv.type === undefined ? {} : { type: argv.type }),
         ...(argv.purl === undefined ? {} : { purl: argv.purl }),
         ...(argv.license === undefined ? {} : { licenses: argv.license }),
@@ -59,11 +62,18 @@ export const initCommand = defineCommand({
       output: argv.output,
       force: argv.force,
       toolVersion: context.toolVersion,
+      cwd: context.cwd,
       stdout: context.stdout,
     }),
 });
 
-export async function runInit(options: InitCommandOptions): Promise<number> {
+export async function runInit(request: InitCommandOptions): Promise<number> {
+  // Next to a package.json, and with no component named, the package is the component.
+  const beside = path.join(request.cwd, 'package.json');
+  const options =
+    request.from === undefined && request.component.name === undefined && existsSync(beside)
+      ? { ...request, from: beside }
+      : request;
   if (options.from !== undefined)
     refuseOverwriting(options.output, [{ file: options.from, role: 'the package.json it reads' }]);
   if (!options.force && existsSync(options.output))
@@ -77,6 +87,13 @@ export async function runInit(options: InitCommandOptions): Promise<number> {
   }
   if (packageJson === undefined && options.component.name === undefined)
     throw new BomwrightError('E_USAGE', 'Name the component (--name) or give a package.json (--from)');
+  const format = findFormatBySpecVersion(options.specVersion ?? DEFAULT_SPEC_VERSION[options.format ?? 'cyclonedx']);
+  const version = options.component.version ?? packageJson?.version;
+  if (format?.componentVersionRequired && (version === undefined || version === ''))
+    throw new BomwrightError(
+      'E_USAGE',
+      `CycloneDX ${format.specVersion} requires a component version: give it with --component-version (or --version)`,
+    );
   const document = initDocument({
     ...(options.format ? { format: options.format } : {}),
     ...(options.specVersion ? { specVersion: options.specVersion } : {}),
