@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, SAMPLES, tempDir } from '../helpers.js';
 
 /**
- * The committed bundle, run the way the runner runs a node24 action (`node <main>` in the workspace), from a copy of the committed bundle outside the repository, as the runner has it: nothing in node_modules/, dist/
- * or generated/ can be found from there, so a dependency the bundle failed to carry fails these tests.
+ * The committed bundle, run the way the runner runs a node24 action (`node <main>` in the workspace), from a copy
+ * outside the repository: nothing in node_modules/, dist/ or generated/ can be found from there, so a dependency
+ * the bundle failed to carry fails these tests.
  */
 const ENTRY = path.join(tempDir('bomwright-action-'), 'index.cjs');
 copyFileSync(path.join(ROOT, 'action/dist/index.cjs'), ENTRY);
