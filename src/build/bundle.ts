@@ -4,7 +4,7 @@
  * run-time helpers inlined; both are loaded with a V8 code cache (src/runtime/code-cache.ts).
  * Build output only: nothing bundled is committed.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -92,11 +92,17 @@ await build({
 });
 
 mkdirSync(outDir, { recursive: true });
+// What the validators carry from node_modules (ajv's run-time helpers), plus the CycloneDX schemas compiled into
+// them: the Action bundle's licence notices list these (src/build/action.ts).
+const carried = new Set<string>(['node_modules/@cyclonedx/cyclonedx-library/package.json']);
 for (const file of readdirSync(sourceDir).filter((f) => f.endsWith('.js'))) {
-  await build({
+  const result = await build({
     ...common,
     entryPoints: [path.join(sourceDir, file)],
     outfile: path.join(outDir, file.replace(/\.js$/, '.cjs')),
     minify: true,
+    metafile: true,
   });
+  for (const input of Object.keys(result.metafile.inputs)) if (input.includes('node_modules/')) carried.add(input);
 }
+writeFileSync(path.join(outDir, 'carried.json'), JSON.stringify([...carried].sort(), null, 2) + '\n');
