@@ -94,8 +94,10 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     appendFileSync(env.GITHUB_OUTPUT, `errors=${t.errors}\nwarnings=${t.warnings}\nsarif-file=${sarifPath}\n`);
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, formatJobSummary(reports));
   const threads = workers > 0 ? ` (${workers} worker threads)` : '';
+  // Files that could not be checked at all are said as such: they fail the run too.
+  const unchecked = t.failures > 0 ? `, ${t.failures} not checked (see above)` : '';
   stdout(
-    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${threads}; SARIF: ${sarifFile}\n`,
+    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${unchecked}${threads}; SARIF: ${sarifFile}\n`,
   );
   if (failOn === 'never') return 0;
   if (t.errors > 0 || t.failures > 0) return 1;
