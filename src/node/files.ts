@@ -87,27 +87,34 @@ async function readStdin(maxSize: number): Promise<{ bytes?: Uint8Array; size: n
   return { bytes: Buffer.concat(chunks), size };
 }
 
+/** Words for the errno codes people meet with files; other codes as they are. */
+export function errnoReason(error: unknown, missing = 'no such file'): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return missing;
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENAMETOOLONG':
+      return 'the path is too long';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    default:
+      return code ?? 'unreadable';
+  }
+}
+
 /** One wording per reason a file cannot be read; a missing file is E_NOT_FOUND, anything else E_READ. */
 export function ioError(source: string, error: unknown): BomwrightError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason =
-    code === 'ENOENT' || code === 'ENOTDIR'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'ENAMETOOLONG'
-            ? 'the path is too long'
-            : code === 'ELOOP'
-              ? 'too many levels of symbolic links'
-              : (code ?? 'unreadable');
   return new BomwrightError(
     code === 'ENOENT' || code === 'ENOTDIR' ? 'E_NOT_FOUND' : 'E_READ',
-    `Cannot read ${source}: ${reason}`,
-    {
-      cause: error,
-    },
+    `Cannot read ${source}: ${errnoReason(error)}`,
+    { cause: error },
   );
 }
 

@@ -17,6 +17,20 @@ export interface Commit {
 const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 const MAX_OUTPUT = 1024 * 1024 * 1024;
 
+/** git's output, or undefined when it fails (a file absent at a commit): for questions, not commands. */
+function gitQuietly(args: string[], root: string): string | undefined {
+  try {
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: MAX_OUTPUT,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 function git(args: string[], cwd: string): string {
   try {
     return execFileSync('git', args, {
@@ -81,32 +95,13 @@ function repositoryPath(file: string, root: string): string {
  */
 export function gitShow(at: Commit | 'index', file: string, root: string): string | undefined {
   const object = at === 'index' ? `:${repositoryPath(file, root)}` : `${at.id}:${repositoryPath(file, root)}`;
-  try {
-    return execFileSync('git', ['cat-file', 'blob', '--end-of-options', object], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: MAX_OUTPUT,
-    });
-  } catch {
-    return undefined;
-  }
+  return gitQuietly(['cat-file', 'blob', '--end-of-options', object], root);
 }
 
 /** Lines added or changed since `base` in `file`; undefined means "all of it" (a new file). */
 export function changedLines(file: string, base: Commit, root: string): Set<number> | undefined {
-  let diff: string;
-  try {
-    diff = execFileSync('git', ['diff', '--unified=0', '--no-color', '--end-of-options', base.id, '--', file], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: MAX_OUTPUT,
-    });
-  } catch {
-    return undefined;
-  }
-  if (diff.includes('\nnew file mode')) return undefined;
+  const diff = gitQuietly(['diff', '--unified=0', '--no-color', '--end-of-options', base.id, '--', file], root);
+  if (diff === undefined || diff.includes('\nnew file mode')) return undefined;
   const lines = new Set<number>();
   for (const match of diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
     const start = Number(match[1]);

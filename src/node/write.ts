@@ -18,22 +18,14 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
+import { errnoReason } from './files.js';
 
 let sequence = 0;
 
 function writeError(file: string, error: unknown): BomwrightError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
-  const reason =
-    code === 'ENOENT'
-      ? 'its folder does not exist'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'ENAMETOOLONG'
-            ? 'the path is too long'
-            : code;
-  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${reason}`, { cause: error });
+  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${errnoReason(error, 'its folder does not exist')}`, {
+    cause: error,
+  });
 }
 
 function statOrUndefined(file: string, follow: boolean): Stats | undefined {

@@ -1,34 +1,20 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JSF_ALGORITHMS, type JsfAlgorithm } from '../../src/index.js';
 import { algorithmInfo } from '../../src/jsf/algorithms.js';
 import { runCli, SAMPLES, tempDir } from '../helpers.js';
+import { freshKeyTexts } from '../jsf/fixtures.js';
 
 const BASE = readFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), 'utf8');
 
 /** A private key file (PEM, or a JWK for HMAC) and the matching trust file, written into dir. */
 function keyFiles(dir: string, algorithm: JsfAlgorithm, name: string): { key: string; trust: string } {
-  const info = algorithmInfo(algorithm)!;
+  const { privateKey, trusted } = freshKeyTexts(algorithm, name);
   const key = path.join(dir, `${name}.key`);
   const trust = path.join(dir, `${name}.trust`);
-  if (info.family === 'oct') {
-    const jwk = JSON.stringify({ kty: 'oct', k: randomBytes(info.signatureLength!).toString('base64url'), kid: name });
-    writeFileSync(key, jwk);
-    writeFileSync(trust, jwk);
-    return { key, trust };
-  }
-  const pair =
-    info.family === 'EC'
-      ? generateKeyPairSync('ec', { namedCurve: info.curve! })
-      : info.family === 'RSA'
-        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-        : info.curve === 'Ed448'
-          ? generateKeyPairSync('ed448')
-          : generateKeyPairSync('ed25519');
-  writeFileSync(key, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  writeFileSync(trust, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+  writeFileSync(key, privateKey);
+  writeFileSync(trust, trusted);
   return { key, trust };
 }
 

@@ -1,4 +1,3 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -13,26 +12,12 @@ import {
   type JsfAlgorithm,
   type KeyMaterial,
 } from '../../src/index.js';
-import { algorithmInfo } from '../../src/jsf/algorithms.js';
 import { SAMPLES } from '../helpers.js';
+import { freshKeyTexts } from '../jsf/fixtures.js';
 import { fuzzParameters } from './settings.js';
 
 function keyFor(algorithm: JsfAlgorithm): KeyMaterial {
-  const info = algorithmInfo(algorithm)!;
-  if (info.family === 'oct')
-    return parseKeyMaterial(
-      JSON.stringify({ kty: 'oct', k: randomBytes(info.signatureLength!).toString('base64url'), kid: 'hmac' }),
-      'secret',
-    )[0]!;
-  const pair =
-    info.family === 'EC'
-      ? generateKeyPairSync('ec', { namedCurve: info.curve! })
-      : info.family === 'RSA'
-        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-        : info.curve === 'Ed448'
-          ? generateKeyPairSync('ed448')
-          : generateKeyPairSync('ed25519');
-  return parseKeyMaterial(pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'key')[0]!;
+  return parseKeyMaterial(freshKeyTexts(algorithm).privateKey, 'key')[0]!;
 }
 
 const KEYS = new Map(JSF_ALGORITHMS.map((a) => [a, keyFor(a)]));

@@ -1,5 +1,8 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { JsfAlgorithm } from '../../src/index.js';
+import { algorithmInfo } from '../../src/jsf/algorithms.js';
 import { ROOT } from '../helpers.js';
 
 /** The third-party JSF vectors, read in place; tests skip (with this warning) when ../shared is absent. */
@@ -15,3 +18,27 @@ export const NOW = new Date('2025-06-01T00:00:00Z');
 /** The verifier policy the vectors were generated with (see the vectors' README). */
 export const ALLOW_EXCLUDES = ['myUnsignedData'];
 export const ALLOW_EXTENSIONS = ['otherExt', 'https://example.com/extension'];
+
+/**
+ * A fresh key for `algorithm` as text: the private key (PKCS#8 PEM, or an `oct` JWK for HMAC) and what a
+ * verifier trusts (the SPKI PEM, or the same JWK).
+ */
+export function freshKeyTexts(algorithm: JsfAlgorithm, kid = 'hmac'): { privateKey: string; trusted: string } {
+  const info = algorithmInfo(algorithm)!;
+  if (info.family === 'oct') {
+    const jwk = JSON.stringify({ kty: 'oct', k: randomBytes(info.signatureLength!).toString('base64url'), kid });
+    return { privateKey: jwk, trusted: jwk };
+  }
+  const pair =
+    info.family === 'EC'
+      ? generateKeyPairSync('ec', { namedCurve: info.curve! })
+      : info.family === 'RSA'
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+        : info.curve === 'Ed448'
+          ? generateKeyPairSync('ed448')
+          : generateKeyPairSync('ed25519');
+  return {
+    privateKey: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    trusted: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
