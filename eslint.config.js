@@ -1,7 +1,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'action/dist/', 'generated/', 'node_modules/', 'coverage/', 'bench/.data/'] },
+  {
+    ignores: [
+      'dist/',
+      'action/dist/',
+      'generated/',
+      'reports/',
+      '.stryker-tmp/',
+      'node_modules/',
+      'coverage/',
+      'bench/.data/',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.cjs'],

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests mutation testing runs (npm run mutation): those that exercise the sources in-process. Tests that run
+ * the built CLI, the Action bundle or the package as a subprocess cannot see a mutated source, so they are left
+ * out, and so is the build-stamp check (a mutant is a source the build never saw).
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/json/**/*.test.ts',
+      'test/jsf/**/*.test.ts',
+      'test/author/**/*.test.ts',
+      'test/compare/**/*.test.ts',
+      'test/validate/**/*.test.ts',
+      'test/format/**/*.test.ts',
+      'test/node/write.test.ts',
+      'test/api.test.ts',
+    ],
+    testTimeout: 60_000,
+    maxWorkers: 1,
+  },
+});
