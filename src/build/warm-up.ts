@@ -7,13 +7,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CliIo } from '../cli/main.js';
 import { requireBundle, writeCodeCaches } from '../runtime/code-cache.js';
 import { SPEC_FORMATS } from '../formats/formats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** What the warm-up hands the CLI bundle's main(): the build runs the bundle, it does not import the CLI's sources. */
+interface WarmUpIo {
+  argv: string[];
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
 const cli = requireBundle(path.join(root, 'dist/bundle/cli.cjs')) as {
-  main: (io: CliIo) => Promise<number>;
+  main: (io: WarmUpIo) => Promise<number>;
   writeCodeCaches: () => string[];
 };
 

@@ -2,7 +2,7 @@ import { judgeSignatures, misplacedSignatures, unsafeSignedNumbers } from '../js
 import type { SpecFormat } from '../formats/formats.js';
 import { malformedSignatureReport, verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
 import { routeDocument } from '../formats/route.js';
@@ -158,10 +158,7 @@ async function validateInto(
     });
   }
 
-  if (options.baseline !== undefined)
-    ruleDiagnostics.push(
-      ...versionRule(document, { ...options.baseline, document: parsedBaseline(options.baseline.document) }),
-    );
+  if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, options.baseline));
 
   if (mode !== 'ignore' && options.skipSignatureVerification !== true)
     ruleDiagnostics.push(...signatureDiagnostics(document, format, index, options));
@@ -199,15 +196,6 @@ export function tooLargeResult(size: number, maxSize: number): ValidationResult 
     ],
     undefined,
   );
-}
-
-/** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */
-function parsedBaseline(input: unknown): unknown {
-  if (!(input instanceof Uint8Array) && typeof input !== 'string') return input;
-  const decoded = input instanceof Uint8Array ? decodeJsonBytes(input) : decodedText(input);
-  if (decoded.text === undefined) return undefined;
-  const parsed = parseJsonText(decoded.text);
-  return 'value' in parsed ? parsed.value : undefined;
 }
 
 /** The object holding a `signature` member, from the member's pointer. */

@@ -7,14 +7,25 @@
 import { contentChanged } from '../compare/content.js';
 import { diffDocuments } from '../compare/diff.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { decodedText, decodeJsonBytes } from '../json/decode.js';
+import { parseJsonText } from '../json/parse.js';
 import { display, isRecord } from '../values.js';
 
 /** The previous release a document is compared with. */
 export interface Baseline {
-  /** Its parsed value (text is parsed by validate; text that is not JSON means there is nothing to compare). */
+  /** Its parsed value, or its text or bytes (text that is not well-formed JSON has nothing to compare with). */
   document: unknown;
   /** How to name it in messages: a file, a git revision, `HEAD`. */
   name?: string;
+}
+
+/** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */
+function parsedBaseline(input: unknown): unknown {
+  if (!(input instanceof Uint8Array) && typeof input !== 'string') return input;
+  const decoded = input instanceof Uint8Array ? decodeJsonBytes(input) : decodedText(input);
+  if (decoded.text === undefined) return undefined;
+  const parsed = parseJsonText(decoded.text);
+  return 'value' in parsed ? parsed.value : undefined;
 }
 
 function isVersion(value: unknown): value is number {
@@ -30,7 +41,7 @@ function describeVersion(value: unknown): string {
  * holds. A baseline that is not a JSON object (a file that was not a BOM before) has nothing to compare with.
  */
 export function versionRule(document: unknown, baseline: Baseline): Diagnostic[] {
-  const previous = baseline.document;
+  const previous = parsedBaseline(baseline.document);
   if (!isRecord(previous) || !isRecord(document)) return [];
   const against = baseline.name === undefined ? '' : ` (compared with ${baseline.name})`;
   const finding = (message: string, pointer: string): Diagnostic => ({

@@ -9,38 +9,58 @@ import { restoreStdin, trustOptions } from '../options.js';
 import { parseSize } from '../size.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { defaultJobs } from '../../node/pool.js';
-import { validateFiles, type ValidateFilesResult } from '../../node/validate-files.js';
+import {
+  validateFiles,
+  type ValidateFilesOptions,
+  type ValidateFilesResult,
+  type VersionRuleSource,
+} from '../../node/validate-files.js';
 import { createProgress, type Progress } from '../progress.js';
 import { writeFileAtomic } from '../../node/write.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { filesOf } from '../../node/keys.js';
 
+/** What validateFiles needs from the command line, passed on as it is. */
+type CheckOptions = Pick<
+  ValidateFilesOptions,
+  | 'cwd'
+  | 'specVersion'
+  | 'signatures'
+  | 'maxSize'
+  | 'trustPaths'
+  | 'trustRootPaths'
+  | 'requireTrusted'
+  | 'allowUnverifiable'
+  | 'allowExcludes'
+  | 'jobs'
+  | 'versionRule'
+>;
+
 export interface ValidateCommandOptions {
   paths: string[];
+  check: CheckOptions;
   format: OutputFormat;
   output?: string;
   maxWarnings?: number;
   quiet: boolean;
-  specVersion?: string;
-  signatures: SignatureMode;
-  maxSize: number;
-  trustPaths: string[];
-  trustRootPaths: string[];
-  requireTrusted: boolean;
-  allowUnverifiable: boolean;
-  allowExcludes: string[];
-  /** Files checked at once (worker threads); 1 checks them one by one in this thread. */
-  jobs: number;
   /** --progress / --no-progress; undefined lets the terminal and environment decide. */
   progress?: boolean;
-  /** The version rule: --baseline FILE, --base-ref REV, or --staged (index against HEAD). */
-  baseline?: string;
-  baseRef?: string;
-  staged?: boolean;
-  cwd: string;
   toolVersion: string;
   stdout: (text: string) => void;
   terminal: { stderr: NodeJS.WriteStream; stdoutIsTerminal: boolean; env: NodeJS.ProcessEnv };
+}
+
+/** --baseline FILE, --base-ref REV or --staged (the index against HEAD): at most one. */
+function versionRuleSource(argv: {
+  baseline?: string | undefined;
+  baseRef?: string | undefined;
+  staged?: boolean | undefined;
+}): VersionRuleSource | undefined {
+  const given = [argv.baseline, argv.baseRef, argv.staged || undefined].filter((o) => o !== undefined);
+  if (given.length > 1) throw new BomwrightError('E_USAGE', 'Use only one of --baseline, --base-ref and --staged');
+  if (argv.baseline !== undefined) return { baseline: argv.baseline };
+  if (argv.baseRef !== undefined) return { baseRef: argv.baseRef };
+  return argv.staged ? { staged: true } : undefined;
 }
 
 /** Formats whose reports can be written file by file as results arrive; the others are sorted by path. */
@@ -112,26 +132,27 @@ export const validateCommand = defineCommand({
     if (maxWarnings !== undefined && (!Number.isInteger(maxWarnings) || maxWarnings < 0)) {
       throw new BomwrightError('E_USAGE', '--max-warnings must be a whole number of at least 0');
     }
+    const versionRule = versionRuleSource(argv);
     return runValidate({
       paths: argv.paths,
+      check: {
+        cwd: context.cwd,
+        specVersion: argv.specVersion,
+        signatures: argv.signatures,
+        maxSize: parseSize(argv.maxSize),
+        trustPaths: argv.trust,
+        trustRootPaths: argv.trustRoot,
+        requireTrusted: argv.requireTrusted,
+        allowUnverifiable: argv.allowUnverifiable,
+        allowExcludes: argv.allowExcludes,
+        jobs: jobCount(argv.jobs),
+        ...(versionRule === undefined ? {} : { versionRule }),
+      },
       format: argv.format,
       output: argv.output,
       maxWarnings,
       quiet: argv.quiet,
-      specVersion: argv.specVersion,
-      signatures: argv.signatures,
-      maxSize: parseSize(argv.maxSize),
-      trustPaths: argv.trust,
-      trustRootPaths: argv.trustRoot,
-      requireTrusted: argv.requireTrusted,
-      allowUnverifiable: argv.allowUnverifiable,
-      allowExcludes: argv.allowExcludes,
-      jobs: jobCount(argv.jobs),
-      baseline: argv.baseline,
-      baseRef: argv.baseRef,
-      staged: argv.staged,
       progress: argv.progress,
-      cwd: context.cwd,
       toolVersion: context.toolVersion,
       stdout: context.stdout,
       terminal: {
@@ -151,40 +172,24 @@ function jobCount(value: number | undefined): number {
 }
 
 export async function runValidate(options: ValidateCommandOptions): Promise<number> {
-  const rules = [options.baseline, options.baseRef, options.staged || undefined].filter((o) => o !== undefined);
-  if (rules.length > 1) throw new BomwrightError('E_USAGE', 'Use only one of --baseline, --base-ref and --staged');
   const reportOptions = { quiet: options.quiet, toolVersion: options.toolVersion };
+  const rule = options.check.versionRule;
+  const baselineFile = rule !== undefined && 'baseline' in rule ? rule.baseline : undefined;
   const streaming = STREAMED.has(options.format) && options.output === undefined;
   let progress: Progress | undefined;
   let withErrors = 0;
   let result: ValidateFilesResult;
   try {
     result = await validateFiles(options.paths, {
-      cwd: options.cwd,
-      specVersion: options.specVersion,
-      signatures: options.signatures,
-      maxSize: options.maxSize,
-      trustPaths: options.trustPaths,
-      trustRootPaths: options.trustRootPaths,
-      requireTrusted: options.requireTrusted,
-      allowUnverifiable: options.allowUnverifiable,
-      allowExcludes: options.allowExcludes,
-      jobs: options.jobs,
-      ...(options.baseline !== undefined
-        ? { versionRule: { baseline: options.baseline } }
-        : options.baseRef !== undefined
-          ? { versionRule: { baseRef: options.baseRef } }
-          : options.staged
-            ? { versionRule: { staged: true } }
-            : {}),
+      ...options.check,
       onStart: (sources) => {
         if (options.output !== undefined) {
           refuseOverwriting(options.output, [
             ...sources.map((file) => ({ file, role: 'an input' })),
-            ...[...options.trustPaths, ...options.trustRootPaths]
+            ...[...(options.check.trustPaths ?? []), ...(options.check.trustRootPaths ?? [])]
               .flatMap(filesOf)
               .map((file) => ({ file, role: 'a trust file' })),
-            ...(options.baseline === undefined ? [] : [{ file: options.baseline, role: 'the baseline' }]),
+            ...(baselineFile === undefined ? [] : [{ file: baselineFile, role: 'the baseline' }]),
           ]);
         }
         progress = createProgress({
