@@ -17,6 +17,7 @@ export default defineConfig({
       'test/node/write.test.ts',
       'test/api.test.ts',
     ],
+    env: { BOMWRIGHT_TEST_SCALE: '0.1' },
     testTimeout: 60_000,
     maxWorkers: 1,
   },

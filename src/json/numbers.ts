@@ -1,7 +1,10 @@
 /** Number literals that a JSON parser cannot hold exactly (beyond a double's precision). */
 
-/** String literals (skipped) or number literals long enough to exceed a double's precision. */
-const LONG_NUMBERS = /"(?:[^"\\]|\\.)*"|(-?\d[\d.eE+-]{15,})/g;
+/**
+ * String literals (skipped), or number literals that may not survive a double: long enough to exceed its
+ * precision, or with an exponent (1e400 overflows to Infinity, which a rewrite would write as null).
+ */
+const RISKY_NUMBERS = /"(?:[^"\\]|\\.)*"|(-?\d[\d.]*[eE][+-]?\d+|-?\d[\d.eE+-]{15,})/g;
 
 /** `0.digits × 10^point`, signed, without leading or trailing zeros: equal for numerically equal literals. */
 function normalizeNumber(literal: string): string {
@@ -19,7 +22,7 @@ function normalizeNumber(literal: string): string {
 /** Number literals whose value a double cannot hold exactly: rewriting the document would change them. */
 export function numbersThatWouldChange(text: string): string[] {
   const changed: string[] = [];
-  for (const [, literal] of text.matchAll(LONG_NUMBERS)) {
+  for (const [, literal] of text.matchAll(RISKY_NUMBERS)) {
     if (literal !== undefined && normalizeNumber(literal) !== normalizeNumber(String(Number(literal))))
       changed.push(literal);
   }

@@ -80,7 +80,7 @@ function syntaxDiagnostic(text: string, error: unknown): Diagnostic {
   const offset = match ? Number(match[1]) : firstSyntaxError(text);
   let message = match ? raw.slice(0, match.index) : raw;
   message = message
-    .replace(/, "[\s\S]*is not valid JSON$/, '')
+    .replace(/, (?:\.\.\.)?"[\s\S]*is not valid JSON$/, '')
     .replace(/ \(line \d+ column \d+\)$/, '')
     .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input')
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -38,10 +38,9 @@ export function scanJson(text: string, maxFindings = 1000): ScanFinding[] {
   const strings = new StringSkipper(text);
   let i = 0;
 
-  const pathOf = (extra?: string | number): string => {
+  const pathOf = (): string => {
     const path: (string | number)[] = [];
     for (const f of stack) path.push(f.isObject ? f.currentKey : f.index);
-    if (extra !== undefined) path.push(extra);
     return toPointer(path);
   };
 
