@@ -131,6 +131,14 @@ describe('sign', () => {
     const bigResult = await runCli(['sign', big, '--key', key], { cwd: dir });
     expect(bigResult.code).toBe(1);
     expect(bigResult.stderr).toContain('12345678901234567890');
+    // 1e400 parses to Infinity, which a rewrite would write as null: the file must be left as it is.
+    const overflow = path.join(dir, 'overflow.json');
+    const overflowText = JSON.stringify({ id: 1, n: 1 }).replace('"n":1', '"n":1e400');
+    writeFileSync(overflow, overflowText);
+    const overflowResult = await runCli(['sign', overflow, '--key', key], { cwd: dir });
+    expect(overflowResult.code).toBe(1);
+    expect(overflowResult.stderr).toContain('1e400');
+    expect(readFileSync(overflow, 'utf8')).toBe(overflowText);
   });
 
   it('refuses to add signers inside an object whose existing signers cover them', async () => {
