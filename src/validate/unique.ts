@@ -4,8 +4,10 @@
  * order cannot change it (member hashes are added, not chained), and only primitive members and the first
  * characters of strings count. Items whose fingerprints collide are then compared by their key-order-independent
  * canonical form, and each item is canonicalized at most once, so even adversarial collisions stay linear.
+ * `work`, when given, counts the items that took the slow path, so tests can see that fingerprints tell items
+ * apart without timing anything.
  */
-export function findDuplicatePair(items: readonly unknown[]): [number, number] | null {
+export function findDuplicatePair(items: readonly unknown[], work?: UniquenessWork): [number, number] | null {
   if (items.length < 2) return null;
   const firstByFingerprint = new Map<number, number>();
   let byCanonical: Map<string, number> | undefined;
@@ -22,15 +24,22 @@ export function findDuplicatePair(items: readonly unknown[]): [number, number] |
     if (!canonicalized.has(earlier)) {
       canonicalized.add(earlier);
       const key = canonicalKey(items[earlier]);
+      if (work) work.canonicalized++;
       if (!byCanonical.has(key)) byCanonical.set(key, earlier);
     }
     const key = canonicalKey(items[i]);
+    if (work) work.canonicalized++;
     const match = byCanonical.get(key);
     if (match !== undefined) return [match, i];
     byCanonical.set(key, i);
     canonicalized.add(i);
   }
   return null;
+}
+
+/** What {@link findDuplicatePair} did: how many items it compared by canonical form. */
+export interface UniquenessWork {
+  canonicalized: number;
 }
 
 const PREFIX = 48;
