@@ -16,6 +16,7 @@ export default defineConfig({
       'test/format/**/*.test.ts',
       'test/node/write.test.ts',
       'test/api.test.ts',
+      'test/readme.test.ts',
     ],
     env: { BOMWRIGHT_TEST_SCALE: '0.1' },
     testTimeout: 60_000,

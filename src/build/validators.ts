@@ -6,9 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, _, type KeywordCxt } from 'ajv';
 import { SPEC_FORMATS, type SpecFormat } from '../formats/formats.js';
-import * as runtime from '../validate/schema-runtime.js';
+import { createAjv } from './ajv.js';
 import { buildSchema, LIBRARY_SCHEMA_DIR, readJson, SHARED_SCHEMAS } from './schemas.js';
 import { stripAnnotations } from './schema-transform.js';
 
@@ -18,34 +17,6 @@ const require = createRequire(import.meta.url);
 const standaloneCode = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
 // Unbundled ESM; the bundle step turns each into generated/validators/<id>.cjs.
 const outDir = path.join(root, 'generated/validators-src');
-
-function createAjv(): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    ownProperties: true,
-    messages: false,
-    code: { source: true, esm: true, lines: false, optimize: 1, formats: _`runtime.formats` },
-    formats: runtime.formats,
-  });
-  // Replace ajv's pairwise uniqueItems with the linear check (same keyword, so error reports are unchanged).
-  ajv.removeKeyword('uniqueItems');
-  ajv.addKeyword({
-    keyword: 'uniqueItems',
-    type: 'array',
-    schemaType: 'boolean',
-    code(cxt: KeywordCxt) {
-      const { gen, data, schema } = cxt;
-      if (schema !== true) return;
-      const check = gen.scopeValue('func', { ref: runtime.findDuplicatePair, code: _`runtime.findDuplicatePair` });
-      const pair = gen.const('pair', _`${check}(${data})`);
-      cxt.setParams({ i: _`${pair} && ${pair}[0]`, j: _`${pair} && ${pair}[1]` });
-      cxt.pass(_`${pair} === null`);
-    },
-    error: { message: 'must NOT have duplicate items', params: ({ params }) => _`{i: ${params.i}, j: ${params.j}}` },
-  });
-  return ajv;
-}
 
 function compile(format: SpecFormat): string {
   const ajv = createAjv();

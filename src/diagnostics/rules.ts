@@ -53,7 +53,7 @@ export const RULES = {
   },
   'json/too-deep': {
     severity: 'error',
-    description: 'The document nests objects and arrays deeper than bomwright accepts',
+    description: 'The document nests objects and arrays deeper than 512 levels',
     hint: 'No BOM needs this depth; the document is probably generated incorrectly or hostile',
   },
   'bom/not-a-bom': {
@@ -109,8 +109,9 @@ export const RULES = {
   },
   'ref/unresolved': {
     severity: 'error',
-    description: 'A dependency reference does not resolve to any bom-ref in the document',
-    hint: 'Add the referenced element, fix the reference, or use a BOM-Link (urn:cdx:...) for other documents',
+    description:
+      'A dependency reference (ref, dependsOn, provides) does not resolve to any bom-ref, or is a malformed BOM-Link',
+    hint: 'Add the referenced element, fix the reference, or use a BOM-Link (urn:cdx:…, 1.5+) for other documents',
   },
   'cbom/repeated-dependency': {
     severity: 'error',
@@ -200,7 +201,7 @@ export const RULES = {
   },
   'schema/other': {
     severity: 'error',
-    description: 'The document violates its JSON schema',
+    description: 'The document violates its JSON schema in another way',
     hint: 'See the message for the constraint that failed',
   },
 } as const satisfies Record<string, RuleInfo>;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseJsonText } from '../../src/json/parse.js';
 import { MAX_DEPTH } from '../../src/json/scan.js';
+import { RULES } from '../../src/diagnostics/rules.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -21,6 +22,7 @@ describe('parseJsonText: every diagnostic in full', () => {
   });
 
   it('reports nesting beyond the limit at the container that is too deep, and returns no value', () => {
+    expect(RULES['json/too-deep'].description).toContain(`deeper than ${MAX_DEPTH} levels`);
     const text = '{"a": ' + '['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH) + '}';
     const result = parseJsonText(text);
     expect(result.value).toBeUndefined();
