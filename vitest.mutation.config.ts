@@ -14,6 +14,7 @@ export default defineConfig({
       'test/compare/**/*.test.ts',
       'test/validate/**/*.test.ts',
       'test/format/**/*.test.ts',
+      'test/formats/**/*.test.ts',
       'test/node/write.test.ts',
       'test/api.test.ts',
       'test/readme.test.ts',
