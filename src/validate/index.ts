@@ -168,11 +168,14 @@ async function validateInto(
   // A rule that explains a location better than the schema does replaces the schema's complaint there. A
   // signature's verdict explains nothing about where it stands: a valid signature at a place the format does
   // not allow is still the schema's unknown member.
-  const explained = new Set(
-    ruleDiagnostics
+  // A `signature` that is not an object at all is explained by its own report; the schema's reading of it (a
+  // null can match several of JSF's forms) would only confuse.
+  const explained = new Set([
+    ...ruleDiagnostics
       .filter((d) => d.pointer !== '' && (!d.ruleId.startsWith('signature/') || d.ruleId === 'signature/misplaced'))
       .map((d) => d.pointer),
-  );
+    ...(mode === 'ignore' ? [] : index.malformedSignatures),
+  ]);
   fromSchema = fromSchema.filter((d) => !explained.has(d.pointer));
   if (mode === 'ignore' && fromSchema.some((d) => d.pointer.includes('/signature'))) {
     const allowed = new Set(findPlaces(document, format.signable));
