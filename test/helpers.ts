@@ -10,6 +10,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(ROOT, 'bin/bomwright.cjs');
 export const SAMPLES = path.join(ROOT, 'samples');
 
+/**
+ * The third-party vectors in ../shared/conformance, read in place. A mutation-testing sandbox
+ * (.stryker-tmp/sandbox-*) is a copy of the project, so it looks beside the project it was copied from.
+ */
+export const CONFORMANCE = (() => {
+  const marker = `${path.sep}.stryker-tmp${path.sep}`;
+  const project = ROOT.includes(marker) ? ROOT.slice(0, ROOT.indexOf(marker)) : ROOT;
+  return path.join(project, '../shared/conformance');
+})();
+
 export interface RunResult {
   code: number | null;
   stdout: string;

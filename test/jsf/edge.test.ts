@@ -4,9 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKeyMaterial, verify as verifyDocument } from '../../src/index.js';
 import { signObject } from '../../src/jsf/sign.js';
-import { ROOT } from '../helpers.js';
+import { CONFORMANCE } from '../helpers.js';
 
-const KEYS = path.join(ROOT, '../shared/conformance/jsf/keys');
+const KEYS = path.join(CONFORMANCE, 'jsf/keys');
 if (!existsSync(KEYS)) console.warn(`JSF conformance keys not found at ${KEYS}: skipping the certificate edge cases`);
 
 describe('JSF edge cases', () => {

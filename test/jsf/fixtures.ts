@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { JsfAlgorithm } from '../../src/index.js';
 import { algorithmInfo } from '../../src/jsf/algorithms.js';
-import { ROOT } from '../helpers.js';
+import { CONFORMANCE } from '../helpers.js';
 
 /** The third-party JSF vectors, read in place; tests skip (with this warning) when ../shared is absent. */
-export const JSF_DIR = path.join(ROOT, '../shared/conformance/jsf');
+export const JSF_DIR = path.join(CONFORMANCE, 'jsf');
 export const KEYS = path.join(JSF_DIR, 'keys');
 export const SIGNATURES = path.join(JSF_DIR, 'signatures');
 export const HAVE_VECTORS = existsSync(JSF_DIR);

@@ -6,9 +6,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/index.js';
-import { expectErrorCode, ROOT } from '../helpers.js';
+import { CONFORMANCE, expectErrorCode } from '../helpers.js';
 
-const JCS_DIR = path.join(ROOT, '../shared/conformance/jcs');
+const JCS_DIR = path.join(CONFORMANCE, 'jcs');
 const HAVE_VECTORS = existsSync(JCS_DIR);
 if (!HAVE_VECTORS)
   console.warn(`JCS conformance vectors not found at ${JCS_DIR} (../shared/conformance/jcs): skipping`);

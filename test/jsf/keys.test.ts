@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { BomwrightError } from '../../src/errors.js';
 import { parseKeyMaterial, type KeyMaterial } from '../../src/index.js';
 import { publicJwk, sameKey } from '../../src/jsf/keys.js';
-import { expectErrorCode, ROOT } from '../helpers.js';
+import { CONFORMANCE, expectErrorCode } from '../helpers.js';
 
-const JSF_DIR = path.join(ROOT, '../shared/conformance/jsf');
+const JSF_DIR = path.join(CONFORMANCE, 'jsf');
 const KEYS = path.join(JSF_DIR, 'keys');
 const HAVE_VECTORS = existsSync(KEYS);
 if (!HAVE_VECTORS) console.warn(`JSF conformance keys not found at ${KEYS} (../shared/conformance/jsf): skipping`);

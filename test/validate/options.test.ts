@@ -13,7 +13,8 @@ const rules = (result: { diagnostics: { ruleId: string; severity: string; pointe
   result.diagnostics.map((d) => `${d.severity} ${d.ruleId} ${d.pointer}`);
 
 const key = newKey();
-const signed = sign(minimalBom('1.6', { components: [{ type: 'library', name: 'a', version: '1' }] }), { key });
+type Bom = Record<string, unknown>;
+const signed = sign(minimalBom('1.6', { components: [{ type: 'library', name: 'a', version: '1' }] }), { key }) as Bom;
 
 describe('validate: size limit', () => {
   const text = JSON.stringify(minimalBom());
@@ -121,7 +122,7 @@ describe('validate: trust policy', () => {
   });
 
   it('makes a signature without a usable key an error, or a warning when allowed, unless trust is required', async () => {
-    const byKeyId = sign(minimalBom(), { key: newKey('kid-1'), publicKey: false, keyId: 'kid-1' });
+    const byKeyId = sign(minimalBom(), { key: newKey('kid-1'), publicKey: false, keyId: 'kid-1' }) as Bom;
     expect(rules(await validate(byKeyId))).toEqual(['error signature/unverifiable /signature']);
     expect(rules(await validate(byKeyId, { allowUnverifiable: true }))).toEqual([
       'warning signature/unverifiable /signature',
@@ -135,7 +136,7 @@ describe('validate: trust policy', () => {
     const excluding = sign(minimalBom('1.6', { metadata: { timestamp: '2026-01-01T00:00:00Z' } }), {
       key,
       excludes: ['metadata'],
-    });
+    }) as Bom;
     expect(rules(await validate(excluding, { trust: trusting(key) }))).toEqual(['error signature/invalid /signature']);
     expect(rules(await validate(excluding, { trust: trusting(key), allowExcludes: ['metadata'] }))).toEqual([]);
   });
