@@ -23,7 +23,7 @@ describe('validate: size limit', () => {
     const bytes = new TextEncoder().encode(text);
     expect((await validate(bytes, { maxSize: bytes.byteLength })).valid).toBe(true);
     for (const input of [text, bytes]) {
-      expect(await validate(input, { maxSize: text.length - 1 })).toEqual({
+      expect(await validate(input, { maxSize: text.length - 1 })).toStrictEqual({
         diagnostics: [
           {
             ruleId: 'read/too-large',

@@ -170,7 +170,7 @@ describe('the version rule, message by message', () => {
   });
 
   it('has nothing to compare with when the previous release is not a JSON object', () => {
-    for (const previous of ['{nope', '[1]', 'null', new TextEncoder().encode('"x"')])
+    for (const previous of ['{nope', '[1]', 'null', new TextEncoder().encode('"x"'), Uint8Array.of(0xff)])
       expect(against(base, previous)).toEqual([]);
   });
 });
