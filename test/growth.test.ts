@@ -5,7 +5,7 @@ describe('expectLinear', () => {
   it('passes linear work and fails quadratic work', () => {
     const linear = (n: number) => () => {
       let sum = 0;
-      for (let i = 0; i < n * 200; i++) sum += i;
+      for (let i = 0; i < n * 1000; i++) sum += i;
       return sum;
     };
     const quadratic = (n: number) => () => {

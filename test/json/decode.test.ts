@@ -92,6 +92,12 @@ describe('decoding the whole file', () => {
     });
   });
 
+  it('strips one byte-order mark only: a second one is text, which JSON refuses', () => {
+    const { text, diagnostics } = decodeJsonBytes(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, ...utf8('{}')));
+    expect(text).toBe('\ufeff{}');
+    expect(diagnostics.map((d) => d.ruleId)).toEqual(['read/byte-order-mark']);
+  });
+
   it('keeps a byte-order mark that is not at the start (it is content)', () => {
     expect(decodeJsonBytes(utf8('["\ufeff"]'))).toEqual({ text: '["\ufeff"]', diagnostics: [] });
   });

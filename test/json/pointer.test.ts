@@ -39,6 +39,12 @@ describe('JSON pointers (RFC 6901)', () => {
     expect(resolvePointer(document, '/nil')).toBeNull();
   });
 
+  it('reads multi-digit indices', () => {
+    const items = Array.from({ length: 12 }, (_, i) => i * 10);
+    expect(resolvePointer({ items }, '/items/11')).toBe(110);
+    expect(resolvePointer({ items }, '/items/10')).toBe(100);
+  });
+
   it.each(['/a/01', '/a/-', '/a/1x', '/a/x1', '/a/ 1', '/a/2', '/a/length', '/a/-1', '/a/1.0'])(
     'an array index must be a plain decimal of an existing item: %s is undefined',
     (pointer) => {

@@ -145,6 +145,8 @@ describe('firstSyntaxError at the edges', () => {
     ['[tru]', 1, 'a cut-off literal'],
     ['"abc', 4, 'a string cut off by the end'],
     ['{"a":[{}, []] }', 15, 'nothing: the text is valid'],
+    ['[1e5]', 5, 'nothing: an exponent without a sign is valid'],
+    ['[1E-5,2]', 8, 'nothing: a signed exponent is valid'],
   ])('%j fails at %i (%s)', (text, offset) => {
     expect(firstSyntaxError(text)).toBe(offset);
   });

@@ -84,6 +84,7 @@ describe('iri-reference: syntax of each component', () => {
     ['"@" in a user name after the last', 'https://a@b@host/', false],
     ['a user name with "/"', 'https://u[@host/', false],
     ['an empty port', 'https://host:/', true],
+    ['an empty host with a port', 'http://:8080/', true],
     ['a numeric port', 'https://host:8080', true],
     ['a port with letters', 'https://host:80a/', false],
     ['an IPv6 literal with a port', 'https://[::1]:8080/', true],

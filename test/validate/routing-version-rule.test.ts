@@ -88,6 +88,7 @@ describe('the version rule, message by message', () => {
       (d) => ((d.dependencies[0] as Record<string, unknown>).dependsOn = ['a']),
       '1 dependency entry',
     ],
+    ['a removed dependency entry', (d) => d.dependencies.pop(), '1 dependency entry'],
     ['dependency entries', (d) => d.dependencies.push({ ref: 'b' }, { ref: 'c' }), '2 dependency entries'],
     [
       'metadata (the timestamp aside)',
@@ -272,6 +273,21 @@ describe('dependency references', () => {
         '/dependencies/1',
         'ref "a" already has a dependency entry of type (none) (/dependencies/0)',
       ],
+    ]);
+  });
+
+  it('leaves entries that are not objects to the schema', async () => {
+    const document = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      version: 1,
+      components: [{ type: 'library', name: 'a', 'bom-ref': 'a' }],
+      dependencies: [null, 1, [], { ref: 'a' }],
+    };
+    expect((await refs(document)).map(([ruleId, pointer]) => [ruleId, pointer])).toEqual([
+      ['schema/type', '/dependencies/0'],
+      ['schema/type', '/dependencies/1'],
+      ['schema/type', '/dependencies/2'],
     ]);
   });
 
