@@ -285,7 +285,8 @@ export function importPublicJwk(value: unknown): { key: KeyObject; jwk: PublicJw
     OKP: ['kty', 'crv', 'x'],
     RSA: ['kty', 'n', 'e'],
   };
-  const members = typeof jwk.kty === 'string' ? allowed[jwk.kty] : undefined;
+  // Own members only: a `kty` of "constructor" must not find Object.prototype's.
+  const members = typeof jwk.kty === 'string' && Object.hasOwn(allowed, jwk.kty) ? allowed[jwk.kty] : undefined;
   if (members === undefined) return { problem: `publicKey kty must be EC, OKP or RSA` };
   const extra = Object.keys(jwk).filter((k) => !members.includes(k));
   if (extra.length > 0) return { problem: `publicKey has members JSF does not allow: ${extra.join(', ')}` };
@@ -300,7 +301,7 @@ export function importPublicJwk(value: unknown): { key: KeyObject; jwk: PublicJw
     }
   } else {
     const crv = jwk.crv as string;
-    const size = COORDINATE_BYTES[crv];
+    const size = Object.hasOwn(COORDINATE_BYTES, crv) ? COORDINATE_BYTES[crv] : undefined;
     const curves = jwk.kty === 'EC' ? ['P-256', 'P-384', 'P-521'] : ['Ed25519', 'Ed448'];
     if (size === undefined || !curves.includes(crv))
       return { problem: `publicKey.crv ${JSON.stringify(crv)} is not allowed for ${String(jwk.kty)}` };
