@@ -28,7 +28,12 @@ export function resignOptions(
   for (const list of ['signers', 'chain'] as const) {
     const entries = signature[list];
     if (!Array.isArray(entries)) continue;
-    if (entries.length !== 1 || !isRecord(entries[0]))
+    if (entries.length === 1 && !isRecord(entries[0]))
+      throw new BomwrightError(
+        'E_USAGE',
+        `${where} has a ${list === 'signers' ? 'signer' : 'chain entry'} that is not a JSON object; bump cannot re-sign it: bump with --drop-signatures, then sign again`,
+      );
+    if (entries.length !== 1)
       throw new BomwrightError(
         'E_USAGE',
         `${where} has ${entries.length} ${list === 'signers' ? 'signers' : 'chain entries'}; bump re-signs with one key: bump with --drop-signatures, then have each signer run bomwright sign --${list === 'signers' ? 'add' : 'chain'}`,

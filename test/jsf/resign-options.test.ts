@@ -85,7 +85,7 @@ describe('resignOptions', () => {
     ],
     [
       { signers: ['not an object'] },
-      '/signature has 1 signers; bump re-signs with one key: bump with --drop-signatures, then have each signer run bomwright sign --add',
+      '/signature has a signer that is not a JSON object; bump cannot re-sign it: bump with --drop-signatures, then sign again',
     ],
   ])('refuses %j with the reason', (signature, message) => {
     expect(expectErrorCode(() => resignOptions(signature, '/signature'), 'E_USAGE').message).toBe(message);
