@@ -52,10 +52,8 @@ export function resignOptions(
         `${where} was signed with a certificate path; give it again with --cert-chain (a key alone cannot rebuild it)`,
       );
     options.certificatePath = request.certificatePath;
-    options.publicKey = core.publicKey !== undefined;
-  } else {
-    options.publicKey = core.publicKey !== undefined;
   }
+  options.publicKey = core.publicKey !== undefined;
   const keyId = typeof core.keyId === 'string' ? (request.keyId ?? core.keyId) : undefined;
   if (keyId !== undefined) options.keyId = keyId;
   if (mode === 'single' && Array.isArray(signature.excludes))

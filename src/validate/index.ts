@@ -166,10 +166,9 @@ async function validateInto(
   const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
   // A rule that explains a location better than the schema does replaces the schema's complaint there. A
-  // signature's verdict explains nothing about where it stands: a valid signature at a place the format does
-  // not allow is still the schema's unknown member.
-  // A `signature` that is not an object at all is explained by its own report; the schema's reading of it (a
-  // null can match several of JSF's forms) would only confuse.
+  // signature's verdict explains nothing about where it stands (a valid signature where the format allows none
+  // is still the schema's unknown member), but a `signature` that is no object at all is explained by its own
+  // report: the schema's reading of it (a null matches several JSF forms) would only confuse.
   const explained = new Set([
     ...ruleDiagnostics
       .filter((d) => d.pointer !== '' && (!d.ruleId.startsWith('signature/') || d.ruleId === 'signature/misplaced'))

@@ -2,25 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalize,
-  JSF_ALGORITHMS,
-  parseKeyMaterial,
-  sign,
-  validate,
-  verify,
-  type JsfAlgorithm,
-  type KeyMaterial,
-} from '../../src/index.js';
+import { canonicalize, JSF_ALGORITHMS, sign, validate, verify } from '../../src/index.js';
 import { SAMPLES } from '../helpers.js';
-import { freshKeyTexts } from '../jsf/fixtures.js';
+import { freshKey } from '../jsf/fixtures.js';
 import { fuzzParameters } from './settings.js';
 
-function keyFor(algorithm: JsfAlgorithm): KeyMaterial {
-  return parseKeyMaterial(freshKeyTexts(algorithm).privateKey, 'key')[0]!;
-}
-
-const KEYS = new Map(JSF_ALGORITHMS.map((a) => [a, keyFor(a)]));
+const KEYS = new Map(JSF_ALGORITHMS.map((a) => [a, freshKey(a)]));
 
 /** The same value with members in another order, recursively. */
 function shuffled(value: unknown, order: number[]): unknown {

@@ -1,30 +1,19 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  JSF_ALGORITHMS,
-  parseKeyMaterial,
-  sign,
-  validate,
-  verify,
-  type JsfAlgorithm,
-  type KeyMaterial,
-} from '../../src/index.js';
+import { JSF_ALGORITHMS, sign, validate, verify, type JsfAlgorithm } from '../../src/index.js';
 import { algorithmInfo, defaultAlgorithm } from '../../src/jsf/algorithms.js';
 import { decodeBase64url } from '../../src/jsf/base64url.js';
 import { expectErrorCode } from '../helpers.js';
+import { freshKey } from './fixtures.js';
 
-const pem = (type: 'ec' | 'rsa' | 'ed25519' | 'ed448', options: object = {}): KeyMaterial => {
-  const { privateKey } = generateKeyPairSync(type as 'ec', options as { namedCurve: string });
-  return parseKeyMaterial(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), type)[0]!;
-};
+// One key per kind, shared by the algorithms that use that kind of key.
 const KEYS = {
-  'P-256': pem('ec', { namedCurve: 'P-256' }),
-  'P-384': pem('ec', { namedCurve: 'P-384' }),
-  'P-521': pem('ec', { namedCurve: 'P-521' }),
-  RSA: pem('rsa', { modulusLength: 2048 }),
-  Ed25519: pem('ed25519'),
-  Ed448: pem('ed448'),
-  oct: parseKeyMaterial(randomBytes(64).toString('hex'), 'secret')[0]!,
+  'P-256': freshKey('ES256'),
+  'P-384': freshKey('ES384'),
+  'P-521': freshKey('ES512'),
+  RSA: freshKey('RS256'),
+  Ed25519: freshKey('Ed25519'),
+  Ed448: freshKey('Ed448'),
+  oct: freshKey('HS512'),
 };
 const KEY_FOR: Record<JsfAlgorithm, keyof typeof KEYS> = {
   ES256: 'P-256',

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { JsfAlgorithm } from '../../src/index.js';
+import { parseKeyMaterial, type JsfAlgorithm, type KeyMaterial } from '../../src/index.js';
 import { algorithmInfo } from '../../src/jsf/algorithms.js';
 import { CONFORMANCE } from '../helpers.js';
 
@@ -41,4 +41,9 @@ export function freshKeyTexts(algorithm: JsfAlgorithm, kid = 'hmac'): { privateK
     privateKey: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     trusted: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   };
+}
+
+/** A fresh signing key for `algorithm`, read as `source` names it. */
+export function freshKey(algorithm: JsfAlgorithm, source = 'key'): KeyMaterial {
+  return parseKeyMaterial(freshKeyTexts(algorithm).privateKey, source)[0]!;
 }

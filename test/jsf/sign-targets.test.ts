@@ -1,11 +1,10 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseKeyMaterial, sign, verify, type KeyMaterial } from '../../src/index.js';
+import { sign, verify } from '../../src/index.js';
 import { resolveTargets } from '../../src/jsf/sign-document.js';
 import { expectErrorCode, minimalBom } from '../helpers.js';
+import { freshKey } from './fixtures.js';
 
-const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const key: KeyMaterial = parseKeyMaterial(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'k')[0]!;
+const key = freshKey('ES256');
 
 const document = () =>
   minimalBom('1.6', {

@@ -1,16 +1,10 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseKeyMaterial, sign, verify, type KeyMaterial } from '../../src/index.js';
+import { sign, verify, type KeyMaterial } from '../../src/index.js';
+import { freshKey } from './fixtures.js';
 
-function key(type: 'ec' | 'ed25519', source: string, keyId?: string): KeyMaterial {
-  const { privateKey } =
-    type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
-  const [material] = parseKeyMaterial(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), source);
-  return keyId === undefined ? material! : { ...material!, keyId };
-}
-const a = key('ec', 'a.pem', 'ka');
-const b = key('ec', 'b.pem', 'kb');
-const ed = key('ed25519', 'ed.pem', 'ka');
+const a = { ...freshKey('ES256', 'a.pem'), keyId: 'ka' };
+const b = { ...freshKey('ES256', 'b.pem'), keyId: 'kb' };
+const ed = { ...freshKey('Ed25519', 'ed.pem'), keyId: 'ka' };
 const trusting = (...keys: KeyMaterial[]) => ({ trust: { keys, roots: [] } });
 const base = { pointer: '/signature', signedPointer: '', shape: 'single', algorithm: 'ES256' };
 

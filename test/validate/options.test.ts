@@ -1,12 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseKeyMaterial, sign, validate, type KeyMaterial, type TrustStore } from '../../src/index.js';
+import { sign, validate, type KeyMaterial, type TrustStore } from '../../src/index.js';
+import { testKey } from '../author/fixtures.js';
 import { minimalBom } from '../helpers.js';
 
 function newKey(keyId?: string): KeyMaterial {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const [key] = parseKeyMaterial(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'test key');
-  return keyId === undefined ? key! : { ...key!, keyId };
+  const key = testKey();
+  return keyId === undefined ? key : { ...key, keyId };
 }
 const trusting = (key: KeyMaterial): TrustStore => ({ keys: [key], roots: [] });
 const rules = (result: { diagnostics: { ruleId: string; severity: string; pointer: string }[] }) =>

@@ -245,6 +245,16 @@ describe('dependency references', () => {
     ],
     dependencies,
   });
+  const cyclonedx = (dependencies: unknown[]) => ({
+    bomFormat: 'CycloneDX',
+    specVersion: '1.6',
+    version: 1,
+    components: [
+      { type: 'library', name: 'a', 'bom-ref': 'a' },
+      { type: 'library', name: 'b', 'bom-ref': 'b' },
+    ],
+    dependencies,
+  });
 
   it('in CBOM, allows one entry per ref and dependency type, and names the earlier entry of a repeated one', async () => {
     const implementsAndUses = [
@@ -277,14 +287,7 @@ describe('dependency references', () => {
   });
 
   it('leaves entries that are not objects to the schema', async () => {
-    const document = {
-      bomFormat: 'CycloneDX',
-      specVersion: '1.6',
-      version: 1,
-      components: [{ type: 'library', name: 'a', 'bom-ref': 'a' }],
-      dependencies: [null, 1, [], { ref: 'a' }],
-    };
-    expect((await refs(document)).map(([ruleId, pointer]) => [ruleId, pointer])).toEqual([
+    expect((await refs(cyclonedx([null, 1, [], { ref: 'a' }]))).map(([ruleId, pointer]) => [ruleId, pointer])).toEqual([
       ['schema/type', '/dependencies/0'],
       ['schema/type', '/dependencies/1'],
       ['schema/type', '/dependencies/2'],
@@ -292,23 +295,14 @@ describe('dependency references', () => {
   });
 
   it('resolves refs, dependsOn and provides against bom-refs and well-formed BOM-Links, and says which is which', async () => {
-    const document = {
-      bomFormat: 'CycloneDX',
-      specVersion: '1.6',
-      version: 1,
-      components: [
-        { type: 'library', name: 'a', 'bom-ref': 'a' },
-        { type: 'library', name: 'b', 'bom-ref': 'b' },
-      ],
-      dependencies: [
-        { ref: 'a', dependsOn: ['b'] },
-        { ref: 'b', provides: ['a'] },
-        { ref: 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/12#x' },
-        { ref: 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/0' },
-        { ref: 7 },
-        { ref: 'c', dependsOn: ['d'] },
-      ],
-    };
+    const document = cyclonedx([
+      { ref: 'a', dependsOn: ['b'] },
+      { ref: 'b', provides: ['a'] },
+      { ref: 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/12#x' },
+      { ref: 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/0' },
+      { ref: 7 },
+      { ref: 'c', dependsOn: ['d'] },
+    ]);
     expect(await refs(document)).toEqual([
       [
         'ref/unresolved',
