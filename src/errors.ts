@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'E_KEY',
   'E_SCHEMA_MISSING',
   'E_NOT_BUILT',
+  'E_STATE',
+  'E_SEED',
   'E_INTERNAL',
 ] as const;
 

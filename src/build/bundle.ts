@@ -65,6 +65,8 @@ const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
   { name: 'cli', entry: 'src/cli/main.ts' },
   // The worker threads of the validation pool (src/node/pool.ts finds it through __BOMWRIGHT_WORKER_ENTRY__).
   { name: 'worker', entry: 'src/node/worker.ts' },
+  // bomwright emulator (src/cli/commands/emulator.ts loads it when the command runs).
+  { name: 'emulator', entry: 'src/emulator/index.ts' },
 ];
 
 await build({

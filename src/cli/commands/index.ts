@@ -2,6 +2,7 @@
 import type { CliCommand } from '../command.js';
 import { bumpCommand } from './bump.js';
 import { diffCommand } from './diff.js';
+import { emulatorCommand } from './emulator.js';
 import { addCommand, setCommand } from './edit.js';
 import { initCommand } from './init.js';
 import { keygenCommand } from './keygen.js';
@@ -21,4 +22,5 @@ export const COMMANDS: readonly CliCommand[] = [
   normalizeCommand,
   diffCommand,
   keygenCommand,
+  emulatorCommand,
 ];

@@ -1,0 +1,201 @@
+/**
+ * `bomwright emulator`: runs the local service emulator until SIGINT/SIGTERM; `emulator seed` prints the default
+ * tenant; `emulator token` prints a bearer token (from a running emulator, or offline from its --state folder).
+ * The emulator's code is its own bundle, loaded only here, so other commands never pay for it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BomwrightError } from '../../errors.js';
+import { requireBundle } from '../../runtime/code-cache.js';
+import { defineCommand, type CliContext } from '../command.js';
+import { EXIT_OK } from '../exit-codes.js';
+
+type EmulatorModule = typeof import('../../emulator/index.js');
+
+/** The emulator bundle beside the CLI bundle; from an unbundled build, the compiled module. */
+async function loadEmulator(): Promise<EmulatorModule> {
+  const bundle = fileURLToPath(new URL('./emulator.cjs', import.meta.url));
+  if (existsSync(bundle)) return requireBundle(bundle) as EmulatorModule;
+  const unbundled = new URL('../../emulator/index.js', import.meta.url).href;
+  return (await import(unbundled)) as EmulatorModule;
+}
+
+export const DEFAULT_PORT = 8787;
+const ACTIONS = ['run', 'seed', 'token'] as const;
+
+function parseLatency(text: string | undefined): [number, number] | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(\d{1,6})(?:-(\d{1,6}))?$/.exec(text.trim());
+  if (match === null) throw new BomwrightError('E_USAGE', `--latency takes MS or MIN-MAX milliseconds, not '${text}'`);
+  const min = Number(match[1]);
+  const max = match[2] === undefined ? min : Number(match[2]);
+  if (max < min) throw new BomwrightError('E_USAGE', `--latency ${text}: the maximum is below the minimum`);
+  return [min, max];
+}
+
+function list(values: readonly string[] | undefined): string[] | undefined {
+  return values?.flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
+}
+
+interface RunOptions {
+  host: string;
+  port: number;
+  seed?: string;
+  state?: string;
+  throttle?: number;
+  retryAfter: number;
+  latency?: string;
+  clonePolls: number;
+  quiet: boolean;
+}
+
+async function run(options: RunOptions, context: CliContext): Promise<number> {
+  if (options.throttle !== undefined && !(options.throttle >= 0 && options.throttle <= 1))
+    throw new BomwrightError('E_USAGE', `--throttle takes a share of requests between 0 and 1, not ${options.throttle}`);
+  if (!(options.retryAfter > 0 && options.retryAfter <= 3600))
+    throw new BomwrightError('E_USAGE', `--retry-after takes seconds between 0 and 3600, not ${options.retryAfter}`);
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65_535)
+    throw new BomwrightError('E_USAGE', `--port takes 0 to 65535, not ${options.port}`);
+  const emulator = await loadEmulator();
+  let seed: unknown;
+  if (options.seed !== undefined) {
+    const file = path.resolve(context.cwd, options.seed);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new BomwrightError('E_READ', `Cannot read the seed ${options.seed}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    seed = emulator.parseSeed(text, options.seed);
+  }
+  const log = options.quiet ? undefined : (line: string) => context.stderr(`${line}\n`);
+  const running = await emulator.startEmulator({
+    host: options.host,
+    port: options.port,
+    seed,
+    stateDir: options.state === undefined ? undefined : path.resolve(context.cwd, options.state),
+    throttle: options.throttle === undefined ? undefined : { rate: options.throttle, retryAfterSeconds: options.retryAfter },
+    latencyMs: parseLatency(options.latency),
+    clonePolls: options.clonePolls,
+    log: (line) => (line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line)),
+  });
+  context.stdout(`listening on ${running.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await running.close();
+  context.stderr('emulator stopped\n');
+  return EXIT_OK;
+}
+
+interface TokenCommandOptions {
+  url: string;
+  state?: string;
+  user?: string;
+  app?: string;
+  scopes?: string[];
+  roles?: string[];
+  directoryRoles?: string[];
+  expiresIn?: number;
+}
+
+async function token(options: TokenCommandOptions, context: CliContext): Promise<number> {
+  if (options.user !== undefined && options.app !== undefined)
+    throw new BomwrightError('E_USAGE', '--user and --app are exclusive: a token speaks for a user or for an application');
+  const request = {
+    user: options.user,
+    app: options.app,
+    scopes: list(options.scopes),
+    roles: list(options.roles),
+    directoryRoles: list(options.directoryRoles),
+    expiresInSeconds: options.expiresIn,
+  };
+  if (options.state !== undefined) {
+    const emulator = await loadEmulator();
+    context.stdout(`${await emulator.tokenFromState(path.resolve(context.cwd, options.state), request)}\n`);
+    return EXIT_OK;
+  }
+  const endpoint = `${options.url.replace(/\/+$/, '')}/_emulator/token`;
+  let response: Response;
+  try {
+    response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch {
+    throw new BomwrightError('E_USAGE', `No emulator answers at ${options.url}; start one with "bomwright emulator" or mint offline with --state DIR`);
+  }
+  const body = (await response.json().catch(() => undefined)) as { access_token?: string; error?: { message?: string } } | undefined;
+  if (!response.ok || typeof body?.access_token !== 'string')
+    throw new BomwrightError('E_USAGE', `The emulator at ${options.url} refused the token request: ${body?.error?.message ?? `HTTP ${response.status}`}`);
+  context.stdout(`${body.access_token}\n`);
+  return EXIT_OK;
+}
+
+export const emulatorCommand = defineCommand({
+  command: 'emulator [action]',
+  describe: 'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token',
+  builder: (y) =>
+    y
+      .positional('action', { choices: ACTIONS, default: 'run' as (typeof ACTIONS)[number], describe: 'run (default), seed or token' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on', group: 'Server:' })
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'Port (0 picks a free one)', group: 'Server:' })
+      .option('seed', { type: 'string', describe: 'Seed file (JSON; see "emulator seed" and schema/emulator-seed.schema.json)', group: 'Server:' })
+      .option('state', { type: 'string', describe: 'Keep state in DIR: acknowledged writes survive restarts and kill -9 (token: mint offline from DIR)', group: 'Server:' })
+      .option('throttle', { type: 'number', describe: 'Answer this share of requests (0-1) with 429 + Retry-After', group: 'Server:' })
+      .option('retry-after', { type: 'number', default: 1.5, describe: 'Seconds in a throttling Retry-After (decimals allowed)', group: 'Server:' })
+      .option('latency', { type: 'string', describe: 'Delay each response by MS or a random MIN-MAX milliseconds', group: 'Server:' })
+      .option('clone-polls', { type: 'number', default: 1, describe: 'Polls a team clone stays in progress before it completes', group: 'Server:' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No per-request log lines', group: 'Server:' })
+      .option('url', { type: 'string', default: `http://127.0.0.1:${DEFAULT_PORT}`, describe: 'token: the running emulator to ask', group: 'Token:' })
+      .option('user', { type: 'string', describe: 'token: delegated token for this user (UPN or id; default: the tenant default user)', group: 'Token:' })
+      .option('app', { type: 'string', describe: 'token: application token for this app id', group: 'Token:' })
+      .option('scopes', { type: 'string', array: true, describe: 'token: delegated scopes (default: every scope an operation needs)', group: 'Token:' })
+      .option('roles', { type: 'string', array: true, describe: 'token: application permissions (default: all an operation needs)', group: 'Token:' })
+      .option('directory-roles', { type: 'string', array: true, describe: "token: directory roles (default: the user's roles)", group: 'Token:' })
+      .option('expires-in', { type: 'number', describe: 'token: lifetime in seconds (default 3600)', group: 'Token:' }),
+  handler: async (argv, context) => {
+    if (argv.action === 'seed') {
+      const { DEFAULT_SEED } = await loadEmulator();
+      context.stdout(`${JSON.stringify(DEFAULT_SEED, null, 2)}\n`);
+      return EXIT_OK;
+    }
+    if (argv.action === 'token')
+      return token(
+        {
+          url: argv.url,
+          state: argv.state,
+          user: argv.user,
+          app: argv.app,
+          scopes: argv.scopes,
+          roles: argv.roles,
+          directoryRoles: argv.directoryRoles,
+          expiresIn: argv.expiresIn,
+        },
+        context,
+      );
+    return run(
+      {
+        host: argv.host,
+        port: argv.port,
+        seed: argv.seed,
+        state: argv.state,
+        throttle: argv.throttle,
+        retryAfter: argv.retryAfter,
+        latency: argv.latency,
+        clonePolls: argv.clonePolls,
+        quiet: argv.quiet,
+      },
+      context,
+    );
+  },
+});

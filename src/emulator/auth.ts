@@ -1,0 +1,178 @@
+/**
+ * The emulator's bearer tokens: JWTs it signs itself (ES256, jose) and verifies on every request (signature,
+ * algorithm, issuer, audience, expiry). A token names a user (delegated: scopes in `scp`) or an application
+ * (app permissions in `roles`), the directory roles in `wids`, and the account type in `acct` (0 work or
+ * school, 1 personal), as the real identity platform's access tokens do.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { OPERATIONS, DIRECTORY_ROLES, type DirectoryRole } from '../service/operations.js';
+
+export const TOKEN_AUDIENCE = 'api://bomwright-emulator';
+export const TOKEN_ALGORITHM = 'ES256';
+export const DEFAULT_TOKEN_LIFETIME_S = 3600;
+
+export function tokenIssuer(tenantId: string): string {
+  return `https://login.bomwright.invalid/${tenantId}/v2.0`;
+}
+
+/** Secrets of one emulator state: the token signing key and the key that makes paging links tamper-evident. */
+export interface EmulatorKeys {
+  readonly signingKey: JWK;
+  readonly linkSecret: string;
+}
+
+export async function createKeys(): Promise<EmulatorKeys> {
+  const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  return { signingKey: { ...jwk, kid: randomUUID(), alg: TOKEN_ALGORITHM }, linkSecret: randomBytes(32).toString('base64url') };
+}
+
+export function isEmulatorKeys(value: unknown): value is EmulatorKeys {
+  const keys = value as EmulatorKeys | null;
+  return (
+    typeof keys === 'object' &&
+    keys !== null &&
+    typeof keys.linkSecret === 'string' &&
+    typeof keys.signingKey === 'object' &&
+    keys.signingKey !== null &&
+    keys.signingKey.kty === 'EC'
+  );
+}
+
+export interface TokenRequest {
+  /** Delegated: the user's id or user principal name. */
+  readonly user?: { readonly id: string; readonly userPrincipalName: string; readonly accountType?: string };
+  /** Application: its app id. */
+  readonly appId?: string;
+  readonly scopes?: readonly string[];
+  readonly roles?: readonly string[];
+  readonly directoryRoles?: readonly string[];
+  readonly expiresInSeconds?: number;
+}
+
+/** Every delegated scope some operation of the table needs: the default user token carries them all. */
+export function allDelegatedScopes(): string[] {
+  const scopes = new Set<string>();
+  for (const operation of OPERATIONS) {
+    if (operation.permission.delegated[0] !== undefined) scopes.add(operation.permission.delegated[0]);
+    if (operation.permission.delegatedOther?.[0] !== undefined) scopes.add(operation.permission.delegatedOther[0]);
+  }
+  return [...scopes].sort();
+}
+
+/** Every application permission some operation of the table needs. */
+export function allApplicationRoles(): string[] {
+  const roles = new Set<string>();
+  for (const operation of OPERATIONS)
+    if (operation.permission.application[0] !== undefined) roles.add(operation.permission.application[0]);
+  return [...roles].sort();
+}
+
+export async function mintToken(keys: EmulatorKeys, tenantId: string, request: TokenRequest): Promise<string> {
+  const key = await importJWK(keys.signingKey, TOKEN_ALGORITHM);
+  const now = Math.floor(Date.now() / 1000);
+  const lifetime = request.expiresInSeconds ?? DEFAULT_TOKEN_LIFETIME_S;
+  const claims: Record<string, unknown> = {
+    tid: tenantId,
+    ver: '2.0',
+    wids: [...(request.directoryRoles ?? [])],
+  };
+  if (request.user !== undefined) {
+    Object.assign(claims, {
+      idtyp: 'user',
+      oid: request.user.id,
+      upn: request.user.userPrincipalName,
+      scp: [...(request.scopes ?? allDelegatedScopes())].join(' '),
+      acct: request.user.accountType === 'personal' ? 1 : 0,
+    });
+  } else {
+    Object.assign(claims, { idtyp: 'app', appid: request.appId, roles: [...(request.roles ?? allApplicationRoles())] });
+  }
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT', kid: keys.signingKey.kid })
+    .setIssuer(tokenIssuer(tenantId))
+    .setAudience(TOKEN_AUDIENCE)
+    .setSubject(request.user?.id ?? request.appId ?? '')
+    .setIssuedAt(now)
+    .setNotBefore(now - 1)
+    .setExpirationTime(now + lifetime)
+    .setJti(randomUUID())
+    .sign(key);
+}
+
+export type Principal =
+  | {
+      readonly kind: 'user';
+      readonly userId: string;
+      readonly userPrincipalName: string;
+      readonly scopes: ReadonlySet<string>;
+      readonly directoryRoles: ReadonlySet<DirectoryRole>;
+      readonly personalAccount: boolean;
+    }
+  | {
+      readonly kind: 'app';
+      readonly appId: string;
+      readonly roles: ReadonlySet<string>;
+      readonly directoryRoles: ReadonlySet<DirectoryRole>;
+    };
+
+/** Why a token was refused: the message the 401 carries (never the token itself). */
+export class TokenRefusal extends Error {}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** Verifies a bearer token and returns who it speaks for; throws TokenRefusal with a safe message. */
+export type VerificationKey = Awaited<ReturnType<typeof importJWK>>;
+
+export async function verifyToken(
+  tenantId: string,
+  verificationKey: VerificationKey,
+  token: string,
+): Promise<Principal> {
+  if (token.length > 16_384) throw new TokenRefusal('Access token is too long.');
+  const key = verificationKey;
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: [TOKEN_ALGORITHM],
+      issuer: tokenIssuer(tenantId),
+      audience: TOKEN_AUDIENCE,
+      clockTolerance: 5,
+      requiredClaims: ['exp', 'iat'],
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new TokenRefusal('Lifetime validation failed, the token is expired.');
+    if (error instanceof joseErrors.JWTClaimValidationFailed) {
+      if (error.claim === 'aud') throw new TokenRefusal('Invalid audience.');
+      if (error.claim === 'iss') throw new TokenRefusal('Invalid issuer.');
+      throw new TokenRefusal(`Access token validation failure: claim ${error.claim} is not valid.`);
+    }
+    if (error instanceof joseErrors.JOSEAlgNotAllowed) throw new TokenRefusal('Access token validation failure: the signing algorithm is not allowed.');
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw new TokenRefusal('Access token validation failure: invalid signature.');
+    throw new TokenRefusal('Access token validation failure: the token is malformed.');
+  }
+  const directoryRoles = new Set(
+    stringList(payload.wids).filter((role): role is DirectoryRole => (DIRECTORY_ROLES as readonly string[]).includes(role)),
+  );
+  if (payload.idtyp === 'user' && typeof payload.oid === 'string' && typeof payload.upn === 'string') {
+    return {
+      kind: 'user',
+      userId: payload.oid,
+      userPrincipalName: payload.upn,
+      scopes: new Set(typeof payload.scp === 'string' ? payload.scp.split(' ').filter(Boolean) : []),
+      directoryRoles,
+      personalAccount: payload.acct === 1,
+    };
+  }
+  if (payload.idtyp === 'app' && typeof payload.appid === 'string')
+    return { kind: 'app', appId: payload.appid, roles: new Set(stringList(payload.roles)), directoryRoles };
+  throw new TokenRefusal('Access token validation failure: the token names no user or application.');
+}
+
+export async function publicVerificationKey(keys: EmulatorKeys): Promise<VerificationKey> {
+  const { d: _private, ...publicJwk } = keys.signingKey;
+  return importJWK(publicJwk, TOKEN_ALGORITHM);
+}

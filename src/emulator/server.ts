@@ -1,0 +1,403 @@
+/**
+ * The emulator's HTTP transport (node:http): one pipeline per request — route from the operations table, bearer
+ * token, permission, query options, body (content type, size, depth, shape), handler in a transaction, durable
+ * commit, response — with the service's headers and error body, throttling and latency on demand, and one log
+ * line per request (never a token).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { matchRoute } from '../service/paths.js';
+import { BODY_SHAPES } from '../service/shapes.js';
+import type { Operation } from '../service/operations.js';
+import { TokenRefusal, type Principal } from './auth.js';
+import type { EmulatorSettings, HandlerResult, LinkTokens } from './context.js';
+import { badRequest, ServiceFault } from './faults.js';
+import { HANDLERS } from './handlers/index.js';
+import { checkPermission } from './permissions.js';
+import { Transaction, type Change, type Store } from './store.js';
+
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+const CLIENT_REQUEST_ID = /^[\w.:{}-]{1,128}$/;
+const DIAGNOSTIC = JSON.stringify({ ServerInfo: { DataCenter: 'Local', Slice: 'E', Ring: '0', ScaleUnit: '000', RoleInstance: 'bomwright-emulator' } });
+const JSON_TYPE = 'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
+
+export interface ThrottleOptions {
+  /** Share of requests answered 429 (0 to 1). */
+  readonly rate: number;
+  /** The Retry-After of a new throttling window, in seconds (decimals allowed). */
+  readonly retryAfterSeconds: number;
+}
+
+export interface ServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly throttle?: ThrottleOptions;
+  /** Added delay per request: fixed, or uniformly random in [min, max]. */
+  readonly latencyMs?: readonly [number, number];
+  readonly maxBodyBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly log?: (line: string) => void;
+}
+
+/** What the transport needs from the emulator. */
+export interface EmulatorCore {
+  readonly store: Store;
+  readonly settings: EmulatorSettings;
+  readonly links: LinkTokens;
+  authenticate(token: string): Promise<Principal>;
+  /** Applies changes and resolves once they are durable (at once without --state). */
+  commit(changes: readonly Change[]): Promise<void>;
+  /** The emulator's own routes under /_emulator/ (token minting, health). */
+  admin(method: string, path: string, body: unknown, request: IncomingMessage): Promise<HandlerResult | undefined>;
+  now(): Date;
+}
+
+const bodyValidators = new Map<string, ValidateFunction>();
+let ajv: Ajv | undefined;
+
+function bodyValidator(shape: string): ValidateFunction {
+  let validate = bodyValidators.get(shape);
+  if (validate === undefined) {
+    if (ajv === undefined) {
+      ajv = new Ajv({ allErrors: false, strict: false });
+      addFormats(ajv);
+    }
+    validate = ajv.compile(BODY_SHAPES[shape]!.schema);
+    bodyValidators.set(shape, validate);
+  }
+  return validate;
+}
+
+function describeBodyError(shape: string, validate: ValidateFunction): string {
+  const error = validate.errors?.[0];
+  const typeName = BODY_SHAPES[shape]!.typeName;
+  if (error === undefined) return `The request body is not a valid ${typeName}.`;
+  const where = error.instancePath === '' ? 'the body' : error.instancePath;
+  if (error.keyword === 'additionalProperties')
+    return `Property '${String((error.params as { additionalProperty: string }).additionalProperty)}' does not exist on type '${typeName}' (at ${where}).`;
+  if (error.keyword === 'required')
+    return `Missing required property '${String((error.params as { missingProperty: string }).missingProperty)}' on type '${typeName}' (at ${where}).`;
+  return `Invalid value at ${where}: ${error.message ?? 'not valid'}.`;
+}
+
+/** Rejects nesting deeper than MAX_JSON_DEPTH before parsing, in one linear pass. */
+function jsonDepthExceeded(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    request.resume();
+    return Promise.reject(new BodyTooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    request.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > limit) {
+        refused = true;
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (!refused) resolve(Buffer.concat(chunks));
+    });
+    request.on('error', reject);
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Throttling windows per caller and workload, as the real service and Dev Proxy's RetryAfterPlugin keep them. */
+class Throttle {
+  private readonly windows = new Map<string, number>();
+
+  constructor(private readonly options: ThrottleOptions) {}
+
+  /** Seconds to wait, or undefined when the request may go ahead. */
+  check(key: string, now: number): number | undefined {
+    const until = this.windows.get(key);
+    if (until !== undefined) {
+      if (now < until) return (until - now) / 1000;
+      this.windows.delete(key);
+    }
+    if (this.options.rate <= 0 || Math.random() >= this.options.rate) return undefined;
+    if (this.windows.size > 10_000) for (const [k, end] of this.windows) if (end <= now) this.windows.delete(k);
+    this.windows.set(key, now + this.options.retryAfterSeconds * 1000);
+    return this.options.retryAfterSeconds;
+  }
+}
+
+function formatSeconds(seconds: number): string {
+  return String(Math.max(0.001, Math.ceil(seconds * 1000) / 1000));
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly url: string;
+  /** Stops accepting, lets requests in flight finish, then resolves. */
+  close(): Promise<void>;
+}
+
+export async function startServer(core: EmulatorCore, options: ServerOptions): Promise<RunningServer> {
+  const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    const given = request.headers['client-request-id'];
+    const clientRequestId = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : requestId;
+    const rawUrl = request.url ?? '/';
+    const queryStart = rawUrl.indexOf('?');
+    const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
+    const rawQuery = queryStart === -1 ? '' : rawUrl.slice(queryStart + 1);
+    const method = request.method ?? 'GET';
+    const common: Record<string, string> = {
+      'request-id': requestId,
+      'client-request-id': clientRequestId,
+      'x-ms-ags-diagnostic': DIAGNOSTIC,
+      'Strict-Transport-Security': 'max-age=31536000',
+      'Cache-Control': 'no-store',
+      'OData-Version': '4.0',
+    };
+
+    const send = (result: HandlerResult): void => {
+      const headers: Record<string, string> = { ...common, ...(result.headers ?? {}) };
+      let payload: string | undefined;
+      if (result.body !== undefined) {
+        payload = JSON.stringify(result.body);
+        headers['Content-Type'] ??= JSON_TYPE;
+      }
+      if (payload === undefined && result.status !== 204) headers['Content-Length'] = '0';
+      response.writeHead(result.status, headers);
+      response.end(payload);
+    };
+
+    const fail = (fault: ServiceFault): void => {
+      send({
+        status: fault.status,
+        headers: fault.headers,
+        body: {
+          error: {
+            code: fault.code,
+            message: fault.message,
+            innerError: {
+              date: new Date().toISOString().replace(/\.\d{3}Z$/, ''),
+              'request-id': requestId,
+              'client-request-id': clientRequestId,
+            },
+          },
+        },
+      });
+    };
+
+    response.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.log?.(`${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`);
+    });
+
+    try {
+      if (options.latencyMs !== undefined) {
+        const [min, max] = options.latencyMs;
+        await delay(min + Math.random() * (max - min));
+      }
+      if (rawPath.startsWith('/_emulator/')) {
+        let body: unknown;
+        if (method === 'POST') {
+          const text = (await readBody(request, 64 * 1024)).toString('utf8');
+          body = text === '' ? {} : (JSON.parse(text) as unknown);
+        }
+        const result = await core.admin(method, rawPath, body, request);
+        if (result === undefined) throw new ServiceFault(404, 'NotFound', `No emulator route ${method} ${rawPath.slice(0, 100)}.`);
+        send(result);
+        return;
+      }
+      const version = /^\/([^/]+)(\/.*)?$/.exec(rawPath);
+      if (version === null || version[1] !== 'v1.0')
+        throw new ServiceFault(400, 'BadRequest', `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`);
+      const path = version[2] ?? '/';
+      const route = matchRoute(method, path);
+      if (route.kind === 'none') {
+        const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
+        throw new ServiceFault(400, 'BadRequest', `Resource not found for the segment '${decodeSafe(segment).slice(0, 100)}'.`);
+      }
+      if (route.kind === 'method')
+        throw new ServiceFault(405, 'BadRequest', `The HTTP method '${method.slice(0, 10)}' is not allowed for this resource.`, {
+          Allow: route.allowed.join(', '),
+        });
+      if (route.kind === 'badParameter') throw badRequest(`Path parameter ${route.name} ${route.reason}.`);
+
+      const principal = await authenticate(core, request);
+      if (throttle !== undefined) {
+        const subject = principal.kind === 'user' ? principal.userId : principal.appId;
+        const wait = throttle.check(`${subject} ${path.split('/')[1] ?? ''}`, Date.now());
+        if (wait !== undefined)
+          throw new ServiceFault(429, 'TooManyRequests', 'Too many requests; retry after the time in the Retry-After header.', {
+            'Retry-After': formatSeconds(wait),
+          });
+      }
+      const refusal = checkPermission(route.operation, route.template, route.params, principal, core.store);
+      if (refusal !== undefined) throw refusal;
+      const query = parseQuery(rawQuery, route.operation);
+      const body = await requestBody(request, route.operation, options.maxBodyBytes);
+
+      const handler = HANDLERS[route.operation.name];
+      if (handler === undefined) throw new ServiceFault(501, 'NotImplemented', `${route.operation.name} is not implemented.`);
+      const tx = new Transaction(core.store);
+      const now = core.now();
+      const result = handler({
+        operation: route.operation,
+        template: route.template,
+        params: route.params,
+        query,
+        header: (name) => {
+          const value = request.headers[name.toLowerCase()];
+          return Array.isArray(value) ? value[0] : value;
+        },
+        principal,
+        body,
+        tx,
+        store: core.store,
+        settings: core.settings,
+        now: now.toISOString(),
+        newId: randomUUID,
+        links: core.links,
+      });
+      const changes = tx.changes();
+      if (changes.length > 0) await core.commit(changes);
+      send(result);
+    } catch (error) {
+      if (error instanceof ServiceFault) fail(error);
+      else if (error instanceof BodyTooLarge)
+        fail(new ServiceFault(413, 'RequestEntityTooLarge', `The request body is larger than ${options.maxBodyBytes} bytes.`));
+      else if (error instanceof SyntaxError) fail(badRequest('The request body is not valid JSON.'));
+      else {
+        options.log?.(`internal error on ${method} ${rawPath.slice(0, 200)} request-id=${requestId}: ${(error as Error).message?.split('\n')[0] ?? 'unknown'}`);
+        fail(new ServiceFault(500, 'generalException', 'An internal error occurred in the emulator.'));
+      }
+    }
+  }
+
+  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: Math.min(options.requestTimeoutMs, 60_000) }, (request, response) => {
+    inFlight++;
+    response.on('close', () => {
+      if (--inFlight === 0) idle?.();
+    });
+    void handle(request, response);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}
+
+function decodeSafe(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+async function authenticate(core: EmulatorCore, request: IncomingMessage): Promise<Principal> {
+  const header = request.headers.authorization;
+  const challenge = {
+    'WWW-Authenticate': `Bearer realm="", authorization_uri="https://login.bomwright.invalid/${core.settings.tenantId}/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"`,
+  };
+  if (header === undefined || header.trim() === '')
+    throw new ServiceFault(401, 'InvalidAuthenticationToken', 'Access token is empty.', challenge);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (match === null)
+    throw new ServiceFault(401, 'InvalidAuthenticationToken', 'The Authorization header must be "Bearer <access token>".', challenge);
+  try {
+    return await core.authenticate(match[1]!);
+  } catch (error) {
+    if (error instanceof TokenRefusal)
+      throw new ServiceFault(401, 'InvalidAuthenticationToken', error.message, {
+        'WWW-Authenticate': `${challenge['WWW-Authenticate']}, error="invalid_token"`,
+      });
+    throw error;
+  }
+}
+
+function parseQuery(rawQuery: string, operation: Operation): Map<string, string> {
+  const query = new Map<string, string>();
+  if (rawQuery === '') return query;
+  if (rawQuery.length > 16_384) throw badRequest('The query string is too long.');
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    const allowed = (operation.query as readonly string[]).find((option) => option.toLowerCase() === name.toLowerCase());
+    if (allowed === undefined)
+      throw badRequest(
+        operation.query.length === 0
+          ? `Query option '${name.slice(0, 40)}' is not supported: ${operation.name} takes no query options.`
+          : `Query option '${name.slice(0, 40)}' is not supported by ${operation.name}; supported: ${operation.query.join(', ')}.`,
+      );
+    if (query.has(allowed)) throw badRequest(`Query option '${allowed}' was given more than once.`);
+    query.set(allowed, value);
+  }
+  return query;
+}
+
+async function requestBody(request: IncomingMessage, operation: Operation, limit: number): Promise<unknown> {
+  const bytes = await readBody(request, limit);
+  if (operation.body === undefined) return undefined;
+  const contentType = request.headers['content-type'];
+  if (bytes.length === 0 && operation.body === 'workbookSession') return {};
+  if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType))
+    throw new ServiceFault(415, 'UnsupportedMediaType', `A request body must be sent as application/json; got ${contentType === undefined ? 'no Content-Type' : `'${contentType.slice(0, 60)}'`}.`);
+  if (bytes.length === 0) throw badRequest(`${operation.name} needs a request body.`);
+  const text = bytes.toString('utf8');
+  if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  const body: unknown = JSON.parse(text);
+  const validate = bodyValidator(operation.body);
+  if (!validate(body)) throw badRequest(describeBodyError(operation.body, validate));
+  return body;
+}
