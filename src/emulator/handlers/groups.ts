@@ -3,6 +3,7 @@ import type { DirectoryRole } from '../../service/operations.js';
 import type { Handler, HandlerContext, HandlerResult } from '../context.js';
 import { badRequest, forbidden, notFound, ServiceFault } from '../faults.js';
 import type { Json, JsonRecord } from '../store.js';
+import { applySelect, parseSelect } from '../odata.js';
 import { accepted, collection, entity, list, noContent, parseReference, truncate, userNotFound } from './common.js';
 
 /** An attachment must stay under 3 MB (spec: Limits). */
@@ -135,6 +136,30 @@ export const listThreadPosts: Handler = (context) => {
   )
     throw notFound('Thread', context.params.thread!);
   return collection(context, `groups('${String(theGroup.id)}')/threads('${String(thread.id)}')/posts`, list(thread, 'posts'));
+};
+
+const GROUP_FIELDS = ['id', 'displayName', 'description', 'mailNickname', 'classification', 'visibility', 'groupTypes', 'mailEnabled', 'securityEnabled', 'resourceProvisioningOptions'];
+
+export const getGroup: Handler = (context) => {
+  const found = group(context);
+  const select = parseSelect(context.query.get('$select'), GROUP_FIELDS, 'vendor.graph.group');
+  const view: Record<string, Json> = {};
+  for (const field of GROUP_FIELDS) if (found[field] !== undefined) view[field] = found[field];
+  return entity(context, 'groups/$entity', applySelect(view, select));
+};
+
+export const listChannels: Handler = (context) => {
+  const theTeam = team(context);
+  const channels = list(theTeam, 'channels').map(({ tabs: _tabs, messageCount: _count, ...channel }) => channel);
+  return collection(context, `teams('${String(theTeam.id)}')/channels`, channels);
+};
+
+export const listChannelTabs: Handler = (context) => {
+  const theTeam = team(context);
+  const channel = list(theTeam, 'channels').find((c) => c.id === context.params.channel);
+  if (channel === undefined) throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
+  const tabs = list(channel, 'tabs').map(({ teamsAppId, ...tab }) => ({ ...tab, teamsApp: { id: teamsAppId ?? null } }));
+  return collection(context, `teams('${String(theTeam.id)}')/channels('${String(channel.id)}')/tabs`, tabs);
 };
 
 // Group owners
