@@ -439,6 +439,22 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Forward a calendar event to recipients',
   },
   {
+    name: 'getEvent',
+    family: 'mailAndCalendar',
+    method: 'GET',
+    paths: [...USER_FORMS('/events/{event}'), '/groups/{group}/events/{event}'],
+    query: ['$select'],
+    response: { status: 200, kind: 'entity', resource: 'event' },
+    permission: {
+      delegated: ['Calendars.ReadBasic', 'Calendars.Read', 'Calendars.ReadWrite', 'Group.Read.All'],
+      delegatedOther: ['Calendars.Read.Shared', 'Calendars.ReadWrite.Shared'],
+      application: ['Calendars.ReadBasic', 'Calendars.Read'],
+    },
+    source: 'extension',
+    specRows: [],
+    summary: 'Get a calendar event (to see a forward reach the organizer)',
+  },
+  {
     name: 'permanentDeleteEvent',
     family: 'mailAndCalendar',
     method: 'POST',

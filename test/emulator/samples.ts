@@ -76,6 +76,7 @@ export const SAMPLES: Record<string, Sample> = {
     body: () => ({ Comment: 'FYI', ToRecipients: [{ EmailAddress: { Address: 'dana@fabrikam.example', Name: 'Dana' } }] }),
     status: 202,
   },
+  getEvent: { method: 'GET', path: '/me/events/evt-adele-gonogo', status: 200 },
   permanentDeleteEvent: { method: 'POST', path: `/users/${U.adele}/events/evt-adele-planning/permanentDelete`, status: 204 },
   updateNamedRangeBorder: { method: 'PATCH', path: `${BOOK}/names/Header/range/format/borders/EdgeTop`, body: () => ({ style: 'Continuous' }), status: 200 },
   updateRangeBorder: {

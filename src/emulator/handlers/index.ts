@@ -25,6 +25,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   moveMessage: mail.moveMessage,
   deleteMessage: mail.deleteMessage,
   forwardEvent: mail.forwardEvent,
+  getEvent: mail.getEvent,
   permanentDeleteEvent: mail.permanentDeleteEvent,
   updateNamedRangeBorder: workbook.updateNamedRangeBorder,
   updateRangeBorder: workbook.updateRangeBorder,

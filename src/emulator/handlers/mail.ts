@@ -379,6 +379,18 @@ export const forwardEvent: Handler = (context) => {
   return accepted;
 };
 
+const EVENT_FIELDS = ['id', 'subject', 'body', 'start', 'end', 'organizer', 'attendees', 'type', 'seriesMasterId', 'iCalUId'];
+
+export const getEvent: Handler = (context) => {
+  const owner = eventOwner(context);
+  const event = context.tx.get('events', context.params.event!);
+  if (event === undefined || event.owner !== owner.key) throw eventNotFound();
+  const select = parseSelect(context.query.get('$select'), EVENT_FIELDS, 'vendor.graph.event');
+  const view: Record<string, Json> = {};
+  for (const field of EVENT_FIELDS) if (event[field] !== undefined) view[field] = event[field];
+  return entity(context, 'events/$entity', applySelect(view, select));
+};
+
 /** The event a permanentDelete path names. */
 function eventToDelete(context: HandlerContext): JsonRecord {
   const { template, params } = context;
