@@ -309,13 +309,21 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     }
   }
 
-  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: Math.min(options.requestTimeoutMs, 60_000) }, (request, response) => {
+  const server = createServer(
+    {
+      requestTimeout: options.requestTimeoutMs,
+      headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+      // Node checks the timeouts on this period (30 s by default): a slow client would outlive its timeout.
+      connectionsCheckingInterval: Math.max(50, Math.min(options.requestTimeoutMs / 4, 2_000)),
+    },
+    (request, response) => {
     inFlight++;
     response.on('close', () => {
       if (--inFlight === 0) idle?.();
     });
     void handle(request, response);
-  });
+    },
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -371,7 +379,7 @@ async function authenticate(core: EmulatorCore, request: IncomingMessage): Promi
 function parseQuery(rawQuery: string, operation: Operation): Map<string, string> {
   const query = new Map<string, string>();
   if (rawQuery === '') return query;
-  if (rawQuery.length > 16_384) throw badRequest('The query string is too long.');
+  if (rawQuery.length > 8_192) throw badRequest('The query string is longer than 8192 characters.');
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     const allowed = (operation.query as readonly string[]).find((option) => option.toLowerCase() === name.toLowerCase());
     if (allowed === undefined)
