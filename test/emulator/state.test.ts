@@ -95,7 +95,7 @@ describe('durable state (--state DIR)', () => {
       expect(statSync(journal).size).toBe(Buffer.byteLength(record));
       expect(await inboxSubjects(api)).toEqual(expect.arrayContaining(['before the tear', 'last acknowledged']));
     });
-    expect(logged).toContain(`state: cut 35 bytes of a torn, never-acknowledged write at byte ${Buffer.byteLength(record)} of the journal`);
+    expect(logged).toContain(`state: cut 36 bytes of a torn, never-acknowledged write at byte ${Buffer.byteLength(record)} of the journal`);
   });
 
   it('refuses to start on a corrupt record instead of dropping acknowledged writes after it', async () => {
