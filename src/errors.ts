@@ -29,8 +29,18 @@ export class BomwrightError extends Error {
   }
 }
 
+/**
+ * Also true for an error from another copy of this module (a separately loaded bundle, such as the emulator's),
+ * which `instanceof` would not recognise.
+ */
 export function isBomwrightError(value: unknown): value is BomwrightError {
-  return value instanceof BomwrightError;
+  if (value instanceof BomwrightError) return true;
+  const candidate = value as { name?: unknown; code?: unknown } | null;
+  return (
+    value instanceof Error &&
+    candidate?.name === 'BomwrightError' &&
+    (ERROR_CODES as readonly unknown[]).includes(candidate.code)
+  );
 }
 
 /** One line, safe to print: never a stack, never file contents. */
