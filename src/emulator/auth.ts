@@ -25,7 +25,10 @@ export interface EmulatorKeys {
 export async function createKeys(): Promise<EmulatorKeys> {
   const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
   const jwk = await exportJWK(privateKey);
-  return { signingKey: { ...jwk, kid: randomUUID(), alg: TOKEN_ALGORITHM }, linkSecret: randomBytes(32).toString('base64url') };
+  return {
+    signingKey: { ...jwk, kid: randomUUID(), alg: TOKEN_ALGORITHM },
+    linkSecret: randomBytes(32).toString('base64url'),
+  };
 }
 
 export function isEmulatorKeys(value: unknown): value is EmulatorKeys {
@@ -144,18 +147,23 @@ export async function verifyToken(
       requiredClaims: ['exp', 'iat'],
     }));
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new TokenRefusal('Lifetime validation failed, the token is expired.');
+    if (error instanceof joseErrors.JWTExpired)
+      throw new TokenRefusal('Lifetime validation failed, the token is expired.');
     if (error instanceof joseErrors.JWTClaimValidationFailed) {
       if (error.claim === 'aud') throw new TokenRefusal('Invalid audience.');
       if (error.claim === 'iss') throw new TokenRefusal('Invalid issuer.');
       throw new TokenRefusal(`Access token validation failure: claim ${error.claim} is not valid.`);
     }
-    if (error instanceof joseErrors.JOSEAlgNotAllowed) throw new TokenRefusal('Access token validation failure: the signing algorithm is not allowed.');
-    if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw new TokenRefusal('Access token validation failure: invalid signature.');
+    if (error instanceof joseErrors.JOSEAlgNotAllowed)
+      throw new TokenRefusal('Access token validation failure: the signing algorithm is not allowed.');
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+      throw new TokenRefusal('Access token validation failure: invalid signature.');
     throw new TokenRefusal('Access token validation failure: the token is malformed.');
   }
   const directoryRoles = new Set(
-    stringList(payload.wids).filter((role): role is DirectoryRole => (DIRECTORY_ROLES as readonly string[]).includes(role)),
+    stringList(payload.wids).filter((role): role is DirectoryRole =>
+      (DIRECTORY_ROLES as readonly string[]).includes(role),
+    ),
   );
   if (payload.idtyp === 'user' && typeof payload.oid === 'string' && typeof payload.upn === 'string') {
     return {

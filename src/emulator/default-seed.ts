@@ -122,7 +122,14 @@ const message = (
   ...extra,
 });
 
-const fixture = (id: string, name: string, levelId: string, placeId: string | null, lon: number, lat: number): Record<string, unknown> => {
+const fixture = (
+  id: string,
+  name: string,
+  levelId: string,
+  placeId: string | null,
+  lon: number,
+  lat: number,
+): Record<string, unknown> => {
   const ring = [
     [lon, lat],
     [lon + 0.00004, lat],
@@ -140,11 +147,22 @@ const fixture = (id: string, name: string, levelId: string, placeId: string | nu
   return {
     id,
     placeId,
-    properties: JSON.stringify({ id, type: 'Feature', feature_type: 'fixture', geometry: { type: 'Polygon', coordinates: [ring] }, properties }),
+    properties: JSON.stringify({
+      id,
+      type: 'Feature',
+      feature_type: 'fixture',
+      geometry: { type: 'Polygon', coordinates: [ring] },
+      properties,
+    }),
   };
 };
 
-const column = (id: string, name: string, index: number, values: unknown[]): Record<string, unknown> => ({ id, name, index, values: values.map((v) => [v]) });
+const column = (id: string, name: string, index: number, values: unknown[]): Record<string, unknown> => ({
+  id,
+  name,
+  index,
+  values: values.map((v) => [v]),
+});
 
 export const DEFAULT_SEED = {
   tenant: { id: TENANT, displayName: 'Contoso', domain: DOMAIN, defaultUser: `adele@${DOMAIN}` },
@@ -153,14 +171,33 @@ export const DEFAULT_SEED = {
       jobTitle: 'Release Manager',
       directoryRoles: ['mailSystemAdministrator'],
       phoneMethods: [
-        { id: '3179e48a-750b-4051-897c-87b9720928f7', phoneNumber: '+1 2065555555', phoneType: 'mobile', smsSignInState: 'ready' },
-        { id: 'b6332ec1-7057-4abe-9331-3d72feddfe41', phoneNumber: '+1 2065555556', phoneType: 'alternateMobile', smsSignInState: 'notSupported' },
-        { id: 'e37fc753-ff3b-4958-9484-eaa9425c82bc', phoneNumber: '+1 2065555557', phoneType: 'office', smsSignInState: 'notSupported' },
+        {
+          id: '3179e48a-750b-4051-897c-87b9720928f7',
+          phoneNumber: '+1 2065555555',
+          phoneType: 'mobile',
+          smsSignInState: 'ready',
+        },
+        {
+          id: 'b6332ec1-7057-4abe-9331-3d72feddfe41',
+          phoneNumber: '+1 2065555556',
+          phoneType: 'alternateMobile',
+          smsSignInState: 'notSupported',
+        },
+        {
+          id: 'e37fc753-ff3b-4958-9484-eaa9425c82bc',
+          phoneNumber: '+1 2065555557',
+          phoneType: 'office',
+          smsSignInState: 'notSupported',
+        },
       ],
       authenticationMethods: [
         fido2('-2_GRUg2-HYz6_1YG4YRAQ2', 'YubiKey 5 NFC', '2026-02-10T06:44:09Z'),
         hello('_jpuR-TGZtk6aQCLF3BQjA2', "Adele's Surface Laptop", '2026-03-27T23:12:49Z'),
-        { '@odata.type': '#vendor.graph.passwordAuthenticationMethod', id: '28c10230-6103-485e-b985-444c60001490', createdDateTime: '2025-11-01T10:00:00Z' },
+        {
+          '@odata.type': '#vendor.graph.passwordAuthenticationMethod',
+          id: '28c10230-6103-485e-b985-444c60001490',
+          createdDateTime: '2025-11-01T10:00:00Z',
+        },
       ],
       mailFolders: [
         { id: 'adele-inbox', displayName: 'Inbox', wellKnownName: 'inbox' },
@@ -178,22 +215,49 @@ export const DEFAULT_SEED = {
     }),
     user(U.megan, 'megan', 'Megan Bowen', {
       jobTitle: 'Security Engineer',
-      phoneMethods: [{ id: '7f8e9d0c-1b2a-4c3d-8e5f-6a7b8c9d0e01', phoneNumber: '+44 7700900123', phoneType: 'mobile', smsSignInState: 'ready' }],
+      phoneMethods: [
+        {
+          id: '7f8e9d0c-1b2a-4c3d-8e5f-6a7b8c9d0e01',
+          phoneNumber: '+44 7700900123',
+          phoneType: 'mobile',
+          smsSignInState: 'ready',
+        },
+      ],
       authenticationMethods: [fido2('Fw1nXY6fQkm3hZ3Pb5D2xw2', 'Feitian BioPass K26', '2026-04-02T09:30:00Z')],
     }),
     user(U.alex, 'alex', 'Alex Wilber', {
       jobTitle: 'Identity Administrator',
       directoryRoles: ['authenticationAdministrator'],
-      phoneMethods: [{ id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c04', phoneNumber: '+1 4255550199', phoneType: 'office', smsSignInState: 'notSupported' }],
+      phoneMethods: [
+        {
+          id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c04',
+          phoneNumber: '+1 4255550199',
+          phoneType: 'office',
+          smsSignInState: 'notSupported',
+        },
+      ],
       authenticationMethods: [hello('Hq7mYd9cS0uA1wqX8l3kzg2', "Alex's desktop", '2026-01-15T08:00:00Z')],
     }),
     user(U.lee, 'lee', 'Lee Gu', { jobTitle: 'User Administrator', directoryRoles: ['userAdministrator'] }),
-    user(U.isaiah, 'isaiah', 'Isaiah Langer', { jobTitle: 'Device Administrator', directoryRoles: ['deviceManagementAdministrator'] }),
-    user(U.patti, 'patti', 'Patti Fernandez', { jobTitle: 'Groups Administrator', directoryRoles: ['groupsAdministrator', 'teamsAdministrator'] }),
+    user(U.isaiah, 'isaiah', 'Isaiah Langer', {
+      jobTitle: 'Device Administrator',
+      directoryRoles: ['deviceManagementAdministrator'],
+    }),
+    user(U.patti, 'patti', 'Patti Fernandez', {
+      jobTitle: 'Groups Administrator',
+      directoryRoles: ['groupsAdministrator', 'teamsAdministrator'],
+    }),
     user(U.jordan, 'jordan_fabrikam.example#EXT#', 'Jordan Miller (Fabrikam)', {
       mail: 'jordan@fabrikam.example',
       userType: 'guest',
-      phoneMethods: [{ id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a08', phoneNumber: '+49 15112345678', phoneType: 'mobile', smsSignInState: 'ready' }],
+      phoneMethods: [
+        {
+          id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a08',
+          phoneNumber: '+49 15112345678',
+          phoneType: 'mobile',
+          smsSignInState: 'ready',
+        },
+      ],
     }),
     user(U.sam, 'sam', 'Sam Taylor (personal account)', { accountType: 'personal' }),
     user(U.chris, 'chris', 'Chris Green (B2C)', { userType: 'b2c' }),
@@ -298,7 +362,9 @@ export const DEFAULT_SEED = {
     {
       id: SEED_IDS.teamsApps.dashboard,
       displayName: 'SBOM Dashboard',
-      configurableTabs: [{ configurationUrl: 'https://dashboard.contoso.example/configure', scopes: ['team', 'groupChat'] }],
+      configurableTabs: [
+        { configurationUrl: 'https://dashboard.contoso.example/configure', scopes: ['team', 'groupChat'] },
+      ],
       staticTabs: [],
     },
     {
@@ -319,7 +385,9 @@ export const DEFAULT_SEED = {
       id: SEED_IDS.teamsApps.personalNotes,
       displayName: 'Personal Notes',
       configurableTabs: [],
-      staticTabs: [{ entityId: 'notes', name: 'Notes', contentUrl: 'https://notes.contoso.example', scopes: ['personal'] }],
+      staticTabs: [
+        { entityId: 'notes', name: 'Notes', contentUrl: 'https://notes.contoso.example', scopes: ['personal'] },
+      ],
     },
     {
       id: SEED_IDS.teamsApps.polls,
@@ -334,7 +402,11 @@ export const DEFAULT_SEED = {
       displayName: 'Release Engineering',
       specialization: 'none',
       isOrganizationWide: false,
-      settings: { memberSettings: { allowCreateUpdateChannels: true }, messagingSettings: { allowUserEditMessages: true }, funSettings: { allowGiphy: false } },
+      settings: {
+        memberSettings: { allowCreateUpdateChannels: true },
+        messagingSettings: { allowUserEditMessages: true },
+        funSettings: { allowGiphy: false },
+      },
       installedApps: [SEED_IDS.teamsApps.dashboard, SEED_IDS.teamsApps.wiki, SEED_IDS.teamsApps.personalNotes],
       members: [
         { id: 'mem-release-adele', userId: U.adele, roles: ['owner'] },
@@ -343,7 +415,14 @@ export const DEFAULT_SEED = {
         { id: 'mem-release-lee', userId: U.lee, roles: [] },
       ],
       channels: [
-        { id: SEED_IDS.channels.general, displayName: 'General', description: 'Release engineering', membershipType: 'standard', messageCount: 42, tabs: [] },
+        {
+          id: SEED_IDS.channels.general,
+          displayName: 'General',
+          description: 'Release engineering',
+          membershipType: 'standard',
+          messageCount: 42,
+          tabs: [],
+        },
         {
           id: SEED_IDS.channels.builds,
           displayName: 'Builds',
@@ -378,7 +457,16 @@ export const DEFAULT_SEED = {
         { id: 'mem-company-patti', userId: U.patti, roles: ['owner'] },
         { id: 'mem-company-adele', userId: U.adele, roles: [] },
       ],
-      channels: [{ id: '19:general-company@thread.tacv2', displayName: 'General', description: 'Everyone', membershipType: 'standard', messageCount: 5, tabs: [] }],
+      channels: [
+        {
+          id: '19:general-company@thread.tacv2',
+          displayName: 'General',
+          description: 'Everyone',
+          membershipType: 'standard',
+          messageCount: 5,
+          tabs: [],
+        },
+      ],
     },
     {
       id: G.physics,
@@ -391,17 +479,32 @@ export const DEFAULT_SEED = {
         { id: 'mem-physics-megan', userId: U.megan, roles: ['owner'] },
         { id: 'mem-physics-lee', userId: U.lee, roles: [] },
       ],
-      channels: [{ id: '19:general-physics@thread.tacv2', displayName: 'General', description: 'Class', membershipType: 'standard', messageCount: 12, tabs: [] }],
+      channels: [
+        {
+          id: '19:general-physics@thread.tacv2',
+          displayName: 'General',
+          description: 'Class',
+          membershipType: 'standard',
+          messageCount: 12,
+          tabs: [],
+        },
+      ],
     },
   ],
   messages: [
     message('AAMkAGMsgAdele0001', U.adele, 'adele-inbox', 'Supplier SBOM for libfoo 2.3', '2026-11-01T08:00:00Z'),
-    message('AAMkAGMsgAdele0002', U.adele, 'adele-inbox', 'Signed release manifest', '2026-11-02T09:30:00Z', { hasAttachments: true }),
-    message('AAMkAGMsgAdele0003', U.adele, 'adele-inbox', 'Invitation: Weekly SBOM sync', '2026-11-03T10:00:00Z', { eventId: 'evt-adele-weekly' }),
+    message('AAMkAGMsgAdele0002', U.adele, 'adele-inbox', 'Signed release manifest', '2026-11-02T09:30:00Z', {
+      hasAttachments: true,
+    }),
+    message('AAMkAGMsgAdele0003', U.adele, 'adele-inbox', 'Invitation: Weekly SBOM sync', '2026-11-03T10:00:00Z', {
+      eventId: 'evt-adele-weekly',
+    }),
     message('AAMkAGMsgAdele0004', U.adele, 'adele-inbox', 'Licence question from legal', '2026-11-04T11:45:00Z'),
     message('AAMkAGMsgAdele0005', U.adele, 'adele-inbox', 'CVE-2026-1234 triage', '2026-11-05T14:20:00Z'),
     message('AAMkAGMsgAdele0006', U.adele, 'adele-archive', 'Release 4.1 retrospective', '2026-10-01T16:00:00Z'),
-    message('AAMkAGMsgMegan0001', U.megan, 'megan-inbox', 'Invitation: Release 4.2 go/no-go', '2026-11-06T09:00:00Z', { eventId: 'evt-megan-gonogo' }),
+    message('AAMkAGMsgMegan0001', U.megan, 'megan-inbox', 'Invitation: Release 4.2 go/no-go', '2026-11-06T09:00:00Z', {
+      eventId: 'evt-megan-gonogo',
+    }),
   ],
   events: [
     {
@@ -415,7 +518,13 @@ export const DEFAULT_SEED = {
       start: { dateTime: '2026-11-20T15:00:00', timeZone: 'Pacific Standard Time' },
       end: { dateTime: '2026-11-20T15:30:00', timeZone: 'Pacific Standard Time' },
       organizer: { emailAddress: { name: 'Adele Vance', address: `adele@${DOMAIN}` } },
-      attendees: [{ emailAddress: { name: 'Megan Bowen', address: `megan@${DOMAIN}` }, type: 'required', status: { response: 'accepted' } }],
+      attendees: [
+        {
+          emailAddress: { name: 'Megan Bowen', address: `megan@${DOMAIN}` },
+          type: 'required',
+          status: { response: 'accepted' },
+        },
+      ],
       organizerEventId: 'evt-adele-gonogo',
     },
     {
@@ -519,7 +628,13 @@ export const DEFAULT_SEED = {
             column('1', 'name', 0, ['name', 'libfoo', 'libbar', 'tinyjson', 'fastzip']),
             column('2', 'version', 1, ['version', '2.3.0', '1.0.4', '0.9.1', '3.2.2']),
             column('3', 'type', 2, ['type', 'library', 'library', 'library', 'library']),
-            column('4', 'purl', 3, ['purl', 'pkg:npm/libfoo@2.3.0', 'pkg:npm/libbar@1.0.4', 'pkg:npm/tinyjson@0.9.1', 'pkg:npm/fastzip@3.2.2']),
+            column('4', 'purl', 3, [
+              'purl',
+              'pkg:npm/libfoo@2.3.0',
+              'pkg:npm/libbar@1.0.4',
+              'pkg:npm/tinyjson@0.9.1',
+              'pkg:npm/fastzip@3.2.2',
+            ]),
             column('5', 'license', 4, ['license', 'MIT', 'Apache-2.0', 'not a licence', 'BSD-3-Clause']),
             column('6', 'supplier', 5, ['supplier', 'Foo Ltd', 'Bar GmbH', '', 'Zip Inc']),
           ],
@@ -548,7 +663,12 @@ export const DEFAULT_SEED = {
     },
   ],
   accessPackages: [
-    { id: SEED_IDS.accessPackage, displayName: 'Release approvers', description: 'People who approve a release for publication', catalogId: 'c0ffee00-5000-4a6b-9c8d-7e6f5a4b3c00' },
+    {
+      id: SEED_IDS.accessPackage,
+      displayName: 'Release approvers',
+      description: 'People who approve a release for publication',
+      catalogId: 'c0ffee00-5000-4a6b-9c8d-7e6f5a4b3c00',
+    },
   ],
   assignmentPolicies: [
     {
@@ -563,7 +683,11 @@ export const DEFAULT_SEED = {
         allowCustomAssignmentSchedule: false,
         isRequestorJustificationRequired: true,
         questions: [],
-        schedule: { startDateTime: null, expiration: { type: 'afterDuration', duration: 'P90D', endDateTime: null }, recurrence: null },
+        schedule: {
+          startDateTime: null,
+          expiration: { type: 'afterDuration', duration: 'P90D', endDateTime: null },
+          recurrence: null,
+        },
       },
     },
     {
@@ -593,7 +717,12 @@ export const DEFAULT_SEED = {
       status: 'Delivered',
       createdDateTime: '2026-11-10T22:55:11.623Z',
       completedDateTime: '2026-11-11T22:55:11.623Z',
-      schedule: { '@odata.type': 'vendor.graph.entitlementManagementSchedule', startDateTime: '2026-11-11T22:55:11.623Z', expiration: { type: 'noExpiration' }, recurrence: null },
+      schedule: {
+        '@odata.type': 'vendor.graph.entitlementManagementSchedule',
+        startDateTime: '2026-11-11T22:55:11.623Z',
+        expiration: { type: 'noExpiration' },
+        recurrence: null,
+      },
       assignment: {
         id: '44b6ddd0-5005-4a6b-9c8d-7e6f5a4b3c05',
         state: 'delivered',
@@ -612,7 +741,12 @@ export const DEFAULT_SEED = {
       status: 'PendingApproval',
       createdDateTime: '2026-11-20T08:00:00Z',
       completedDateTime: null,
-      schedule: { '@odata.type': 'vendor.graph.entitlementManagementSchedule', startDateTime: null, expiration: { type: 'afterDuration', duration: 'P90D' }, recurrence: null },
+      schedule: {
+        '@odata.type': 'vendor.graph.entitlementManagementSchedule',
+        startDateTime: null,
+        expiration: { type: 'afterDuration', duration: 'P90D' },
+        recurrence: null,
+      },
       assignment: null,
     },
   ],
@@ -620,7 +754,9 @@ export const DEFAULT_SEED = {
     {
       id: '8f865ec2-2b02-405f-91e7-cb580dfdfa56',
       deletedDateTime: null,
-      definition: ['{"HomeRealmDiscoveryPolicy":{"AccelerateToFederatedDomain":true,"PreferredDomain":"federated.contoso.example","AlternateIdLogin":{"Enabled":true}}}'],
+      definition: [
+        '{"HomeRealmDiscoveryPolicy":{"AccelerateToFederatedDomain":true,"PreferredDomain":"federated.contoso.example","AlternateIdLogin":{"Enabled":true}}}',
+      ],
       displayName: 'Contoso federated sign-in',
       isOrganizationDefault: true,
       appliesTo: [],
@@ -628,7 +764,9 @@ export const DEFAULT_SEED = {
     {
       id: '6c2a4e8b-7001-4d3f-9a1b-2c3d4e5f6a02',
       deletedDateTime: null,
-      definition: ['{"HomeRealmDiscoveryPolicy":{"AccelerateToFederatedDomain":false,"AlternateIdLogin":{"Enabled":false}}}'],
+      definition: [
+        '{"HomeRealmDiscoveryPolicy":{"AccelerateToFederatedDomain":false,"AlternateIdLogin":{"Enabled":false}}}',
+      ],
       displayName: 'Build agent sign-in',
       isOrganizationDefault: false,
       appliesTo: [{ '@odata.type': '#vendor.graph.servicePrincipal', id: SEED_IDS.servicePrincipal }],
@@ -639,15 +777,30 @@ export const DEFAULT_SEED = {
       id: '0d4c3b2a-8001-4e5f-9a6b-7c8d9e0f1a01',
       displayName: 'Department',
       subcategories: [
-        { id: '2ac39915-dbeb-e933-82e2-92b981835fa0', displayName: 'Engineering', createdBy: { user: { id: U.patti, displayName: 'Patti Fernandez' } }, createdDateTime: '2026-03-24T02:09:08Z' },
-        { id: '3bd4aa26-ecfc-f044-93f3-a3ca92946fb1', displayName: 'Finance', createdBy: { user: { id: U.patti, displayName: 'Patti Fernandez' } }, createdDateTime: '2026-03-24T02:10:00Z' },
+        {
+          id: '2ac39915-dbeb-e933-82e2-92b981835fa0',
+          displayName: 'Engineering',
+          createdBy: { user: { id: U.patti, displayName: 'Patti Fernandez' } },
+          createdDateTime: '2026-03-24T02:09:08Z',
+        },
+        {
+          id: '3bd4aa26-ecfc-f044-93f3-a3ca92946fb1',
+          displayName: 'Finance',
+          createdBy: { user: { id: U.patti, displayName: 'Patti Fernandez' } },
+          createdDateTime: '2026-03-24T02:10:00Z',
+        },
       ],
     },
     {
       id: '0d4c3b2a-8002-4e5f-9a6b-7c8d9e0f1a02',
       displayName: 'Document type',
       subcategories: [
-        { id: '4ce5bb37-fd0d-0155-a404-b4dba3a580c2', displayName: 'Vendor Invoice', createdBy: { user: { id: U.patti, displayName: 'Patti Fernandez' } }, createdDateTime: '2026-04-01T12:00:00Z' },
+        {
+          id: '4ce5bb37-fd0d-0155-a404-b4dba3a580c2',
+          displayName: 'Vendor Invoice',
+          createdBy: { user: { id: U.patti, displayName: 'Patti Fernandez' } },
+          createdDateTime: '2026-04-01T12:00:00Z',
+        },
       ],
     },
   ],
@@ -656,8 +809,16 @@ export const DEFAULT_SEED = {
       id: 'b0073e4e-9001-4f6a-8b7c-9d0e1f2a3b01',
       displayName: 'Supplier audit 2026',
       custodians: [
-        { id: '0053a61a-9002-4f6a-8b7c-9d0e1f2a3b02', userId: U.megan, userSources: [{ id: '2b4ff8f1-9003-4f6a-8b7c-9d0e1f2a3b03', email: `megan@${DOMAIN}` }] },
-        { id: '0053a61a-9004-4f6a-8b7c-9d0e1f2a3b04', userId: U.adele, userSources: [{ id: '2b4ff8f1-9005-4f6a-8b7c-9d0e1f2a3b05', email: `adele@${DOMAIN}` }] },
+        {
+          id: '0053a61a-9002-4f6a-8b7c-9d0e1f2a3b02',
+          userId: U.megan,
+          userSources: [{ id: '2b4ff8f1-9003-4f6a-8b7c-9d0e1f2a3b03', email: `megan@${DOMAIN}` }],
+        },
+        {
+          id: '0053a61a-9004-4f6a-8b7c-9d0e1f2a3b04',
+          userId: U.adele,
+          userSources: [{ id: '2b4ff8f1-9005-4f6a-8b7c-9d0e1f2a3b05', email: `adele@${DOMAIN}` }],
+        },
       ],
       searches: [{ id: 'c61a5860-9006-4f6a-8b7c-9d0e1f2a3b06', displayName: 'Invoices 2026', custodianSources: [] }],
     },
@@ -674,8 +835,22 @@ export const DEFAULT_SEED = {
             id: 'e537d463-a002-4b6c-8d7e-9f0a1b2c3d02',
             displayName: 'Level 1',
             fixtures: [
-              fixture('005eb3b8-a003-4b6c-8d7e-9f0a1b2c3d03', 'Desk 1.01', 'e537d463-a002-4b6c-8d7e-9f0a1b2c3d02', null, -121.8889415, 37.3295396),
-              fixture('005eb3b8-a004-4b6c-8d7e-9f0a1b2c3d04', 'Desk 1.02', 'e537d463-a002-4b6c-8d7e-9f0a1b2c3d02', '67149ec1-a005-4b6c-8d7e-9f0a1b2c3d05', -121.8888415, 37.3295396),
+              fixture(
+                '005eb3b8-a003-4b6c-8d7e-9f0a1b2c3d03',
+                'Desk 1.01',
+                'e537d463-a002-4b6c-8d7e-9f0a1b2c3d02',
+                null,
+                -121.8889415,
+                37.3295396,
+              ),
+              fixture(
+                '005eb3b8-a004-4b6c-8d7e-9f0a1b2c3d04',
+                'Desk 1.02',
+                'e537d463-a002-4b6c-8d7e-9f0a1b2c3d02',
+                '67149ec1-a005-4b6c-8d7e-9f0a1b2c3d05',
+                -121.8888415,
+                37.3295396,
+              ),
             ],
           },
         ],
@@ -684,8 +859,18 @@ export const DEFAULT_SEED = {
     { id: 'e5c4b3a2-a006-4b6c-8d7e-9f0a1b2c3d06', type: 'building', displayName: 'Building 41 (no map)', map: null },
   ],
   plannerTasks: [
-    { id: '01gzSlKkIUSUl6DF_EilrmQAKDhh', title: 'Publish the 4.2 SBOM', groupId: G.release, progressTaskBoardFormat: { orderHint: '85752723360752+' } },
-    { id: '02hAtmLlJVTVm7EG_FjmsnRBLEii', title: 'Rotate build signing keys', groupId: G.buildServers, progressTaskBoardFormat: { orderHint: '8585269241124302458P{' } },
+    {
+      id: '01gzSlKkIUSUl6DF_EilrmQAKDhh',
+      title: 'Publish the 4.2 SBOM',
+      groupId: G.release,
+      progressTaskBoardFormat: { orderHint: '85752723360752+' },
+    },
+    {
+      id: '02hAtmLlJVTVm7EG_FjmsnRBLEii',
+      title: 'Rotate build signing keys',
+      groupId: G.buildServers,
+      progressTaskBoardFormat: { orderHint: '8585269241124302458P{' },
+    },
   ],
   engagementRoles: [
     {
@@ -698,8 +883,16 @@ export const DEFAULT_SEED = {
     },
   ],
   printTaskDefinitions: [
-    { id: 'fab143fd-c001-4d5e-8f6a-7b8c9d0e1f01', displayName: 'Release label printing', createdBy: { appId: SEED_IDS.app, displayName: 'Contoso Build Agent' } },
-    { id: 'fab143fd-c002-4d5e-8f6a-7b8c9d0e1f02', displayName: 'Audit trail printing', createdBy: { appId: SEED_IDS.app, displayName: 'Contoso Build Agent' } },
+    {
+      id: 'fab143fd-c001-4d5e-8f6a-7b8c9d0e1f01',
+      displayName: 'Release label printing',
+      createdBy: { appId: SEED_IDS.app, displayName: 'Contoso Build Agent' },
+    },
+    {
+      id: 'fab143fd-c002-4d5e-8f6a-7b8c9d0e1f02',
+      displayName: 'Audit trail printing',
+      createdBy: { appId: SEED_IDS.app, displayName: 'Contoso Build Agent' },
+    },
   ],
   cloudPcs: [
     {

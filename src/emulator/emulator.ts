@@ -83,7 +83,8 @@ async function loadOrCreateKeys(stateDir: string | undefined): Promise<EmulatorK
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new BomwrightError('E_STATE', `${file} cannot be read`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new BomwrightError('E_STATE', `${file} cannot be read`);
   }
   if (text !== undefined) {
     let keys: unknown;
@@ -107,7 +108,8 @@ export async function openState(
   compactBytes = DEFAULT_COMPACT_BYTES,
   log?: (line: string) => void,
 ): Promise<{ store: Store; keys: EmulatorKeys; journal?: Journal }> {
-  const seedValue: Seed = seed === undefined ? (DEFAULT_SEED as unknown as Seed) : parseSeed(JSON.stringify(seed), 'the seed');
+  const seedValue: Seed =
+    seed === undefined ? (DEFAULT_SEED as unknown as Seed) : parseSeed(JSON.stringify(seed), 'the seed');
   if (stateDir === undefined) {
     const store = new Store();
     store.apply(seedChanges(seedValue));
@@ -118,7 +120,9 @@ export async function openState(
   const keys = await loadOrCreateKeys(stateDir);
   const loaded = loadState(stateDir);
   if (loaded.tornTail !== undefined)
-    log?.(`state: cut ${loaded.tornTail.bytes} bytes of a torn, never-acknowledged write at byte ${loaded.tornTail.offset} of the journal`);
+    log?.(
+      `state: cut ${loaded.tornTail.bytes} bytes of a torn, never-acknowledged write at byte ${loaded.tornTail.offset} of the journal`,
+    );
   const journal = await Journal.open(stateDir, loaded.seq, loaded.store, compactBytes);
   if (loaded.fresh) {
     const changes = seedChanges(seedValue);
@@ -149,9 +153,14 @@ export async function tokenFor(store: Store, keys: EmulatorKeys, options: TokenO
   const user = store.user(name);
   if (user === undefined) throw new BomwrightError('E_USAGE', `No user '${name}' in the emulator's tenant`);
   return mintToken(keys, tenant.id, {
-    user: { id: String(user.id), userPrincipalName: String(user.userPrincipalName), accountType: String(user.accountType ?? '') },
+    user: {
+      id: String(user.id),
+      userPrincipalName: String(user.userPrincipalName),
+      accountType: String(user.accountType ?? ''),
+    },
     scopes: options.scopes,
-    directoryRoles: options.directoryRoles ?? (Array.isArray(user.directoryRoles) ? (user.directoryRoles as string[]) : []),
+    directoryRoles:
+      options.directoryRoles ?? (Array.isArray(user.directoryRoles) ? (user.directoryRoles as string[]) : []),
     expiresInSeconds: options.expiresInSeconds,
   });
 }
@@ -169,7 +178,9 @@ export async function tokenFromState(stateDir: string, options: TokenOptions = {
     const code = (error as NodeJS.ErrnoException).code;
     throw new BomwrightError(
       'E_STATE',
-      code === 'ENOENT' ? `${stateDir} holds no emulator state (no ${KEYS_FILE}); start the emulator with --state ${stateDir} first` : `${file} is not an emulator key file`,
+      code === 'ENOENT'
+        ? `${stateDir} holds no emulator state (no ${KEYS_FILE}); start the emulator with --state ${stateDir} first`
+        : `${file} is not an emulator key file`,
     );
   }
   if (!isEmulatorKeys(keys)) throw new BomwrightError('E_STATE', `${file} is not an emulator key file`);
@@ -183,7 +194,8 @@ function isLoopback(request: IncomingMessage): boolean {
 
 function stringArray(value: unknown, name: string): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw badRequest(`${name} must be a list of strings.`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    throw badRequest(`${name} must be a list of strings.`);
   return value as string[];
 }
 
@@ -193,7 +205,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const verificationKey = await publicVerificationKey(keys);
   const tenant = tenantOf(store);
   const throttle: ThrottleOptions | undefined =
-    options.throttle === undefined ? undefined : { rate: options.throttle.rate, retryAfterSeconds: options.throttle.retryAfterSeconds ?? 1.5 };
+    options.throttle === undefined
+      ? undefined
+      : { rate: options.throttle.rate, retryAfterSeconds: options.throttle.retryAfterSeconds ?? 1.5 };
   const latency = options.latencyMs;
   const settings: { -readonly [K in keyof EmulatorSettings]: EmulatorSettings[K] } = {
     baseUrl: '',
@@ -212,15 +226,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         return journal === undefined ? Promise.resolve() : journal.append(changes);
       },
       async admin(method, adminPath, body, request): Promise<HandlerResult | undefined> {
-        if (method === 'GET' && adminPath === '/_emulator/health') return { status: 200, body: { status: 'ok', tenantId: tenant.id } };
+        if (method === 'GET' && adminPath === '/_emulator/health')
+          return { status: 200, body: { status: 'ok', tenantId: tenant.id } };
         if (method === 'POST' && adminPath === '/_emulator/token') {
-          if (!isLoopback(request)) throw new ServiceFault(403, 'Authorization_RequestDenied', 'Tokens are minted for loopback callers only.');
+          if (!isLoopback(request))
+            throw new ServiceFault(403, 'Authorization_RequestDenied', 'Tokens are minted for loopback callers only.');
           const request_ = (body ?? {}) as JsonRecord;
           for (const key of Object.keys(request_))
             if (!['user', 'app', 'scopes', 'roles', 'directoryRoles', 'expiresInSeconds'].includes(key))
               throw badRequest(`Unknown token option '${key.slice(0, 40)}'.`);
           const expires = request_.expiresInSeconds;
-          if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires) || expires < -86_400 || expires > 31_536_000))
+          if (
+            expires !== undefined &&
+            (typeof expires !== 'number' || !Number.isInteger(expires) || expires < -86_400 || expires > 31_536_000)
+          )
             throw badRequest('expiresInSeconds must be an integer number of seconds.');
           try {
             const token = await tokenFor(store, keys, {
@@ -245,7 +264,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       throttle,
-      latencyMs: latency === undefined ? undefined : typeof latency === 'number' ? [latency, latency] : [latency[0], latency[1]],
+      latencyMs:
+        latency === undefined ? undefined : typeof latency === 'number' ? [latency, latency] : [latency[0], latency[1]],
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       log: options.log,
@@ -254,7 +274,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await journal?.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
-      throw new BomwrightError('E_USAGE', `Cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 0}: ${code}`);
+      throw new BomwrightError(
+        'E_USAGE',
+        `Cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 0}: ${code}`,
+      );
     throw error;
   });
   settings.baseUrl = running.url;

@@ -13,7 +13,17 @@
  * acknowledged (its fsync never returned): they are reported and cut off. A complete line that fails its checksum
  * is corruption: loading stops with an error naming the byte offset rather than guess.
  */
-import { closeSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -223,7 +233,10 @@ export class Journal {
           this.bytes += Buffer.byteLength(data);
         } catch (error) {
           // Memory is now ahead of the disk: refuse every later write rather than acknowledge what may be lost.
-          this.failure = new BomwrightError('E_STATE', `cannot write the state journal: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`);
+          this.failure = new BomwrightError(
+            'E_STATE',
+            `cannot write the state journal: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`,
+          );
           for (const entry of [...batch, ...this.pending]) entry.reject(this.failure);
           this.pending = [];
           return;

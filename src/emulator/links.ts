@@ -26,7 +26,9 @@ export function linkTokens(secret: string): LinkTokens {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
       try {
         const payload: unknown = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
-        return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as JsonRecord) : undefined;
+        return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+          ? (payload as JsonRecord)
+          : undefined;
       } catch {
         return undefined;
       }

@@ -16,19 +16,26 @@ export function parseCount(option: string, value: string | undefined): number | 
 }
 
 /** `$select=a,b`: every name must be a field of the resource. */
-export function parseSelect(value: string | undefined, fields: readonly string[], typeName: string): string[] | undefined {
+export function parseSelect(
+  value: string | undefined,
+  fields: readonly string[],
+  typeName: string,
+): string[] | undefined {
   if (value === undefined) return undefined;
   const names = value.split(',').map((name) => name.trim());
   if (names.some((name) => name === '')) throw badRequest('Invalid $select: empty property name.');
   for (const name of names) {
-    if (!fields.includes(name))
-      throw badRequest(`Could not find a property named '${name}' on type '${typeName}'.`);
+    if (!fields.includes(name)) throw badRequest(`Could not find a property named '${name}' on type '${typeName}'.`);
   }
   return names;
 }
 
 /** Keeps the selected fields (and those always returned) of a record. */
-export function applySelect(record: JsonRecord, select: readonly string[] | undefined, always: readonly string[] = ['id']): JsonRecord {
+export function applySelect(
+  record: JsonRecord,
+  select: readonly string[] | undefined,
+  always: readonly string[] = ['id'],
+): JsonRecord {
   if (select === undefined) return record;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(record))
@@ -45,7 +52,11 @@ export interface ExpandItem {
  * `$expand=a,b($expand=c)`: names checked against a tree of what may be expanded; nested options other than
  * `$expand` are refused.
  */
-export function parseExpand(value: string | undefined, allowed: Readonly<Record<string, Readonly<Record<string, unknown>>>>, typeName: string): ExpandItem[] {
+export function parseExpand(
+  value: string | undefined,
+  allowed: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  typeName: string,
+): ExpandItem[] {
   if (value === undefined) return [];
   return parseExpandList(value, allowed, typeName, 0);
 }
@@ -70,7 +81,12 @@ function splitTopLevel(text: string): string[] {
   return parts.map((part) => part.trim());
 }
 
-function parseExpandList(text: string, allowed: Readonly<Record<string, unknown>>, typeName: string, depth: number): ExpandItem[] {
+function parseExpandList(
+  text: string,
+  allowed: Readonly<Record<string, unknown>>,
+  typeName: string,
+  depth: number,
+): ExpandItem[] {
   if (depth > 4) throw badRequest('Invalid $expand: nested too deeply.');
   return splitTopLevel(text).map((part) => {
     const match = /^([A-Za-z][\w]*)(?:\((.*)\))?$/.exec(part);
@@ -93,18 +109,29 @@ function parseExpandList(text: string, allowed: Readonly<Record<string, unknown>
  * A `$filter` of equality tests joined by `and`: `field eq 'text'`, `field eq true|false|null`. Enough for the
  * list operations that take `$filter`; anything else is refused with a message saying what is supported.
  */
-export function parseEqualityFilter(value: string | undefined, fields: readonly string[]): ((record: JsonRecord) => boolean) | undefined {
+export function parseEqualityFilter(
+  value: string | undefined,
+  fields: readonly string[],
+): ((record: JsonRecord) => boolean) | undefined {
   if (value === undefined) return undefined;
   const clauses = value.split(/\s+and\s+/i);
   const tests = clauses.map((clause) => {
     const match = /^\s*([A-Za-z]\w*)\s+eq\s+('(?:[^']|'')*'|true|false|null)\s*$/.exec(clause);
     if (match === null)
-      throw badRequest(`Unsupported $filter '${value}': only "property eq value" clauses joined by "and" are supported.`);
+      throw badRequest(
+        `Unsupported $filter '${value}': only "property eq value" clauses joined by "and" are supported.`,
+      );
     const field = match[1]!;
     if (!fields.includes(field)) throw badRequest(`Could not find a property named '${field}' for $filter.`);
     const literal = match[2]!;
     const expected: Json =
-      literal === 'true' ? true : literal === 'false' ? false : literal === 'null' ? null : literal.slice(1, -1).replaceAll("''", "'");
+      literal === 'true'
+        ? true
+        : literal === 'false'
+          ? false
+          : literal === 'null'
+            ? null
+            : literal.slice(1, -1).replaceAll("''", "'");
     return (record: JsonRecord) => (record[field] ?? null) === expected;
   });
   return (record) => tests.every((test) => test(record));

@@ -24,24 +24,31 @@ export function checkPermission(
 ): ServiceFault | undefined {
   const rule = operation.permission;
   if (principal.kind === 'app') {
-    if (isMeRoute(template))
-      return forbidden('/me request is only valid with delegated authentication flow.');
+    if (isMeRoute(template)) return forbidden('/me request is only valid with delegated authentication flow.');
     if (rule.application.length === 0)
-      return forbidden(`Application permissions are not supported for ${operation.name}; use a delegated (user) token.`);
+      return forbidden(
+        `Application permissions are not supported for ${operation.name}; use a delegated (user) token.`,
+      );
     if (!rule.application.some((role) => principal.roles.has(role)))
-      return forbidden(`Insufficient privileges to complete the operation. Requires one of the application permissions: ${rule.application.join(', ')}.`);
+      return forbidden(
+        `Insufficient privileges to complete the operation. Requires one of the application permissions: ${rule.application.join(', ')}.`,
+      );
   } else {
     const other = params.user !== undefined && !addressesSelf(params.user, principal, store);
     const scopes = other ? (rule.delegatedOther ?? rule.delegated) : rule.delegated;
     if (scopes.length === 0)
       return forbidden(`Delegated permissions are not supported for ${operation.name}; use an application token.`);
     if (!scopes.some((scope) => principal.scopes.has(scope)))
-      return forbidden(`Insufficient privileges to complete the operation. Requires one of the delegated permissions: ${scopes.join(', ')}.`);
+      return forbidden(
+        `Insufficient privileges to complete the operation. Requires one of the delegated permissions: ${scopes.join(', ')}.`,
+      );
     if (rule.workOrSchoolOnly === true && principal.personalAccount)
       return forbidden(`${operation.name} is supported for work or school accounts only, not for personal accounts.`);
   }
   if (rule.directoryRoles !== undefined && !rule.directoryRoles.some((role) => principal.directoryRoles.has(role)))
-    return forbidden(`Insufficient privileges to complete the operation. Requires the directory role: ${rule.directoryRoles.join(' or ')}.`);
+    return forbidden(
+      `Insufficient privileges to complete the operation. Requires the directory role: ${rule.directoryRoles.join(' or ')}.`,
+    );
   return undefined;
 }
 

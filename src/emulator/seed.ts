@@ -10,14 +10,20 @@ import { BomwrightError } from '../errors.js';
 import { COLLECTIONS, type Change, type CollectionName, type JsonRecord } from './store.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 const SCHEMA_URL = new URL('../../schema/emulator-seed.schema.json', import.meta.url);
 /** Shown in messages: at most this many problems, then a count of the rest. */
 const MAX_REPORTED = 8;
 
 export type Seed = Readonly<Record<string, unknown>> & {
-  readonly tenant: { readonly id: string; readonly defaultUser: string; readonly displayName?: string; readonly domain?: string };
+  readonly tenant: {
+    readonly id: string;
+    readonly defaultUser: string;
+    readonly displayName?: string;
+    readonly domain?: string;
+  };
 };
 
 let validator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = undefined as never;
@@ -65,7 +71,9 @@ function referenceProblems(seed: Readonly<Record<string, unknown>>): string[] {
   records(seed, 'messages').forEach((message, i) => {
     if (!users.has(String(message.userId))) problems.push(`/messages/${i}/userId: no user '${String(message.userId)}'`);
     else if (!folderIds(message.userId).includes(String(message.folderId)))
-      problems.push(`/messages/${i}/folderId: user '${String(message.userId)}' has no mail folder '${String(message.folderId)}'`);
+      problems.push(
+        `/messages/${i}/folderId: user '${String(message.userId)}' has no mail folder '${String(message.folderId)}'`,
+      );
     if (message.eventId !== undefined && !has('events', message.eventId))
       problems.push(`/messages/${i}/eventId: no event '${String(message.eventId)}'`);
   });
@@ -73,7 +81,8 @@ function referenceProblems(seed: Readonly<Record<string, unknown>>): string[] {
     if (!has('groups', thread.groupId)) problems.push(`/threads/${i}/groupId: no group '${String(thread.groupId)}'`);
   });
   records(seed, 'teams').forEach((team, i) => {
-    if (!has('groups', team.id)) problems.push(`/teams/${i}/id: a team shares its group's id; no group '${String(team.id)}'`);
+    if (!has('groups', team.id))
+      problems.push(`/teams/${i}/id: a team shares its group's id; no group '${String(team.id)}'`);
     ((team.installedApps ?? []) as string[]).forEach((app, j) => {
       if (!has('teamsApps', app)) problems.push(`/teams/${i}/installedApps/${j}: no Teams app '${app}'`);
     });
@@ -110,7 +119,10 @@ export function seedProblems(seed: unknown): string[] {
   const validate = schemaValidator();
   if (!validate(seed))
     return (validate.errors ?? []).map((error) => {
-      const extra = error.keyword === 'additionalProperties' ? ` '${String((error.params as { additionalProperty: string }).additionalProperty)}'` : '';
+      const extra =
+        error.keyword === 'additionalProperties'
+          ? ` '${String((error.params as { additionalProperty: string }).additionalProperty)}'`
+          : '';
       return `${error.instancePath || '/'}: ${error.message ?? 'is not valid'}${extra}`;
     });
   return referenceProblems(seed as Record<string, unknown>);

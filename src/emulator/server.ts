@@ -20,13 +20,17 @@ import { checkPermission } from './permissions.js';
 import { Transaction, type Change, type Store } from './store.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 const CLIENT_REQUEST_ID = /^[\w.:{}-]{1,128}$/;
-const DIAGNOSTIC = JSON.stringify({ ServerInfo: { DataCenter: 'Local', Slice: 'E', Ring: '0', ScaleUnit: '000', RoleInstance: 'bomwright-emulator' } });
-const JSON_TYPE = 'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
+const DIAGNOSTIC = JSON.stringify({
+  ServerInfo: { DataCenter: 'Local', Slice: 'E', Ring: '0', ScaleUnit: '000', RoleInstance: 'bomwright-emulator' },
+});
+const JSON_TYPE =
+  'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
 
 export interface ThrottleOptions {
   /** Share of requests answered 429 (0 to 1). */
@@ -224,7 +228,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
 
     response.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.log?.(`${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`);
+      options.log?.(
+        `${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`,
+      );
     });
 
     try {
@@ -239,23 +245,37 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           body = text === '' ? {} : (JSON.parse(text) as unknown);
         }
         const result = await core.admin(method, rawPath, body, request);
-        if (result === undefined) throw new ServiceFault(404, 'NotFound', `No emulator route ${method} ${rawPath.slice(0, 100)}.`);
+        if (result === undefined)
+          throw new ServiceFault(404, 'NotFound', `No emulator route ${method} ${rawPath.slice(0, 100)}.`);
         send(result);
         return;
       }
       const version = /^\/([^/]+)(\/.*)?$/.exec(rawPath);
       if (version === null || version[1] !== 'v1.0')
-        throw new ServiceFault(400, 'BadRequest', `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`);
+        throw new ServiceFault(
+          400,
+          'BadRequest',
+          `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`,
+        );
       const path = version[2] ?? '/';
       const route = matchRoute(method, path);
       if (route.kind === 'none') {
         const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
-        throw new ServiceFault(400, 'BadRequest', `Resource not found for the segment '${decodeSafe(segment).slice(0, 100)}'.`);
+        throw new ServiceFault(
+          400,
+          'BadRequest',
+          `Resource not found for the segment '${decodeSafe(segment).slice(0, 100)}'.`,
+        );
       }
       if (route.kind === 'method')
-        throw new ServiceFault(405, 'BadRequest', `The HTTP method '${method.slice(0, 10)}' is not allowed for this resource.`, {
-          Allow: route.allowed.join(', '),
-        });
+        throw new ServiceFault(
+          405,
+          'BadRequest',
+          `The HTTP method '${method.slice(0, 10)}' is not allowed for this resource.`,
+          {
+            Allow: route.allowed.join(', '),
+          },
+        );
       if (route.kind === 'badParameter') throw badRequest(`Path parameter ${route.name} ${route.reason}.`);
 
       const principal = await authenticate(core, request);
@@ -263,9 +283,14 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         const subject = principal.kind === 'user' ? principal.userId : principal.appId;
         const wait = throttle.check(`${subject} ${path.split('/')[1] ?? ''}`, Date.now());
         if (wait !== undefined)
-          throw new ServiceFault(429, 'TooManyRequests', 'Too many requests; retry after the time in the Retry-After header.', {
-            'Retry-After': formatSeconds(wait),
-          });
+          throw new ServiceFault(
+            429,
+            'TooManyRequests',
+            'Too many requests; retry after the time in the Retry-After header.',
+            {
+              'Retry-After': formatSeconds(wait),
+            },
+          );
       }
       const refusal = checkPermission(route.operation, route.template, route.params, principal, core.store);
       if (refusal !== undefined) throw refusal;
@@ -273,7 +298,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       const body = await requestBody(request, route.operation, options.maxBodyBytes);
 
       const handler = HANDLERS[route.operation.name];
-      if (handler === undefined) throw new ServiceFault(501, 'NotImplemented', `${route.operation.name} is not implemented.`);
+      if (handler === undefined)
+        throw new ServiceFault(501, 'NotImplemented', `${route.operation.name} is not implemented.`);
       const tx = new Transaction(core.store);
       const now = core.now();
       const result = handler({
@@ -300,10 +326,18 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     } catch (error) {
       if (error instanceof ServiceFault) fail(error);
       else if (error instanceof BodyTooLarge)
-        fail(new ServiceFault(413, 'RequestEntityTooLarge', `The request body is larger than ${options.maxBodyBytes} bytes.`));
+        fail(
+          new ServiceFault(
+            413,
+            'RequestEntityTooLarge',
+            `The request body is larger than ${options.maxBodyBytes} bytes.`,
+          ),
+        );
       else if (error instanceof SyntaxError) fail(badRequest('The request body is not valid JSON.'));
       else {
-        options.log?.(`internal error on ${method} ${rawPath.slice(0, 200)} request-id=${requestId}: ${(error as Error).message?.split('\n')[0] ?? 'unknown'}`);
+        options.log?.(
+          `internal error on ${method} ${rawPath.slice(0, 200)} request-id=${requestId}: ${(error as Error).message?.split('\n')[0] ?? 'unknown'}`,
+        );
         fail(new ServiceFault(500, 'generalException', 'An internal error occurred in the emulator.'));
       }
     }
@@ -317,11 +351,11 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       connectionsCheckingInterval: Math.max(50, Math.min(options.requestTimeoutMs / 4, 2_000)),
     },
     (request, response) => {
-    inFlight++;
-    response.on('close', () => {
-      if (--inFlight === 0) idle?.();
-    });
-    void handle(request, response);
+      inFlight++;
+      response.on('close', () => {
+        if (--inFlight === 0) idle?.();
+      });
+      void handle(request, response);
     },
   );
   server.keepAliveTimeout = 5_000;
@@ -364,7 +398,12 @@ async function authenticate(core: EmulatorCore, request: IncomingMessage): Promi
     throw new ServiceFault(401, 'InvalidAuthenticationToken', 'Access token is empty.', challenge);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (match === null)
-    throw new ServiceFault(401, 'InvalidAuthenticationToken', 'The Authorization header must be "Bearer <access token>".', challenge);
+    throw new ServiceFault(
+      401,
+      'InvalidAuthenticationToken',
+      'The Authorization header must be "Bearer <access token>".',
+      challenge,
+    );
   try {
     return await core.authenticate(match[1]!);
   } catch (error) {
@@ -381,7 +420,9 @@ function parseQuery(rawQuery: string, operation: Operation): Map<string, string>
   if (rawQuery === '') return query;
   if (rawQuery.length > 8_192) throw badRequest('The query string is longer than 8192 characters.');
   for (const [name, value] of new URLSearchParams(rawQuery)) {
-    const allowed = (operation.query as readonly string[]).find((option) => option.toLowerCase() === name.toLowerCase());
+    const allowed = (operation.query as readonly string[]).find(
+      (option) => option.toLowerCase() === name.toLowerCase(),
+    );
     if (allowed === undefined)
       throw badRequest(
         operation.query.length === 0
@@ -400,7 +441,11 @@ async function requestBody(request: IncomingMessage, operation: Operation, limit
   const contentType = request.headers['content-type'];
   if (bytes.length === 0 && operation.body === 'workbookSession') return {};
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType))
-    throw new ServiceFault(415, 'UnsupportedMediaType', `A request body must be sent as application/json; got ${contentType === undefined ? 'no Content-Type' : `'${contentType.slice(0, 60)}'`}.`);
+    throw new ServiceFault(
+      415,
+      'UnsupportedMediaType',
+      `A request body must be sent as application/json; got ${contentType === undefined ? 'no Content-Type' : `'${contentType.slice(0, 60)}'`}.`,
+    );
   if (bytes.length === 0) throw badRequest(`${operation.name} needs a request body.`);
   const text = bytes.toString('utf8');
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);

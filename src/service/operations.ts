@@ -188,7 +188,10 @@ export const OPERATIONS: readonly Operation[] = [
     name: 'replyToThread',
     family: 'groupsAndTeams',
     method: 'POST',
-    paths: ['/groups/{group}/threads/{thread}/reply', '/groups/{group}/conversations/{conversation}/threads/{thread}/reply'],
+    paths: [
+      '/groups/{group}/threads/{thread}/reply',
+      '/groups/{group}/conversations/{conversation}/threads/{thread}/reply',
+    ],
     query: [],
     body: 'threadReply',
     response: { status: 202, kind: 'none' },
@@ -321,7 +324,10 @@ export const OPERATIONS: readonly Operation[] = [
     name: 'listThreadPosts',
     family: 'groupsAndTeams',
     method: 'GET',
-    paths: ['/groups/{group}/threads/{thread}/posts', '/groups/{group}/conversations/{conversation}/threads/{thread}/posts'],
+    paths: [
+      '/groups/{group}/threads/{thread}/posts',
+      '/groups/{group}/conversations/{conversation}/threads/{thread}/posts',
+    ],
     query: [],
     response: { status: 200, kind: 'collection', resource: 'post' },
     permission: { delegated: ['Group.Read.All', 'Group.ReadWrite.All'], application: ['Group.Read.All'] },
@@ -618,7 +624,10 @@ export const OPERATIONS: readonly Operation[] = [
     paths: ['/identityGovernance/entitlementManagement/accessPackages/{accessPackage}/getApplicablePolicyRequirements'],
     query: [],
     response: { status: 200, kind: 'collection', resource: 'accessPackageAssignmentRequestRequirements' },
-    permission: { delegated: ['EntitlementMgmt-SubjectAccess.ReadWrite', 'EntitlementManagement.ReadWrite.All'], application: [] },
+    permission: {
+      delegated: ['EntitlementMgmt-SubjectAccess.ReadWrite', 'EntitlementManagement.ReadWrite.All'],
+      application: [],
+    },
     source: 'spec',
     specRows: [
       'POST /identityGovernance/entitlementManagement/accessPackages/{accessPackageId}/getApplicablePolicyRequirements',
@@ -637,9 +646,7 @@ export const OPERATIONS: readonly Operation[] = [
       application: ['EntitlementManagement.ReadWrite.All'],
     },
     source: 'spec',
-    specRows: [
-      'DELETE /identityGovernance/entitlementManagement/assignmentPolicies/{accessPackageAssignmentPolicyId}',
-    ],
+    specRows: ['DELETE /identityGovernance/entitlementManagement/assignmentPolicies/{accessPackageAssignmentPolicyId}'],
     summary: 'Delete an access package assignment policy',
   },
   {
@@ -683,7 +690,9 @@ export const OPERATIONS: readonly Operation[] = [
     response: { status: 204, kind: 'none' },
     permission: { delegated: ['eDiscovery.ReadWrite.All'], application: [] },
     source: 'spec',
-    specRows: ['POST /security/cases/ediscoveryCases/{ediscoveryCaseId}/searches/{ediscoverySearchId}/custodianSources/$ref'],
+    specRows: [
+      'POST /security/cases/ediscoveryCases/{ediscoveryCaseId}/searches/{ediscoverySearchId}/custodianSources/$ref',
+    ],
     summary: 'Add a custodian data source to an eDiscovery search',
   },
   // Places
@@ -726,7 +735,10 @@ export const OPERATIONS: readonly Operation[] = [
     paths: ['/planner/tasks/{task}/progressTaskBoardFormat'],
     query: [],
     response: { status: 200, kind: 'entity', resource: 'plannerProgressTaskBoardTaskFormat' },
-    permission: { delegated: ['Tasks.Read', 'Tasks.ReadWrite', 'Group.Read.All', 'Group.ReadWrite.All'], application: [] },
+    permission: {
+      delegated: ['Tasks.Read', 'Tasks.ReadWrite', 'Group.Read.All', 'Group.ReadWrite.All'],
+      application: [],
+    },
     source: 'spec',
     specRows: ['GET /planner/tasks/{id}/progressTaskBoardFormat'],
     summary: 'Get the progress task board format of a planner task',

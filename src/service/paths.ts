@@ -82,7 +82,12 @@ export function normalizeKeySegments(rawPath: string): string {
 }
 
 export type RouteMatch =
-  | { readonly kind: 'matched'; readonly operation: Operation; readonly template: string; readonly params: Record<string, string> }
+  | {
+      readonly kind: 'matched';
+      readonly operation: Operation;
+      readonly template: string;
+      readonly params: Record<string, string>;
+    }
   /** The path is an operation's, but not for this method. */
   | { readonly kind: 'method'; readonly allowed: readonly HttpMethod[] }
   | { readonly kind: 'none' }

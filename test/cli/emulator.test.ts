@@ -17,7 +17,10 @@ const running: Emulator[] = [];
 
 /** Starts `bomwright emulator` as a user would and waits for its first line. */
 function launch(args: string[]): Promise<Emulator> {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -50,11 +53,15 @@ describe('bomwright emulator', () => {
   it('prints "listening on" first, logs a line per request on stderr, and stops cleanly on SIGTERM', async () => {
     const emulator = await launch([]);
     const bearer = await token(emulator.url);
-    const reply = await fetch(`${emulator.url}/v1.0/me/authentication/phoneMethods`, { headers: { Authorization: `Bearer ${bearer}` } });
+    const reply = await fetch(`${emulator.url}/v1.0/me/authentication/phoneMethods`, {
+      headers: { Authorization: `Bearer ${bearer}` },
+    });
     expect(reply.status).toBe(200);
     emulator.child.kill('SIGTERM');
     expect(await emulator.exited).toBe(0);
-    expect(emulator.stderr()).toMatch(/^GET \/v1\.0\/me\/authentication\/phoneMethods 200 \d+\.\dms request-id=[0-9a-f-]{36}$/m);
+    expect(emulator.stderr()).toMatch(
+      /^GET \/v1\.0\/me\/authentication\/phoneMethods 200 \d+\.\dms request-id=[0-9a-f-]{36}$/m,
+    );
     expect(emulator.stderr()).not.toContain(bearer.split('.')[2]);
     expect(emulator.stderr()).toMatch(/emulator stopped\n$/);
   });
@@ -62,7 +69,9 @@ describe('bomwright emulator', () => {
   it('finishes a request in flight before it stops', async () => {
     const emulator = await launch(['--latency', '400', '--quiet']);
     const bearer = await token(emulator.url);
-    const pending = fetch(`${emulator.url}/v1.0/me/authentication/methods`, { headers: { Authorization: `Bearer ${bearer}` } });
+    const pending = fetch(`${emulator.url}/v1.0/me/authentication/methods`, {
+      headers: { Authorization: `Bearer ${bearer}` },
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     emulator.child.kill('SIGINT');
     expect((await pending).status).toBe(200);
@@ -82,13 +91,17 @@ describe('bomwright emulator', () => {
           method: 'POST',
           headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ subject: `round ${round} write ${i}` }),
-        }).then((response) => {
-          if (response.status === 201) acknowledged.push(`round ${round} write ${i}`);
-        }, () => undefined),
+        }).then(
+          (response) => {
+            if (response.status === 201) acknowledged.push(`round ${round} write ${i}`);
+          },
+          () => undefined,
+        ),
       );
       // Kill while writes are still arriving, once some have been acknowledged.
       const before = acknowledged.length;
-      for (let wait = 0; acknowledged.length < before + 5 && wait < 200; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (let wait = 0; acknowledged.length < before + 5 && wait < 200; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 5));
       emulator.child.kill('SIGKILL');
       await Promise.all(writes);
       await emulator.exited;
@@ -98,7 +111,9 @@ describe('bomwright emulator', () => {
     const stored: string[] = [];
     let next: string | undefined = `${emulator.url}/v1.0/me/mailFolders/inbox/messages/delta?$select=subject`;
     while (next !== undefined) {
-      const page = (await (await fetch(next, { headers: { Authorization: `Bearer ${bearer}`, Prefer: 'odata.maxpagesize=500' } })).json()) as {
+      const page = (await (
+        await fetch(next, { headers: { Authorization: `Bearer ${bearer}`, Prefer: 'odata.maxpagesize=500' } })
+      ).json()) as {
         value: { subject: string }[];
         '@odata.nextLink'?: string;
       };
@@ -115,7 +130,9 @@ describe('bomwright emulator', () => {
     writeFileSync(seed, JSON.stringify({ tenant: { id: 't' } }));
     const badSeed = await runCli(['emulator', '--port', '0', '--seed', seed]);
     expect(badSeed.code).toBe(2);
-    expect(badSeed.stderr).toMatch(/^bomwright: E_SEED: .*seed\.json is not a valid seed: \/: must have required property 'users'; \/tenant: must have required property 'defaultUser'\n$/);
+    expect(badSeed.stderr).toMatch(
+      /^bomwright: E_SEED: .*seed\.json is not a valid seed: \/: must have required property 'users'; \/tenant: must have required property 'defaultUser'\n$/,
+    );
     expect(badSeed.stderr.trim().split('\n')).toHaveLength(1);
     const throttle = await runCli(['emulator', '--port', '0', '--throttle', '2']);
     expect(throttle.code).toBe(2);
@@ -145,12 +162,29 @@ describe('bomwright emulator', () => {
 
   it('"emulator token" mints user and app tokens from a running emulator, and explains when none answers', async () => {
     const emulator = await launch(['--quiet']);
-    const megan = await token(emulator.url, '--user', 'megan@contoso.example', '--scopes', 'UserAuthenticationMethod.Read', '--expires-in', '60');
+    const megan = await token(
+      emulator.url,
+      '--user',
+      'megan@contoso.example',
+      '--scopes',
+      'UserAuthenticationMethod.Read',
+      '--expires-in',
+      '60',
+    );
     const claims = JSON.parse(Buffer.from(megan.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
     expect(claims).toMatchObject({ upn: 'megan@contoso.example', scp: 'UserAuthenticationMethod.Read', idtyp: 'user' });
     expect(Number(claims.exp) - Number(claims.iat)).toBe(60);
-    const app = await token(emulator.url, '--app', '0e1d2c3b-2002-4a1b-8c2d-3e4f5a6b7c02', '--roles', 'Place.Read.All,CloudPC.ReadWrite.All');
-    expect(JSON.parse(Buffer.from(app.split('.')[1]!, 'base64url').toString())).toMatchObject({ idtyp: 'app', roles: ['Place.Read.All', 'CloudPC.ReadWrite.All'] });
+    const app = await token(
+      emulator.url,
+      '--app',
+      '0e1d2c3b-2002-4a1b-8c2d-3e4f5a6b7c02',
+      '--roles',
+      'Place.Read.All,CloudPC.ReadWrite.All',
+    );
+    expect(JSON.parse(Buffer.from(app.split('.')[1]!, 'base64url').toString())).toMatchObject({
+      idtyp: 'app',
+      roles: ['Place.Read.All', 'CloudPC.ReadWrite.All'],
+    });
     const unknown = await runCli(['emulator', 'token', '--url', emulator.url, '--user', 'ghost@contoso.example']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user 'ghost@contoso\.example'/);

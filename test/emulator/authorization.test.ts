@@ -14,10 +14,19 @@ const api = useEmulator({ stateDir });
 let keys: { signingKey: JWK };
 const ISSUER = `https://login.bomwright.invalid/${SEED_IDS.tenant}/v2.0`;
 
-async function craft(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; expiresIn?: number } = {}): Promise<string> {
+async function craft(
+  claims: Record<string, unknown>,
+  options: { audience?: string; issuer?: string; expiresIn?: number } = {},
+): Promise<string> {
   const key = await importJWK(keys.signingKey, 'ES256');
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ idtyp: 'user', oid: SEED_IDS.users.adele, upn: 'adele@contoso.example', scp: 'Mail.Read', ...claims })
+  return new SignJWT({
+    idtyp: 'user',
+    oid: SEED_IDS.users.adele,
+    upn: 'adele@contoso.example',
+    scp: 'Mail.Read',
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'ES256', kid: keys.signingKey.kid })
     .setIssuer(options.issuer ?? ISSUER)
     .setAudience(options.audience ?? 'api://bomwright-emulator')
@@ -68,7 +77,10 @@ describe('every operation refuses a caller without what it needs', () => {
     const noScope = await api.token({ scopes: ['User.Read'] });
     const noRole = await api.token({ app: SEED_IDS.app, roles: ['User.Read.All'] });
     for (const [name, sample] of Object.entries(SAMPLES)) {
-      for (const [kind, token] of [['delegated without scope', noScope], ['application without permission', noRole]] as const) {
+      for (const [kind, token] of [
+        ['delegated without scope', noScope],
+        ['application without permission', noRole],
+      ] as const) {
         const reply = await api.call(sample.method, sample.path, { token, body: sample.body?.(api.emulator.url) });
         expect(reply.status, `${name}: ${kind}`).toBe(403);
         expect(reply.body.error.code, `${name}: ${kind}`).toBe('Authorization_RequestDenied');
@@ -94,8 +106,12 @@ describe('every operation refuses a caller without what it needs', () => {
 
   it('needs a scope that acts on other users for users/{id} of someone else, not for yourself', async () => {
     const self = await api.token({ scopes: ['UserAuthenticationMethod.Read'] });
-    expect((await api.call('GET', `/users/${SEED_IDS.users.adele}/authentication/phoneMethods`, { token: self })).status).toBe(200);
-    expect((await api.call('GET', '/users/ADELE@contoso.example/authentication/phoneMethods', { token: self })).status).toBe(200);
+    expect(
+      (await api.call('GET', `/users/${SEED_IDS.users.adele}/authentication/phoneMethods`, { token: self })).status,
+    ).toBe(200);
+    expect(
+      (await api.call('GET', '/users/ADELE@contoso.example/authentication/phoneMethods', { token: self })).status,
+    ).toBe(200);
     const other = await api.call('GET', `/users/${SEED_IDS.users.megan}/authentication/phoneMethods`, { token: self });
     expect(other.status).toBe(403);
     expect(other.body.error.message).toContain('UserAuthenticationMethod.Read.All');
@@ -103,7 +119,10 @@ describe('every operation refuses a caller without what it needs', () => {
 
   it('refuses a personal account where the operation is for work or school accounts only', async () => {
     const sam = await api.token({ user: 'sam@contoso.example' });
-    const reply = await api.call('POST', SAMPLES.replyToThread!.path, { token: sam, body: SAMPLES.replyToThread!.body!('') });
+    const reply = await api.call('POST', SAMPLES.replyToThread!.path, {
+      token: sam,
+      body: SAMPLES.replyToThread!.body!(''),
+    });
     expect(reply.status).toBe(403);
     expect(reply.body.error.message).toMatch(/work or school/);
   });

@@ -36,16 +36,22 @@ const reference = {
   permission: 'Edit',
   isFolder: 'True',
 };
-const reply = (attachments: unknown[]) => ({ post: { body: { contentType: 'text', content: 'See attached' }, attachments } });
+const reply = (attachments: unknown[]) => ({
+  post: { body: { contentType: 'text', content: 'See attached' }, attachments },
+});
 
 describe('thread replies with attachments', () => {
   it('accepts the three attachment types (202) and the reply appears in the thread, through either path form', async () => {
     const sent = await api.call('POST', `${THREAD}/reply`, { body: reply([file(10), item, reference]) });
     expect(sent.status, sent.text).toBe(202);
     expect(sent.text).toBe('');
-    const viaConversation = await api.call('POST', `/groups/${G.release}/conversations/${SEED_IDS.conversations.suppliers}/threads/${SEED_IDS.threads.suppliers}/reply`, {
-      body: reply([]),
-    });
+    const viaConversation = await api.call(
+      'POST',
+      `/groups/${G.release}/conversations/${SEED_IDS.conversations.suppliers}/threads/${SEED_IDS.threads.suppliers}/reply`,
+      {
+        body: reply([]),
+      },
+    );
     expect(viaConversation.status).toBe(202);
     const posts = await api.call('GET', `${THREAD}/posts`);
     expect(posts.body.value).toHaveLength(2);
@@ -84,7 +90,10 @@ describe('thread replies with attachments', () => {
   });
 
   it('answers 404 for a thread of another group or conversation', async () => {
-    expect((await api.call('POST', `/groups/${G.physics}/threads/${SEED_IDS.threads.review}/reply`, { body: reply([]) })).status).toBe(404);
+    expect(
+      (await api.call('POST', `/groups/${G.physics}/threads/${SEED_IDS.threads.review}/reply`, { body: reply([]) }))
+        .status,
+    ).toBe(404);
     const wrongConversation = `/groups/${G.release}/conversations/${SEED_IDS.conversations.review}/threads/${SEED_IDS.threads.suppliers}/reply`;
     expect((await api.call('POST', wrongConversation, { body: reply([]) })).status).toBe(404);
   });
@@ -97,7 +106,9 @@ describe('group owners', () => {
     const again = await api.call('POST', `/groups/${G.company}/owners/$ref`, { body: userRef(U.isaiah) });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('BadRequest');
-    const missing = await api.call('POST', `/groups/${G.company}/owners/$ref`, { body: userRef('00000000-0000-0000-0000-000000000000') });
+    const missing = await api.call('POST', `/groups/${G.company}/owners/$ref`, {
+      body: userRef('00000000-0000-0000-0000-000000000000'),
+    });
     expect(missing.status).toBe(404);
     const noGroup = await api.call('POST', '/groups/no-such-group/owners/$ref', { body: userRef(U.isaiah) });
     expect(noGroup.status).toBe(404);
@@ -131,7 +142,9 @@ describe('group owners', () => {
     ];
     for (const [caller, group, object, status] of cases) {
       const body =
-        object === 'sp' ? { '@odata.id': `${api.emulator.url}/v1.0/servicePrincipals/${SEED_IDS.servicePrincipal}` } : userRef(object);
+        object === 'sp'
+          ? { '@odata.id': `${api.emulator.url}/v1.0/servicePrincipals/${SEED_IDS.servicePrincipal}` }
+          : userRef(object);
       const result = await api.call('POST', `/groups/${group}/owners/$ref`, { token: await as(caller), body });
       expect(result.status, `${caller} on ${group}: ${result.text}`).toBe(status);
       if (status === 403) expect(result.body.error.code).toBe('Authorization_RequestDenied');
@@ -139,7 +152,10 @@ describe('group owners', () => {
   });
 
   it('refuses owners for a group that is neither unified nor security', async () => {
-    const result = await api.call('POST', `/groups/${G.announcements}/owners/$ref`, { token: await api.token({ user: 'patti@contoso.example' }), body: userRef(U.adele) });
+    const result = await api.call('POST', `/groups/${G.announcements}/owners/$ref`, {
+      token: await api.token({ user: 'patti@contoso.example' }),
+      body: userRef(U.adele),
+    });
     expect(result.status).toBe(400);
   });
 });
@@ -159,8 +175,16 @@ describe('bulk member removal', () => {
     expect(result.status, result.text).toBe(207);
     expect(result.body.value).toEqual([
       { '@odata.type': '#vendor.graph.dirUserConversationMemberResult', userId: U.adele, error: null },
-      { '@odata.type': '#vendor.graph.dirUserConversationMemberResult', userId: U.megan, error: { code: 'NotFound', message: 'Could not find resource' } },
-      { '@odata.type': '#vendor.graph.dirUserConversationMemberResult', userId: U.lee, error: { code: 'NotFound', message: 'Could not find resource' } },
+      {
+        '@odata.type': '#vendor.graph.dirUserConversationMemberResult',
+        userId: U.megan,
+        error: { code: 'NotFound', message: 'Could not find resource' },
+      },
+      {
+        '@odata.type': '#vendor.graph.dirUserConversationMemberResult',
+        userId: U.lee,
+        error: { code: 'NotFound', message: 'Could not find resource' },
+      },
     ]);
     const again = await api.call('POST', `/teams/${G.company}/members/remove`, { body: { values: [member(U.adele)] } });
     expect(again.status).toBe(207);
@@ -168,12 +192,16 @@ describe('bulk member removal', () => {
   });
 
   it('answers 204 when every member was removed', async () => {
-    const result = await api.call('POST', `/teams/${G.physics}/members/remove`, { body: { values: [member('lee@contoso.example')] } });
+    const result = await api.call('POST', `/teams/${G.physics}/members/remove`, {
+      body: { values: [member('lee@contoso.example')] },
+    });
     expect(result.status, result.text).toBe(204);
   });
 });
 
-async function poll(location: string): Promise<{ status: string; targetResourceId: string | null; error: unknown; attemptsCount: number }> {
+async function poll(
+  location: string,
+): Promise<{ status: string; targetResourceId: string | null; error: unknown; attemptsCount: number }> {
   const reply = await api.call('GET', location);
   expect(reply.status, reply.text).toBe(200);
   return reply.body;
@@ -182,7 +210,11 @@ async function poll(location: string): Promise<{ status: string; targetResourceI
 describe('team clone', () => {
   it('answers 202 with a Location, and the operation goes from running to succeeded with the new team', async () => {
     const started = await api.call('POST', `/teams/${G.release}/clone`, {
-      body: { displayName: 'Release Engineering 5', partsToClone: 'channels, tabs ,members,APPS', visibility: 'public' },
+      body: {
+        displayName: 'Release Engineering 5',
+        partsToClone: 'channels, tabs ,members,APPS',
+        visibility: 'public',
+      },
     });
     expect(started.status, started.text).toBe(202);
     const location = started.headers.get('location')!;
@@ -200,7 +232,10 @@ describe('team clone', () => {
     expect(channels.body.value.map((c: { displayName: string }) => c.displayName)).toEqual(['General', 'Builds']);
     const builds = channels.body.value[1].id as string;
     expect(builds).not.toBe(SEED_IDS.channels.builds);
-    const copiedTabs = await api.call('GET', `/teams/${done.targetResourceId}/channels/${encodeURIComponent(builds)}/tabs`);
+    const copiedTabs = await api.call(
+      'GET',
+      `/teams/${done.targetResourceId}/channels/${encodeURIComponent(builds)}/tabs`,
+    );
     expect(copiedTabs.body.value).toEqual([
       expect.objectContaining({
         displayName: 'SBOM dashboard',
@@ -224,29 +259,50 @@ describe('team clone', () => {
   });
 
   it('copies only the parts asked for; the caller alone is owner and member otherwise', async () => {
-    const started = await api.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'Settings only', partsToClone: 'settings' } });
+    const started = await api.call('POST', `/teams/${G.release}/clone`, {
+      body: { displayName: 'Settings only', partsToClone: 'settings' },
+    });
     const location = started.headers.get('location')!;
     await poll(location);
     const done = await poll(location);
-    const removeMegan = await api.call('POST', `/teams/${done.targetResourceId}/members/remove`, { body: { values: [member(U.megan)] } });
+    const removeMegan = await api.call('POST', `/teams/${done.targetResourceId}/members/remove`, {
+      body: { values: [member(U.megan)] },
+    });
     expect(removeMegan.status).toBe(207);
-    const removeAdele = await api.call('POST', `/teams/${done.targetResourceId}/members/remove`, { body: { values: [member(U.adele)] } });
+    const removeAdele = await api.call('POST', `/teams/${done.targetResourceId}/members/remove`, {
+      body: { values: [member(U.adele)] },
+    });
     expect(removeAdele.status).toBe(204);
   });
 
   it('refuses the organization-wide team, bad parts, and a body without the required members', async () => {
-    const orgWide = await api.call('POST', `/teams/${G.company}/clone`, { body: { displayName: 'x', partsToClone: 'apps' } });
+    const orgWide = await api.call('POST', `/teams/${G.company}/clone`, {
+      body: { displayName: 'x', partsToClone: 'apps' },
+    });
     expect(orgWide.status).toBe(400);
     expect(orgWide.body.error.message).toMatch(/organization-wide/);
-    expect((await api.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'x', partsToClone: 'apps,wiki' } })).status).toBe(400);
+    expect(
+      (await api.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'x', partsToClone: 'apps,wiki' } }))
+        .status,
+    ).toBe(400);
     expect((await api.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'x' } })).status).toBe(400);
     expect((await api.call('POST', `/teams/${G.release}/clone`, { body: { partsToClone: 'apps' } })).status).toBe(400);
-    expect((await api.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'x', partsToClone: 'apps', visibility: 'Secret' } })).status).toBe(400);
-    expect((await api.call('POST', '/teams/no-team/clone', { body: { displayName: 'x', partsToClone: 'apps' } })).status).toBe(404);
+    expect(
+      (
+        await api.call('POST', `/teams/${G.release}/clone`, {
+          body: { displayName: 'x', partsToClone: 'apps', visibility: 'Secret' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api.call('POST', '/teams/no-team/clone', { body: { displayName: 'x', partsToClone: 'apps' } })).status,
+    ).toBe(404);
   });
 
   it('answers 404 for an operation of another team, or one that does not exist', async () => {
-    const started = await api.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'x', partsToClone: 'apps' } });
+    const started = await api.call('POST', `/teams/${G.release}/clone`, {
+      body: { displayName: 'x', partsToClone: 'apps' },
+    });
     const location = started.headers.get('location')!;
     const opId = /operations\(([^)]+)\)/.exec(location)![1]!;
     expect((await api.call('GET', `/teams/${G.physics}/operations/${opId}`)).status).toBe(404);
@@ -256,35 +312,60 @@ describe('team clone', () => {
 
 describe('team clone: group rules and failures', () => {
   const seed = structuredClone(DEFAULT_SEED) as unknown as { teams: Record<string, unknown>[] };
-  seed.teams.find((t) => t.id === G.physics)!.cloneError = { code: 'TeamUnavailable', message: 'The team is being archived.' };
+  seed.teams.find((t) => t.id === G.physics)!.cloneError = {
+    code: 'TeamUnavailable',
+    message: 'The team is being archived.',
+  };
   const local = new Harness({ seed, clonePolls: 0 });
 
   it('makes an education class team HiddenMembership, blanks an omitted description, computes the mail nickname, and fails where the seed says', async () => {
     await local.start();
     try {
-      const classClone = await local.call('POST', `/teams/${G.physics}/clone`, { body: { displayName: 'Physics 102', partsToClone: 'members', visibility: 'Public' } });
+      const classClone = await local.call('POST', `/teams/${G.physics}/clone`, {
+        body: { displayName: 'Physics 102', partsToClone: 'members', visibility: 'Public' },
+      });
       const failed = await local.call('GET', classClone.headers.get('location')!);
-      expect(failed.body).toMatchObject({ status: 'failed', error: { code: 'TeamUnavailable' }, targetResourceId: null });
+      expect(failed.body).toMatchObject({
+        status: 'failed',
+        error: { code: 'TeamUnavailable' },
+        targetResourceId: null,
+      });
 
       const started = await local.call('POST', `/teams/${G.release}/clone`, {
         body: { displayName: 'Release Engineering', partsToClone: 'channels', classification: 'Confidential' },
       });
       const done = await local.call('GET', started.headers.get('location')!);
-      expect(done.body).toMatchObject({ status: 'succeeded', targetResourceLocation: `/groups('${done.body.targetResourceId}')/team` });
+      expect(done.body).toMatchObject({
+        status: 'succeeded',
+        targetResourceLocation: `/groups('${done.body.targetResourceId}')/team`,
+      });
       const group = await local.call('GET', `/groups/${done.body.targetResourceId}`);
       // The original's nickname is releng; "releaseengineering" is free; a second clone gets a suffix.
-      expect(group.body).toMatchObject({ mailNickname: 'releaseengineering', classification: 'Confidential', visibility: 'Private', description: '' });
-      const second = await local.call('POST', `/teams/${G.release}/clone`, { body: { displayName: 'Release Engineering', partsToClone: 'apps' } });
+      expect(group.body).toMatchObject({
+        mailNickname: 'releaseengineering',
+        classification: 'Confidential',
+        visibility: 'Private',
+        description: '',
+      });
+      const second = await local.call('POST', `/teams/${G.release}/clone`, {
+        body: { displayName: 'Release Engineering', partsToClone: 'apps' },
+      });
       const secondDone = await local.call('GET', second.headers.get('location')!);
-      expect((await local.call('GET', `/groups/${secondDone.body.targetResourceId}`)).body.mailNickname).toBe('releaseengineering2');
+      expect((await local.call('GET', `/groups/${secondDone.body.targetResourceId}`)).body.mailNickname).toBe(
+        'releaseengineering2',
+      );
 
       // An education class team's clone is a class too and HiddenMembership, whatever visibility was asked for.
       const seedless = new Harness({ clonePolls: 0 });
       await seedless.start();
       try {
-        const classStarted = await seedless.call('POST', `/teams/${G.physics}/clone`, { body: { displayName: 'Physics 102', partsToClone: 'members', visibility: 'Public' } });
+        const classStarted = await seedless.call('POST', `/teams/${G.physics}/clone`, {
+          body: { displayName: 'Physics 102', partsToClone: 'members', visibility: 'Public' },
+        });
         const classDone = await seedless.call('GET', classStarted.headers.get('location')!);
-        expect((await seedless.call('GET', `/groups/${classDone.body.targetResourceId}`)).body.visibility).toBe('HiddenMembership');
+        expect((await seedless.call('GET', `/groups/${classDone.body.targetResourceId}`)).body.visibility).toBe(
+          'HiddenMembership',
+        );
       } finally {
         await seedless.emulator.close();
       }
@@ -305,7 +386,9 @@ describe('channel tabs', () => {
       websiteUrl: 'https://dashboard.contoso.example/release/5',
       removeUrl: 'https://dashboard.contoso.example/remove',
     };
-    const created = await api.call('POST', tabs, { body: { displayName: 'Release 5', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.dashboard), configuration } });
+    const created = await api.call('POST', tabs, {
+      body: { displayName: 'Release 5', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.dashboard), configuration },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ displayName: 'Release 5', configuration });
     expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -314,10 +397,14 @@ describe('channel tabs', () => {
   });
 
   it("pins an app's static team tab only without displayName and configuration", async () => {
-    const refused = await api.call('POST', tabs, { body: { displayName: 'Wiki', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.wiki) } });
+    const refused = await api.call('POST', tabs, {
+      body: { displayName: 'Wiki', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.wiki) },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/static tab/);
-    const withConfiguration = await api.call('POST', tabs, { body: { 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.wiki), configuration: {} } });
+    const withConfiguration = await api.call('POST', tabs, {
+      body: { 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.wiki), configuration: {} },
+    });
     expect(withConfiguration.status).toBe(400);
     const pinned = await api.call('POST', tabs, { body: { 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.wiki) } });
     expect(pinned.status, pinned.text).toBe(201);
@@ -325,16 +412,36 @@ describe('channel tabs', () => {
   });
 
   it('refuses an app that is not installed, declares no configurable tab, or does not exist', async () => {
-    const notInstalled = await api.call('POST', tabs, { body: { displayName: 'Poll', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.polls) } });
+    const notInstalled = await api.call('POST', tabs, {
+      body: { displayName: 'Poll', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.polls) },
+    });
     expect(notInstalled.status).toBe(400);
     expect(notInstalled.body.error.message).toMatch(/not installed/);
-    const personalOnly = await api.call('POST', tabs, { body: { displayName: 'Notes', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.personalNotes) } });
+    const personalOnly = await api.call('POST', tabs, {
+      body: { displayName: 'Notes', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.personalNotes) },
+    });
     expect(personalOnly.status).toBe(400);
     expect(personalOnly.body.error.message).toMatch(/no configurable tabs/);
-    expect((await api.call('POST', tabs, { body: { displayName: 'x', 'teamsApp@odata.bind': bind('nope') } })).status).toBe(404);
-    expect((await api.call('POST', tabs, { body: { 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.dashboard) } })).status).toBe(400);
-    expect((await api.call('POST', tabs, { body: { displayName: 'x', 'teamsApp@odata.bind': 'https://elsewhere.example/app' } })).status).toBe(400);
-    expect((await api.call('POST', `/teams/${G.release}/channels/nope/tabs`, { body: { displayName: 'x', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.dashboard) } })).status).toBe(404);
+    expect(
+      (await api.call('POST', tabs, { body: { displayName: 'x', 'teamsApp@odata.bind': bind('nope') } })).status,
+    ).toBe(404);
+    expect(
+      (await api.call('POST', tabs, { body: { 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.dashboard) } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await api.call('POST', tabs, {
+          body: { displayName: 'x', 'teamsApp@odata.bind': 'https://elsewhere.example/app' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await api.call('POST', `/teams/${G.release}/channels/nope/tabs`, {
+          body: { displayName: 'x', 'teamsApp@odata.bind': bind(SEED_IDS.teamsApps.dashboard) },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('lets a team service administrator who is not a member pin tabs, and nobody else from outside the team', async () => {

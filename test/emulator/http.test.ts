@@ -1,25 +1,31 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
-import { Harness, useEmulator } from './harness.js';
+import { Harness, useEmulator, type Body } from './harness.js';
 
 const lines: string[] = [];
 const api = useEmulator({ log: (line) => lines.push(line), maxBodyBytes: 64 * 1024 });
 const THREAD = `/groups/${SEED_IDS.groups.release}/threads/${SEED_IDS.threads.review}/reply`;
 
-function expectErrorBody(body: any, code: string, clientRequestId?: string): void {
+function expectErrorBody(body: Body, code: string, clientRequestId?: string): void {
   expect(Object.keys(body)).toEqual(['error']);
   expect(body.error).toEqual({
     code,
-    message: expect.any(String),
-    innerError: { date: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/), 'request-id': expect.stringMatching(/^[0-9a-f-]{36}$/), 'client-request-id': clientRequestId ?? expect.any(String) },
+    message: expect.Body(String),
+    innerError: {
+      date: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
+      'request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
+      'client-request-id': clientRequestId ?? expect.Body(String),
+    },
   });
 }
 
 describe('the service’s error body and headers', () => {
   it('echoes the caller’s client-request-id in the headers and the error body', async () => {
     const id = '5e8f1a2b-0c3d-4e5f-8a9b-0c1d2e3f4a5b';
-    const reply = await api.call('GET', '/me/authentication/phoneMethods?$top=1', { headers: { 'client-request-id': id } });
+    const reply = await api.call('GET', '/me/authentication/phoneMethods?$top=1', {
+      headers: { 'client-request-id': id },
+    });
     expect(reply.status).toBe(400);
     expectErrorBody(reply.body, 'BadRequest', id);
     expect(reply.headers.get('client-request-id')).toBe(id);
@@ -56,10 +62,17 @@ describe('the service’s error body and headers', () => {
     const wrongType = await api.call('POST', THREAD, { rawBody: '{}', headers: { 'Content-Type': 'text/plain' } });
     expect(wrongType.status).toBe(415);
     expect((await api.call('POST', THREAD, { rawBody: '{}' })).status).toBe(415);
-    const unknown = await api.call('POST', THREAD, { body: { post: { body: { contentType: 'text', content: 'x' }, importance: 'high' } } });
+    const unknown = await api.call('POST', THREAD, {
+      body: { post: { body: { contentType: 'text', content: 'x' }, importance: 'high' } },
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toBe("Property 'importance' does not exist on type 'vendor.graph.post' (at /post).");
-    const big = await api.call('POST', THREAD, { rawBody: JSON.stringify({ post: { body: { contentType: 'text', content: 'x'.repeat(70_000) } } }), headers: json });
+    expect(unknown.body.error.message).toBe(
+      "Property 'importance' does not exist on type 'vendor.graph.post' (at /post).",
+    );
+    const big = await api.call('POST', THREAD, {
+      rawBody: JSON.stringify({ post: { body: { contentType: 'text', content: 'x'.repeat(70_000) } } }),
+      headers: json,
+    });
     expect(big.status).toBe(413);
     expectErrorBody(big.body, 'RequestEntityTooLarge');
     const empty = await api.call('POST', THREAD, { rawBody: '', headers: json });
@@ -68,30 +81,46 @@ describe('the service’s error body and headers', () => {
 
   it('refuses JSON nested deeper than 64 levels without parsing it', async () => {
     const deep = `${'['.repeat(65)}${']'.repeat(65)}`;
-    const reply = await api.call('POST', THREAD, { rawBody: `{"post":${deep}}`, headers: { 'Content-Type': 'application/json' } });
+    const reply = await api.call('POST', THREAD, {
+      rawBody: `{"post":${deep}}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error.message).toMatch(/deeper than 64/);
-    const inString = await api.call('POST', THREAD, { rawBody: JSON.stringify({ post: { body: { contentType: 'text', content: '['.repeat(100) } } }), headers: { 'Content-Type': 'application/json' } });
+    const inString = await api.call('POST', THREAD, {
+      rawBody: JSON.stringify({ post: { body: { contentType: 'text', content: '['.repeat(100) } } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(inString.status).toBe(202);
   });
 
-  it('treats __proto__, constructor and prototype as ids like any other, and pollutes nothing', async () => {
+  it('treats __proto__, constructor and prototype as ids like Body other, and pollutes nothing', async () => {
     for (const id of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString']) {
       for (const path of [`/groups/${id}/owners/$ref`, `/teams/${id}/clone`]) {
-        const reply = await api.call('POST', path, { body: { '@odata.id': `${api.emulator.url}/v1.0/users/${id}`, displayName: 'x', partsToClone: 'apps' } });
+        const reply = await api.call('POST', path, {
+          body: { '@odata.id': `${api.emulator.url}/v1.0/users/${id}`, displayName: 'x', partsToClone: 'apps' },
+        });
         expect([400, 404], `${path}: ${reply.text}`).toContain(reply.status);
       }
       expect((await api.call('GET', `/users/${id}/authentication/methods`)).status, id).toBe(404);
-      expect((await api.call('GET', `/identityGovernance/entitlementManagement/assignmentRequests/${id}`)).status, id).toBe(404);
+      expect(
+        (await api.call('GET', `/identityGovernance/entitlementManagement/assignmentRequests/${id}`)).status,
+        id,
+      ).toBe(404);
     }
-    const polluting = await api.call('POST', THREAD, { rawBody: '{"__proto__":{"polluted":true},"post":{"body":{"contentType":"text","content":"x"}}}', headers: { 'Content-Type': 'application/json' } });
+    const polluting = await api.call('POST', THREAD, {
+      rawBody: '{"__proto__":{"polluted":true},"post":{"body":{"contentType":"text","content":"x"}}}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(polluting.status).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('refuses an oversized path parameter or query string', async () => {
     expect((await api.call('GET', `/users/${'a'.repeat(2000)}/authentication/methods`)).status).toBe(400);
-    expect((await api.call('GET', `/policies/homeRealmDiscoveryPolicies?$select=${'a'.repeat(10_000)}`)).status).toBe(400);
+    expect((await api.call('GET', `/policies/homeRealmDiscoveryPolicies?$select=${'a'.repeat(10_000)}`)).status).toBe(
+      400,
+    );
   });
 
   it('logs one line per request with method, path, status, time and request-id, and never a token', async () => {
@@ -112,7 +141,9 @@ describe('slow clients', () => {
       const token = await slow.token();
       const answer = await new Promise<string>((resolve) => {
         const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.write(`POST /v1.0/teams/x/clone HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"displ`);
+          socket.write(
+            `POST /v1.0/teams/x/clone HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"displ`,
+          );
         });
         let data = '';
         socket.on('data', (chunk) => (data += chunk.toString()));

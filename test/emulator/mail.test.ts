@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
-import { useEmulator, type Reply } from './harness.js';
+import { useEmulator, type Reply, type Body } from './harness.js';
 
 const U = SEED_IDS.users;
 const api = useEmulator();
 const DELTA = '/me/mailFolders/inbox/messages/delta';
 
 /** Follows nextLinks to the end of a round; returns every item and the deltaLink. */
-async function round(first: string, headers: Record<string, string> = {}): Promise<{ items: any[]; deltaLink: string; pages: Reply[] }> {
+async function round(
+  first: string,
+  headers: Record<string, string> = {},
+): Promise<{ items: Body[]; deltaLink: string; pages: Reply[] }> {
   const pages: Reply[] = [];
   let next: string | undefined = first;
-  const items: any[] = [];
+  const items: Body[] = [];
   for (let i = 0; next !== undefined && i < 100; i++) {
     const page = await api.call('GET', next, { headers });
     expect(page.status, page.text).toBe(200);
@@ -33,17 +36,24 @@ describe('message delta', () => {
       'Signed release manifest',
       'Supplier SBOM for libfoo 2.3',
     ]);
-    expect(first.items[0]).toMatchObject({ '@odata.type': '#vendor.graph.message', '@odata.etag': expect.stringMatching(/^W\//) });
+    expect(first.items[0]).toMatchObject({
+      '@odata.type': '#vendor.graph.message',
+      '@odata.etag': expect.stringMatching(/^W\//),
+    });
     expect(first.deltaLink).toMatch(/\/messages\/delta\?\$deltatoken=/);
 
     const quiet = await round(first.deltaLink);
     expect(quiet.items).toEqual([]);
 
-    const created = await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'New supplier SBOM', receivedDateTime: '2026-11-22T08:00:00Z' } });
+    const created = await api.call('POST', '/me/mailFolders/inbox/messages', {
+      body: { subject: 'New supplier SBOM', receivedDateTime: '2026-11-22T08:00:00Z' },
+    });
     expect(created.status).toBe(201);
     await api.call('PATCH', '/me/messages/AAMkAGMsgAdele0004', { body: { isRead: true } });
     await api.call('DELETE', '/me/messages/AAMkAGMsgAdele0001');
-    const moved = await api.call('POST', '/me/messages/AAMkAGMsgAdele0002/move', { body: { destinationId: 'adele-suppliers' } });
+    const moved = await api.call('POST', '/me/messages/AAMkAGMsgAdele0002/move', {
+      body: { destinationId: 'adele-suppliers' },
+    });
     expect(moved.status).toBe(201);
     expect(moved.body.id).not.toBe('AAMkAGMsgAdele0002');
 
@@ -51,8 +61,16 @@ describe('message delta', () => {
     const byId = new Map(changes.items.map((item) => [item.id, item]));
     expect(byId.get(created.body.id)).toMatchObject({ subject: 'New supplier SBOM' });
     expect(byId.get('AAMkAGMsgAdele0004')).toMatchObject({ isRead: true });
-    expect(byId.get('AAMkAGMsgAdele0001')).toEqual({ '@odata.type': '#vendor.graph.message', id: 'AAMkAGMsgAdele0001', '@removed': { reason: 'deleted' } });
-    expect(byId.get('AAMkAGMsgAdele0002')).toEqual({ '@odata.type': '#vendor.graph.message', id: 'AAMkAGMsgAdele0002', '@removed': { reason: 'deleted' } });
+    expect(byId.get('AAMkAGMsgAdele0001')).toEqual({
+      '@odata.type': '#vendor.graph.message',
+      id: 'AAMkAGMsgAdele0001',
+      '@removed': { reason: 'deleted' },
+    });
+    expect(byId.get('AAMkAGMsgAdele0002')).toEqual({
+      '@odata.type': '#vendor.graph.message',
+      id: 'AAMkAGMsgAdele0002',
+      '@removed': { reason: 'deleted' },
+    });
     expect(changes.items).toHaveLength(4);
 
     const suppliers = await round('/me/mailFolders/adele-suppliers/messages/delta');
@@ -60,7 +78,9 @@ describe('message delta', () => {
   });
 
   it('pages with Prefer: odata.maxpagesize, says so in Preference-Applied, and keeps the first request’s options in the links', async () => {
-    const first = await api.call('GET', `${DELTA}?$select=subject,receivedDateTime&$orderby=receivedDateTime desc`, { headers: { Prefer: 'odata.maxpagesize=2' } });
+    const first = await api.call('GET', `${DELTA}?$select=subject,receivedDateTime&$orderby=receivedDateTime desc`, {
+      headers: { Prefer: 'odata.maxpagesize=2' },
+    });
     expect(first.headers.get('preference-applied')).toBe('odata.maxpagesize=2');
     expect(first.body.value).toHaveLength(2);
     const next = first.body['@odata.nextLink'] as string;
@@ -68,7 +88,8 @@ describe('message delta', () => {
     expect(next).not.toContain('$select');
     const all = await round(next, { Prefer: 'odata.maxpagesize=2' });
     const items = [...first.body.value, ...all.items];
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(['@odata.etag', '@odata.type', 'id', 'receivedDateTime', 'subject']);
+    for (const item of items)
+      expect(Object.keys(item).sort()).toEqual(['@odata.etag', '@odata.type', 'id', 'receivedDateTime', 'subject']);
     const times = items.map((m) => m.receivedDateTime);
     expect(times).toEqual([...times].sort().reverse());
   });
@@ -85,7 +106,7 @@ describe('message delta', () => {
     const gt = await round(`${DELTA}?$filter=receivedDateTime gt 2026-11-04T11:45:00Z`);
     expect(ge.items.length).toBe(gt.items.length + 1);
     for (const query of [
-      '$filter=subject eq \'x\'',
+      "$filter=subject eq 'x'",
       '$filter=receivedDateTime lt 2026-01-01T00:00:00Z',
       '$filter=receivedDateTime ge yesterday',
       '$orderby=receivedDateTime asc',
@@ -117,7 +138,9 @@ describe('message delta', () => {
     const { deltaLink } = await round(DELTA);
     const token = new URL(deltaLink).searchParams.get('$deltatoken')!;
     const [data, mac] = token.split('.') as [string, string];
-    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(data, 'base64url').toString()), upTo: 0 })).toString('base64url');
+    const edited = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(data, 'base64url').toString()), upTo: 0 }),
+    ).toString('base64url');
     for (const bad of [`${edited}.${mac}`, 'garbage', `${data}.`, `${data}.${'A'.repeat(22)}`, '.', 'x'.repeat(9000)]) {
       const reply = await api.call('GET', `${DELTA}?$deltatoken=${encodeURIComponent(bad)}`);
       expect(reply.status, bad.slice(0, 20)).toBe(400);
@@ -136,15 +159,22 @@ describe('message delta', () => {
     expect((await api.call('GET', '/users/nobody@contoso.example/mailFolders/inbox/messages/delta')).status).toBe(404);
   });
 
-  it('accepts the SDK spellings of the path: delta(), vendor.graph.delta and mailfolders(\'id\')', async () => {
-    for (const path of ['/me/mailFolders/inbox/messages/delta()', '/me/mailFolders/inbox/messages/vendor.graph.delta', "/me/mailfolders('inbox')/messages/delta"]) {
+  it("accepts the SDK spellings of the path: delta(), vendor.graph.delta and mailfolders('id')", async () => {
+    for (const path of [
+      '/me/mailFolders/inbox/messages/delta()',
+      '/me/mailFolders/inbox/messages/vendor.graph.delta',
+      "/me/mailfolders('inbox')/messages/delta",
+    ]) {
       expect((await api.call('GET', path)).status, path).toBe(200);
     }
   });
 });
 
 describe('event forward', () => {
-  const body = { Comment: 'Please join', ToRecipients: [{ EmailAddress: { Address: 'dana@fabrikam.example', Name: 'Dana Swope' } }] };
+  const body = {
+    Comment: 'Please join',
+    ToRecipients: [{ EmailAddress: { Address: 'dana@fabrikam.example', Name: 'Dana Swope' } }],
+  };
 
   it('answers 202 with no body through every path form, and 404 when a segment does not fit the event', async () => {
     const accepted = [
@@ -185,7 +215,10 @@ describe('event forward', () => {
     expect(forwarded.status).toBe(202);
     const after = await organizerCopy();
     expect(after.attendees.length).toBe(before.attendees.length + 1);
-    expect(after.attendees.at(-1)).toMatchObject({ emailAddress: { address: 'kai@fabrikam.example', name: 'Kai' }, type: 'optional' });
+    expect(after.attendees.at(-1)).toMatchObject({
+      emailAddress: { address: 'kai@fabrikam.example', name: 'Kai' },
+      type: 'optional',
+    });
     const sam = await api.token({ user: 'sam@contoso.example' });
     const personal = await api.call('POST', `/users/${U.sam}/events/evt-sam-gonogo/forward`, {
       token: sam,
@@ -200,8 +233,16 @@ describe('event forward', () => {
       body: { comment: '', toRecipients: [{ emailAddress: { address: 'lee@contoso.example', name: 'Lee' } }] },
     });
     expect(camel.status).toBe(202);
-    expect((await api.call('POST', '/me/events/evt-adele-gonogo/forward', { body: { Comment: 'x' } })).status).toBe(400);
-    expect((await api.call('POST', '/me/events/evt-adele-gonogo/forward', { body: { ToRecipients: [{ EmailAddress: { Address: 'not an address' } }] } })).status).toBe(400);
+    expect((await api.call('POST', '/me/events/evt-adele-gonogo/forward', { body: { Comment: 'x' } })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await api.call('POST', '/me/events/evt-adele-gonogo/forward', {
+          body: { ToRecipients: [{ EmailAddress: { Address: 'not an address' } }] },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -218,16 +259,30 @@ describe('permanent delete of events', () => {
       `/users/${U.megan}/events/evt-megan-gonogo/permanentDelete`,
     ];
     for (const path of forms) {
-      const reply = await api.call('POST', path, { token: path.includes(U.megan) ? await api.token({ user: 'megan@contoso.example' }) : undefined });
+      const reply = await api.call('POST', path, {
+        token: path.includes(U.megan) ? await api.token({ user: 'megan@contoso.example' }) : undefined,
+      });
       expect(reply.status, `${path}: ${reply.text}`).toBe(204);
     }
     expect((await api.call('POST', `/users/${U.adele}/events/evt-adele-gonogo/permanentDelete`)).status).toBe(404);
-    expect((await api.call('POST', `/groups/${SEED_IDS.groups.release}/events/evt-release-freeze/permanentDelete`)).status).toBe(404);
+    expect(
+      (await api.call('POST', `/groups/${SEED_IDS.groups.release}/events/evt-release-freeze/permanentDelete`)).status,
+    ).toBe(404);
   });
 
   it('answers 404 when the event is not the one the message form names', async () => {
     // The exception is not an occurrence listed under instances of another series, and a message without an event has none.
-    expect((await api.call('POST', `/users/${U.adele}/messages/AAMkAGMsgAdele0004/event/permanentDelete`)).status).toBe(404);
-    expect((await api.call('POST', `/users/${U.megan}/messages/AAMkAGMsgMegan0001/event/instances/evt-adele-weekly-occ1/permanentDelete`, { token: await api.token({ user: 'megan@contoso.example' }) })).status).toBe(404);
+    expect((await api.call('POST', `/users/${U.adele}/messages/AAMkAGMsgAdele0004/event/permanentDelete`)).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await api.call(
+          'POST',
+          `/users/${U.megan}/messages/AAMkAGMsgMegan0001/event/instances/evt-adele-weekly-occ1/permanentDelete`,
+          { token: await api.token({ user: 'megan@contoso.example' }) },
+        )
+      ).status,
+    ).toBe(404);
   });
 });

@@ -16,13 +16,20 @@ describe('every operation against the default tenant', () => {
       expect(reply.status, `${name}: ${reply.text}`).toBe(sample.status);
       expect(reply.headers.get('request-id'), name).toMatch(/^[0-9a-f-]{36}$/);
       if (reply.status === 204) expect(reply.text, name).toBe('');
-      if (reply.status === 200 && sample.method === 'GET') expect(reply.headers.get('content-type'), name).toMatch(/^application\/json/);
+      if (reply.status === 200 && sample.method === 'GET')
+        expect(reply.headers.get('content-type'), name).toMatch(/^application\/json/);
     }
   });
 
   it('really removes on DELETE: the second DELETE of the same thing is 404', async () => {
     const app = await api.token({ app: SEED_IDS.app });
-    for (const name of ['deleteAssignmentPolicy', 'deleteBuildingMap', 'deleteEngagementRoleMember', 'deletePrintTaskDefinition', 'deleteMessage']) {
+    for (const name of [
+      'deleteAssignmentPolicy',
+      'deleteBuildingMap',
+      'deleteEngagementRoleMember',
+      'deletePrintTaskDefinition',
+      'deleteMessage',
+    ]) {
       const sample = SAMPLES[name]!;
       const again = await api.call(sample.method, sample.path, { token: sample.app === true ? app : undefined });
       expect(again.status, `${name}: ${again.text}`).toBe(404);

@@ -1,22 +1,49 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, parseSeed, seedProblems } from '../../src/emulator/index.js';
+import type { Body } from './harness.js';
 
-const seed = (): any => structuredClone(DEFAULT_SEED);
+const seed = (): Body => structuredClone(DEFAULT_SEED);
 
 describe('the default tenant', () => {
   it('is a valid seed with data for every family', () => {
     expect(seedProblems(DEFAULT_SEED)).toEqual([]);
     const s = seed();
     for (const family of [
-      'users', 'servicePrincipals', 'groups', 'threads', 'teams', 'teamsApps', 'messages', 'events', 'workbooks',
-      'accessPackages', 'assignmentPolicies', 'assignmentRequests', 'homeRealmDiscoveryPolicies', 'labelCategories',
-      'ediscoveryCases', 'places', 'plannerTasks', 'engagementRoles', 'printTaskDefinitions', 'cloudPcs', 'driveItems', 'bundles',
+      'users',
+      'servicePrincipals',
+      'groups',
+      'threads',
+      'teams',
+      'teamsApps',
+      'messages',
+      'events',
+      'workbooks',
+      'accessPackages',
+      'assignmentPolicies',
+      'assignmentRequests',
+      'homeRealmDiscoveryPolicies',
+      'labelCategories',
+      'ediscoveryCases',
+      'places',
+      'plannerTasks',
+      'engagementRoles',
+      'printTaskDefinitions',
+      'cloudPcs',
+      'driveItems',
+      'bundles',
     ])
       expect(s[family].length, family).toBeGreaterThan(0);
     const adele = s.users[0];
-    expect(adele.phoneMethods.map((m: { phoneType: string }) => m.phoneType)).toEqual(['mobile', 'alternateMobile', 'office']);
+    expect(adele.phoneMethods.map((m: { phoneType: string }) => m.phoneType)).toEqual([
+      'mobile',
+      'alternateMobile',
+      'office',
+    ]);
     expect(adele.authenticationMethods.map((m: Record<string, string>) => m['@odata.type'])).toEqual(
-      expect.arrayContaining(['#vendor.graph.fido2AuthenticationMethod', '#vendor.graph.deviceHelloForBusinessAuthenticationMethod']),
+      expect.arrayContaining([
+        '#vendor.graph.fido2AuthenticationMethod',
+        '#vendor.graph.deviceHelloForBusinessAuthenticationMethod',
+      ]),
     );
     expect(s.teams.some((t: { isOrganizationWide: boolean }) => t.isOrganizationWide)).toBe(true);
     expect(s.teams.some((t: { specialization: string }) => t.specialization === 'educationClass')).toBe(true);
@@ -28,13 +55,18 @@ describe('the default tenant', () => {
 describe('a seed file', () => {
   it('is refused with every problem and its pointer: schema first', () => {
     const s = seed();
-    s.users[0].phoneMethods.push({ id: 'x', phoneNumber: '+1 2065550000', phoneType: 'mobile', smsSignInState: 'ready' });
+    s.users[0].phoneMethods.push({
+      id: 'x',
+      phoneNumber: '+1 2065550000',
+      phoneType: 'mobile',
+      smsSignInState: 'ready',
+    });
     s.users[1].phoneMethods[0].phoneType = 'pager';
     s.colour = 'blue';
     const problems = seedProblems(s);
     expect(problems).toEqual(
       expect.arrayContaining([
-        '/: must NOT have additional properties \'colour\'',
+        "/: must NOT have additional properties 'colour'",
         '/users/0/phoneMethods: must NOT have more than 3 items',
         '/users/1/phoneMethods/0/phoneType: must be equal to one of the allowed values',
       ]),
@@ -51,10 +83,10 @@ describe('a seed file', () => {
     expect(seedProblems(s)).toEqual(
       expect.arrayContaining([
         `/groups/1/id: duplicate id '${s.groups[0].id}'`,
-        '/tenant/defaultUser: no user has the user principal name \'ghost@contoso.example\'',
+        "/tenant/defaultUser: no user has the user principal name 'ghost@contoso.example'",
         `/messages/0/folderId: user '${s.users[0].id}' has no mail folder 'no-such-folder'`,
-        '/threads/0/groupId: no group \'no-such-group\'',
-        '/bundles/0/children/1: no drive item \'999!9\'',
+        "/threads/0/groupId: no group 'no-such-group'",
+        "/bundles/0/children/1: no drive item '999!9'",
       ]),
     );
   });
@@ -69,7 +101,9 @@ describe('a seed file', () => {
       expect((error as { code: string }).code).toBe('E_SEED');
       message = (error as Error).message;
     }
-    expect(message).toMatch(/^tenant\.json is not a valid seed: \/users\/0\/userType: must be equal to one of the allowed values; .*; and 1 more$/);
+    expect(message).toMatch(
+      /^tenant\.json is not a valid seed: \/users\/0\/userType: must be equal to one of the allowed values; .*; and 1 more$/,
+    );
     expect(message).not.toContain('\n');
     expect(() => parseSeed('{"tenant":', 'broken.json')).toThrow(/^broken\.json is not JSON: /);
   });

@@ -8,7 +8,10 @@ import { Harness } from './harness.js';
 
 const ownerBody = (url: string, user: string) => ({ '@odata.id': `${url}/v1.0/users/${user}` });
 
-async function withEmulator<T>(options: ConstructorParameters<typeof Harness>[0], run: (api: Harness) => Promise<T>): Promise<T> {
+async function withEmulator<T>(
+  options: ConstructorParameters<typeof Harness>[0],
+  run: (api: Harness) => Promise<T>,
+): Promise<T> {
   const api = new Harness(options);
   await api.start();
   try {
@@ -33,12 +36,23 @@ describe('durable state (--state DIR)', () => {
   it('keeps every acknowledged write, and the token signing key, across a restart', async () => {
     const stateDir = tempDir();
     const token = await withEmulator({ stateDir }, async (api) => {
-      expect((await api.call('POST', `/groups/${SEED_IDS.groups.company}/owners/$ref`, { body: ownerBody(api.emulator.url, SEED_IDS.users.lee) })).status).toBe(204);
-      expect((await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'kept' } })).status).toBe(201);
+      expect(
+        (
+          await api.call('POST', `/groups/${SEED_IDS.groups.company}/owners/$ref`, {
+            body: ownerBody(api.emulator.url, SEED_IDS.users.lee),
+          })
+        ).status,
+      ).toBe(204);
+      expect((await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'kept' } })).status).toBe(
+        201,
+      );
       return api.token();
     });
     await withEmulator({ stateDir }, async (api) => {
-      const again = await api.call('POST', `/groups/${SEED_IDS.groups.company}/owners/$ref`, { token, body: ownerBody(api.emulator.url, SEED_IDS.users.lee) });
+      const again = await api.call('POST', `/groups/${SEED_IDS.groups.company}/owners/$ref`, {
+        token,
+        body: ownerBody(api.emulator.url, SEED_IDS.users.lee),
+      });
       expect(again.status).toBe(400);
       expect(await inboxSubjects(api)).toContain('kept');
     });
@@ -50,7 +64,9 @@ describe('durable state (--state DIR)', () => {
     const api = new Harness();
     api.emulator = emulator;
     const subjects = Array.from({ length: 50 }, (_, i) => `durable ${i}`);
-    await Promise.all(subjects.map((subject) => api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject } })));
+    await Promise.all(
+      subjects.map((subject) => api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject } })),
+    );
     // Read the folder as a fresh process would, while the emulator is still running (no close, no flush).
     const { store } = loadState(stateDir, true);
     const stored = [...store.all('messages')].map((m) => m.subject);
@@ -61,7 +77,8 @@ describe('durable state (--state DIR)', () => {
   it('compacts the journal into a snapshot and loses nothing', async () => {
     const stateDir = tempDir();
     await withEmulator({ stateDir, compactBytes: 4096 }, async (api) => {
-      for (let i = 0; i < 40; i++) await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: `compact ${i}` } });
+      for (let i = 0; i < 40; i++)
+        await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: `compact ${i}` } });
       expect(statSync(path.join(stateDir, 'journal.log')).size).toBeLessThan(4096 + 2048);
     });
     await withEmulator({ stateDir }, async (api) => {
@@ -97,7 +114,9 @@ describe('durable state (--state DIR)', () => {
       expect(statSync(journal).size).toBe(Buffer.byteLength(record));
       expect(await inboxSubjects(api)).toEqual(expect.arrayContaining(['before the tear', 'last acknowledged']));
     });
-    expect(logged).toContain(`state: cut ${torn.length} bytes of a torn, never-acknowledged write at byte ${Buffer.byteLength(record)} of the journal`);
+    expect(logged).toContain(
+      `state: cut ${torn.length} bytes of a torn, never-acknowledged write at byte ${Buffer.byteLength(record)} of the journal`,
+    );
   });
 
   it('refuses to start on a corrupt record instead of dropping acknowledged writes after it', async () => {
@@ -114,7 +133,10 @@ describe('durable state (--state DIR)', () => {
     const first = encodeRecord(1000, [['meta', 'probe', { value: 1 }]]);
     const second = encodeRecord(1001, [['meta', 'probe', { value: 2 }]]);
     writeFileSync(journal, first.replace('"value":1', '"value":7') + second);
-    await expect(startEmulator({ stateDir })).rejects.toMatchObject({ code: 'E_STATE', message: expect.stringMatching(/record 1 at byte 0 fails its checksum/) });
+    await expect(startEmulator({ stateDir })).rejects.toMatchObject({
+      code: 'E_STATE',
+      message: expect.stringMatching(/record 1 at byte 0 fails its checksum/),
+    });
   });
 
   it('mints tokens offline from the state folder, and refuses a folder without state', async () => {
@@ -125,8 +147,14 @@ describe('durable state (--state DIR)', () => {
       expect(reply.status).toBe(200);
       expect(reply.body['@odata.context']).toContain(SEED_IDS.users.megan);
     });
-    await expect(tokenFromState(tempDir())).rejects.toMatchObject({ code: 'E_STATE', message: expect.stringMatching(/holds no emulator state/) });
-    await expect(tokenFromState(stateDir, { user: 'nobody@contoso.example' })).rejects.toMatchObject({ code: 'E_USAGE', message: expect.stringMatching(/No user/) });
+    await expect(tokenFromState(tempDir())).rejects.toMatchObject({
+      code: 'E_STATE',
+      message: expect.stringMatching(/holds no emulator state/),
+    });
+    await expect(tokenFromState(stateDir, { user: 'nobody@contoso.example' })).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message: expect.stringMatching(/No user/),
+    });
   });
 
   it('keeps the state’s tenant when started again with a seed, and says so', async () => {

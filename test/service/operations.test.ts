@@ -42,14 +42,20 @@ const FORMS: Record<string, string[]> = {
     '/users/adele@contoso.example/authentication/phoneMethods',
   ],
   'GET /me/authentication/methods': ['/me/authentication/methods'],
-  'GET /users/{id \\| userPrincipalName}/authentication/methods': ['/users/u1/authentication/methods', '/users/a@b.example/authentication/methods'],
+  'GET /users/{id \\| userPrincipalName}/authentication/methods': [
+    '/users/u1/authentication/methods',
+    '/users/a@b.example/authentication/methods',
+  ],
   'POST /groups/{id}/threads/{id}/reply': ['/groups/g1/threads/t1/reply'],
   'POST /groups/{id}/conversations/{id}/threads/{id}/reply': ['/groups/g1/conversations/c1/threads/t1/reply'],
   'POST /groups/{id}/owners/$ref': ['/groups/g1/owners/$ref'],
   'POST /teams/{team-id}/members/remove': ['/teams/t1/members/remove'],
   'POST /teams/{id}/clone': ['/teams/t1/clone'],
   'POST /teams/{team-id}/channels/{channel-id}/tabs': ['/teams/t1/channels/19%3Aabc%40thread.tacv2/tabs'],
-  'GET /me/mailFolders/{id}/messages/delta': ['/me/mailFolders/inbox/messages/delta', '/me/mailfolders/inbox/messages/delta'],
+  'GET /me/mailFolders/{id}/messages/delta': [
+    '/me/mailFolders/inbox/messages/delta',
+    '/me/mailfolders/inbox/messages/delta',
+  ],
   'GET /users/{id}/mailFolders/{id}/messages/delta': ['/users/u1/mailFolders/f1/messages/delta'],
   'POST /me/events/{id}/forward, /users/{id \\| userPrincipalName}/events/{id}/forward, /groups/{id}/events/{id}/forward, the same with /calendar/ or /calendars/{id}/ or /calendarGroups/{id}/calendars/{id}/ before /events for me and users (calendar also for groups)':
     [
@@ -127,9 +133,13 @@ const FORMS: Record<string, string[]> = {
   ],
   'DELETE /places/{buildingPlaceId}/vendor.graph.building/map': ['/places/b1/vendor.graph.building/map'],
   'GET /planner/tasks/{id}/progressTaskBoardFormat': ['/planner/tasks/t1/progressTaskBoardFormat'],
-  'DELETE /employeeExperience/roles/{engagementRoleId}/members/{engagementRoleMemberId}': ['/employeeExperience/roles/r1/members/m1'],
+  'DELETE /employeeExperience/roles/{engagementRoleId}/members/{engagementRoleMemberId}': [
+    '/employeeExperience/roles/r1/members/m1',
+  ],
   'DELETE /print/taskDefinitions/{printTaskDefinitionId}': ['/print/taskDefinitions/d1'],
-  'POST /deviceManagement/virtualEndpoint/cloudPCs/{id}/restore': ['/deviceManagement/virtualEndpoint/cloudPCs/c1/restore'],
+  'POST /deviceManagement/virtualEndpoint/cloudPCs/{id}/restore': [
+    '/deviceManagement/virtualEndpoint/cloudPCs/c1/restore',
+  ],
   'POST /drive/bundles/{bundle-id}/children': ['/drive/bundles/123456!90/children'],
 };
 
@@ -189,8 +199,14 @@ describe('the operations table', () => {
   });
 
   it('builds paths that route back to the same parameters, however odd the values', () => {
-    const template = "/me/drive/root:/{itemPath}:/workbook/worksheets/{worksheet}/range(address='{address}')/format/borders/{sideIndex}";
-    const params = { itemPath: 'Reports 2026/Q4 (final).xlsx', worksheet: "Bob's sheet/1", address: "'My Sheet'!A1:B2", sideIndex: 'EdgeTop' };
+    const template =
+      "/me/drive/root:/{itemPath}:/workbook/worksheets/{worksheet}/range(address='{address}')/format/borders/{sideIndex}";
+    const params = {
+      itemPath: 'Reports 2026/Q4 (final).xlsx',
+      worksheet: "Bob's sheet/1",
+      address: "'My Sheet'!A1:B2",
+      sideIndex: 'EdgeTop',
+    };
     const built = buildPath(template, params);
     const route = matchRoute('PATCH', built);
     expect(route.kind).toBe('matched');
@@ -201,8 +217,12 @@ describe('the operations table', () => {
   it('reads OData key syntax as a path segment, outside an item path', () => {
     expect(normalizeKeySegments("/teams('t1')/operations('o''1')")).toBe("/teams/t1/operations/o'1");
     expect(normalizeKeySegments('/teams(t1)/operations(o1)')).toBe('/teams/t1/operations/o1');
-    expect(normalizeKeySegments('/me/drive/root:/Book(1)/x(2):/workbook')).toBe('/me/drive/root:/Book(1)/x(2):/workbook');
-    expect(normalizeKeySegments("/x/range(address='A1')/itemAt(index=1)/delta()")).toBe("/x/range(address='A1')/itemAt(index=1)/delta()");
+    expect(normalizeKeySegments('/me/drive/root:/Book(1)/x(2):/workbook')).toBe(
+      '/me/drive/root:/Book(1)/x(2):/workbook',
+    );
+    expect(normalizeKeySegments("/x/range(address='A1')/itemAt(index=1)/delta()")).toBe(
+      "/x/range(address='A1')/itemAt(index=1)/delta()",
+    );
     const route = matchRoute('GET', "/me/mailfolders('inbox')/messages/delta()");
     expect(route.kind === 'matched' && route.operation.name).toBe('messageDelta');
   });

@@ -52,7 +52,10 @@ interface RunOptions {
 
 async function run(options: RunOptions, context: CliContext): Promise<number> {
   if (options.throttle !== undefined && !(options.throttle >= 0 && options.throttle <= 1))
-    throw new BomwrightError('E_USAGE', `--throttle takes a share of requests between 0 and 1, not ${options.throttle}`);
+    throw new BomwrightError(
+      'E_USAGE',
+      `--throttle takes a share of requests between 0 and 1, not ${options.throttle}`,
+    );
   if (!(options.retryAfter > 0 && options.retryAfter <= 3600))
     throw new BomwrightError('E_USAGE', `--retry-after takes seconds between 0 and 3600, not ${options.retryAfter}`);
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65_535)
@@ -65,7 +68,10 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new BomwrightError('E_READ', `Cannot read the seed ${options.seed}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new BomwrightError(
+        'E_READ',
+        `Cannot read the seed ${options.seed}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
     seed = emulator.parseSeed(text, options.seed);
   }
@@ -75,10 +81,12 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     port: options.port,
     seed,
     stateDir: options.state === undefined ? undefined : path.resolve(context.cwd, options.state),
-    throttle: options.throttle === undefined ? undefined : { rate: options.throttle, retryAfterSeconds: options.retryAfter },
+    throttle:
+      options.throttle === undefined ? undefined : { rate: options.throttle, retryAfterSeconds: options.retryAfter },
     latencyMs: parseLatency(options.latency),
     clonePolls: options.clonePolls,
-    log: (line) => (line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line)),
+    log: (line) =>
+      line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line),
   });
   context.stdout(`listening on ${running.url}\n`);
   await new Promise<void>((resolve) => {
@@ -108,7 +116,10 @@ interface TokenCommandOptions {
 
 async function token(options: TokenCommandOptions, context: CliContext): Promise<number> {
   if (options.user !== undefined && options.app !== undefined)
-    throw new BomwrightError('E_USAGE', '--user and --app are exclusive: a token speaks for a user or for an application');
+    throw new BomwrightError(
+      'E_USAGE',
+      '--user and --app are exclusive: a token speaks for a user or for an application',
+    );
   const request = {
     user: options.user,
     app: options.app,
@@ -132,36 +143,103 @@ async function token(options: TokenCommandOptions, context: CliContext): Promise
       signal: AbortSignal.timeout(10_000),
     });
   } catch {
-    throw new BomwrightError('E_USAGE', `No emulator answers at ${options.url}; start one with "bomwright emulator" or mint offline with --state DIR`);
+    throw new BomwrightError(
+      'E_USAGE',
+      `No emulator answers at ${options.url}; start one with "bomwright emulator" or mint offline with --state DIR`,
+    );
   }
-  const body = (await response.json().catch(() => undefined)) as { access_token?: string; error?: { message?: string } } | undefined;
+  const body = (await response.json().catch(() => undefined)) as
+    { access_token?: string; error?: { message?: string } } | undefined;
   if (!response.ok || typeof body?.access_token !== 'string')
-    throw new BomwrightError('E_USAGE', `The emulator at ${options.url} refused the token request: ${body?.error?.message ?? `HTTP ${response.status}`}`);
+    throw new BomwrightError(
+      'E_USAGE',
+      `The emulator at ${options.url} refused the token request: ${body?.error?.message ?? `HTTP ${response.status}`}`,
+    );
   context.stdout(`${body.access_token}\n`);
   return EXIT_OK;
 }
 
 export const emulatorCommand = defineCommand({
   command: 'emulator [action]',
-  describe: 'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token',
+  describe:
+    'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token',
   builder: (y) =>
     y
-      .positional('action', { choices: ACTIONS, default: 'run' as (typeof ACTIONS)[number], describe: 'run (default), seed or token' })
+      .positional('action', {
+        choices: ACTIONS,
+        default: 'run' as (typeof ACTIONS)[number],
+        describe: 'run (default), seed or token',
+      })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on', group: 'Server:' })
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'Port (0 picks a free one)', group: 'Server:' })
-      .option('seed', { type: 'string', describe: 'Seed file (JSON; see "emulator seed" and schema/emulator-seed.schema.json)', group: 'Server:' })
-      .option('state', { type: 'string', describe: 'Keep state in DIR: acknowledged writes survive restarts and kill -9 (token: mint offline from DIR)', group: 'Server:' })
-      .option('throttle', { type: 'number', describe: 'Answer this share of requests (0-1) with 429 + Retry-After', group: 'Server:' })
-      .option('retry-after', { type: 'number', default: 1.5, describe: 'Seconds in a throttling Retry-After (decimals allowed)', group: 'Server:' })
-      .option('latency', { type: 'string', describe: 'Delay each response by MS or a random MIN-MAX milliseconds', group: 'Server:' })
-      .option('clone-polls', { type: 'number', default: 1, describe: 'Polls a team clone stays in progress before it completes', group: 'Server:' })
+      .option('port', {
+        type: 'number',
+        default: DEFAULT_PORT,
+        describe: 'Port (0 picks a free one)',
+        group: 'Server:',
+      })
+      .option('seed', {
+        type: 'string',
+        describe: 'Seed file (JSON; see "emulator seed" and schema/emulator-seed.schema.json)',
+        group: 'Server:',
+      })
+      .option('state', {
+        type: 'string',
+        describe: 'Keep state in DIR: acknowledged writes survive restarts and kill -9 (token: mint offline from DIR)',
+        group: 'Server:',
+      })
+      .option('throttle', {
+        type: 'number',
+        describe: 'Answer this share of requests (0-1) with 429 + Retry-After',
+        group: 'Server:',
+      })
+      .option('retry-after', {
+        type: 'number',
+        default: 1.5,
+        describe: 'Seconds in a throttling Retry-After (decimals allowed)',
+        group: 'Server:',
+      })
+      .option('latency', {
+        type: 'string',
+        describe: 'Delay each response by MS or a random MIN-MAX milliseconds',
+        group: 'Server:',
+      })
+      .option('clone-polls', {
+        type: 'number',
+        default: 1,
+        describe: 'Polls a team clone stays in progress before it completes',
+        group: 'Server:',
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'No per-request log lines', group: 'Server:' })
-      .option('url', { type: 'string', default: `http://127.0.0.1:${DEFAULT_PORT}`, describe: 'token: the running emulator to ask', group: 'Token:' })
-      .option('user', { type: 'string', describe: 'token: delegated token for this user (UPN or id; default: the tenant default user)', group: 'Token:' })
+      .option('url', {
+        type: 'string',
+        default: `http://127.0.0.1:${DEFAULT_PORT}`,
+        describe: 'token: the running emulator to ask',
+        group: 'Token:',
+      })
+      .option('user', {
+        type: 'string',
+        describe: 'token: delegated token for this user (UPN or id; default: the tenant default user)',
+        group: 'Token:',
+      })
       .option('app', { type: 'string', describe: 'token: application token for this app id', group: 'Token:' })
-      .option('scopes', { type: 'string', array: true, describe: 'token: delegated scopes (default: every scope an operation needs)', group: 'Token:' })
-      .option('roles', { type: 'string', array: true, describe: 'token: application permissions (default: all an operation needs)', group: 'Token:' })
-      .option('directory-roles', { type: 'string', array: true, describe: "token: directory roles (default: the user's roles)", group: 'Token:' })
+      .option('scopes', {
+        type: 'string',
+        array: true,
+        describe: 'token: delegated scopes (default: every scope an operation needs)',
+        group: 'Token:',
+      })
+      .option('roles', {
+        type: 'string',
+        array: true,
+        describe: 'token: application permissions (default: all an operation needs)',
+        group: 'Token:',
+      })
+      .option('directory-roles', {
+        type: 'string',
+        array: true,
+        describe: "token: directory roles (default: the user's roles)",
+        group: 'Token:',
+      })
       .option('expires-in', { type: 'number', describe: 'token: lifetime in seconds (default 3600)', group: 'Token:' }),
   handler: async (argv, context) => {
     if (argv.action === 'seed') {

@@ -22,7 +22,9 @@ export function maskPhoneNumber(number: string): string {
 function methodsUser(context: HandlerContext): JsonRecord {
   const user = addressedUser(context);
   if (user.userType === 'b2c')
-    throw badRequest('Authentication methods are available for standard directory users and guests, not for B2C users.');
+    throw badRequest(
+      'Authentication methods are available for standard directory users and guests, not for B2C users.',
+    );
   return user;
 }
 
@@ -30,7 +32,9 @@ export const listPhoneMethods: Handler = (context) => {
   const user = methodsUser(context);
   const masked = context.principal.directoryRoles.has('authenticationAdministrator');
   const methods = list(user, 'phoneMethods').map((method) =>
-    masked && typeof method.phoneNumber === 'string' ? { ...method, phoneNumber: maskPhoneNumber(method.phoneNumber) } : method,
+    masked && typeof method.phoneNumber === 'string'
+      ? { ...method, phoneNumber: maskPhoneNumber(method.phoneNumber) }
+      : method,
   );
   return collection(context, `users('${String(user.id)}')/authentication/phoneMethods`, methods);
 };

@@ -7,5 +7,7 @@ const NAMES: Readonly<Record<string, readonly [number, number, number]>> = color
 export function htmlColorHex(name: string): string | undefined {
   const key = name.toLowerCase();
   if (!Object.hasOwn(NAMES, key)) return undefined;
-  return `#${NAMES[key]!.map((channel) => channel.toString(16).padStart(2, '0')).join('').toUpperCase()}`;
+  return `#${NAMES[key]!.map((channel) => channel.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase()}`;
 }

@@ -35,7 +35,11 @@ function subject(context: HandlerContext, userId: unknown): Json {
   };
 }
 
-function expandRequest(context: HandlerContext, request: JsonRecord, items: readonly ExpandItem[]): Record<string, Json> {
+function expandRequest(
+  context: HandlerContext,
+  request: JsonRecord,
+  items: readonly ExpandItem[],
+): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const item of items) {
     if (item.name === 'accessPackage') {
@@ -47,7 +51,9 @@ function expandRequest(context: HandlerContext, request: JsonRecord, items: read
       if (assignment === undefined || assignment === null) out.assignment = null;
       else {
         const { targetId, ...view } = assignment;
-        out.assignment = item.expand.some((nested) => nested.name === 'target') ? { ...view, target: subject(context, targetId) } : view;
+        out.assignment = item.expand.some((nested) => nested.name === 'target')
+          ? { ...view, target: subject(context, targetId) }
+          : view;
       }
     }
   }
@@ -57,11 +63,22 @@ function expandRequest(context: HandlerContext, request: JsonRecord, items: read
 export const getAssignmentRequest: Handler = (context) => {
   const request = context.store.get('assignmentRequests', context.params.request!);
   if (request === undefined) throw resourceNotFound('Access package assignment request', context.params.request!);
-  const expand = parseExpand(context.query.get('$expand'), REQUEST_EXPAND, 'vendor.graph.accessPackageAssignmentRequest');
-  const select = parseSelect(context.query.get('$select'), REQUEST_FIELDS, 'vendor.graph.accessPackageAssignmentRequest');
+  const expand = parseExpand(
+    context.query.get('$expand'),
+    REQUEST_EXPAND,
+    'vendor.graph.accessPackageAssignmentRequest',
+  );
+  const select = parseSelect(
+    context.query.get('$select'),
+    REQUEST_FIELDS,
+    'vendor.graph.accessPackageAssignmentRequest',
+  );
   const view: Record<string, Json> = {};
   for (const field of REQUEST_FIELDS) if (request[field] !== undefined) view[field] = request[field];
-  return entity(context, 'assignmentRequests/$entity', { ...applySelect(view, select), ...expandRequest(context, request, expand) });
+  return entity(context, 'assignmentRequests/$entity', {
+    ...applySelect(view, select),
+    ...expandRequest(context, request, expand),
+  });
 };
 
 const REQUIREMENT_DEFAULTS = {
@@ -80,7 +97,8 @@ export const getApplicablePolicyRequirements: Handler = (context) => {
   const items: JsonRecord[] = [];
   for (const policy of context.store.all('assignmentPolicies')) {
     if (policy.accessPackageId !== accessPackage.id) continue;
-    const allowed = policy.allowedRequestors === 'allMemberUsers' || strings(policy, 'allowedRequestors').includes(caller);
+    const allowed =
+      policy.allowedRequestors === 'allMemberUsers' || strings(policy, 'allowedRequestors').includes(caller);
     if (!allowed) continue;
     const requirements = (policy.requirements ?? {}) as JsonRecord;
     items.push({
@@ -97,7 +115,8 @@ export const getApplicablePolicyRequirements: Handler = (context) => {
 
 export const deleteAssignmentPolicy: Handler = (context) => {
   const id = context.params.policy!;
-  if (context.tx.get('assignmentPolicies', id) === undefined) throw resourceNotFound('Access package assignment policy', id);
+  if (context.tx.get('assignmentPolicies', id) === undefined)
+    throw resourceNotFound('Access package assignment policy', id);
   context.tx.remove('assignmentPolicies', id);
   return noContent;
 };
@@ -131,7 +150,11 @@ export const getSubcategoryTemplate: Handler = (context) => {
   if (category === undefined) throw resourceNotFound('Category template', context.params.category!);
   const subcategory = list(category, 'subcategories').find((s) => s.id === context.params.subcategory);
   if (subcategory === undefined) throw resourceNotFound('Subcategory template', context.params.subcategory!);
-  const select = parseSelect(context.query.get('$select'), SUBCATEGORY_FIELDS, 'vendor.graph.security.subcategoryTemplate');
+  const select = parseSelect(
+    context.query.get('$select'),
+    SUBCATEGORY_FIELDS,
+    'vendor.graph.security.subcategoryTemplate',
+  );
   return {
     status: 200,
     body: {
@@ -152,7 +175,9 @@ export const addCustodianSource: Handler = (context) => {
   const reference = String((context.body as JsonRecord)['@odata.id']);
   const match = USER_SOURCE.exec(reference);
   if (match === null)
-    throw badRequest('Invalid @odata.id: expected the URL of a user source of a custodian in this case (…/ediscoveryCases/{case}/custodians/{custodian}/userSources/{source}).');
+    throw badRequest(
+      'Invalid @odata.id: expected the URL of a user source of a custodian in this case (…/ediscoveryCases/{case}/custodians/{custodian}/userSources/{source}).',
+    );
   const [caseId, custodianId, sourceId] = match.slice(1).map((part) => decodeURIComponent(part));
   if (caseId !== theCase.id) throw badRequest('The data source belongs to another eDiscovery case.');
   const custodian = list(theCase, 'custodians').find((c) => c.id === custodianId);
@@ -182,7 +207,11 @@ export const listFixtures: Handler = (context) => {
   const level = list(map, 'levels').find((l) => l.id === context.params.level);
   if (level === undefined) throw resourceNotFound('Level map', context.params.level!);
   const select = parseSelect(context.query.get('$select'), ['id', 'placeId', 'properties'], 'vendor.graph.fixtureMap');
-  return collection(context, 'Collection(vendor.graph.fixtureMap)', list(level, 'fixtures').map((f) => applySelect(f, select)));
+  return collection(
+    context,
+    'Collection(vendor.graph.fixtureMap)',
+    list(level, 'fixtures').map((f) => applySelect(f, select)),
+  );
 };
 
 export const deleteBuildingMap: Handler = (context) => {
@@ -196,11 +225,20 @@ export const deleteBuildingMap: Handler = (context) => {
 
 export const getProgressTaskBoardFormat: Handler = (context) => {
   const task = context.store.get('plannerTasks', context.params.task!);
-  if (task === undefined) throw new ServiceFault(404, 'NotFound', `The requested item '${truncate(context.params.task!, 80)}' is not found.`);
+  if (task === undefined)
+    throw new ServiceFault(404, 'NotFound', `The requested item '${truncate(context.params.task!, 80)}' is not found.`);
   const group = context.store.get('groups', String(task.groupId));
   const principal = context.principal;
-  if (principal.kind === 'user' && !strings(group, 'members').includes(principal.userId) && !strings(group, 'owners').includes(principal.userId))
-    throw new ServiceFault(403, 'Forbidden', 'You do not have the required permissions to access this item: only members of the plan’s group can read its tasks.');
+  if (
+    principal.kind === 'user' &&
+    !strings(group, 'members').includes(principal.userId) &&
+    !strings(group, 'owners').includes(principal.userId)
+  )
+    throw new ServiceFault(
+      403,
+      'Forbidden',
+      'You do not have the required permissions to access this item: only members of the plan’s group can read its tasks.',
+    );
   const format = (task.progressTaskBoardFormat ?? {}) as JsonRecord;
   return entity(context, `planner/tasks('${String(task.id)}')/progressTaskBoardFormat/$entity`, {
     '@odata.etag': `W/"${String(task.etag ?? 'JzEtVGFzayAgQEBAQEBAQEBAQEBAQEBAWCc=')}"`,
@@ -213,8 +251,12 @@ export const deleteEngagementRoleMember: Handler = (context) => {
   const role = context.tx.get('engagementRoles', context.params.role!);
   if (role === undefined) throw resourceNotFound('Engagement role', context.params.role!);
   const members = list(role, 'members');
-  if (!members.some((m) => m.id === context.params.member)) throw resourceNotFound('Engagement role member', context.params.member!);
-  context.tx.put('engagementRoles', String(role.id), { ...role, members: members.filter((m) => m.id !== context.params.member) });
+  if (!members.some((m) => m.id === context.params.member))
+    throw resourceNotFound('Engagement role member', context.params.member!);
+  context.tx.put('engagementRoles', String(role.id), {
+    ...role,
+    members: members.filter((m) => m.id !== context.params.member),
+  });
   return noContent;
 };
 

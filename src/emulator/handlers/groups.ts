@@ -26,7 +26,8 @@ function userNotFoundLike(_kind: string, id: string): ServiceFault {
 
 function team(context: HandlerContext): JsonRecord {
   const found = context.tx.get('teams', context.params.team!);
-  if (found === undefined) throw new ServiceFault(404, 'NotFound', `No team found with Group Id ${truncate(context.params.team!)}`);
+  if (found === undefined)
+    throw new ServiceFault(404, 'NotFound', `No team found with Group Id ${truncate(context.params.team!)}`);
   return found;
 }
 
@@ -135,10 +136,25 @@ export const listThreadPosts: Handler = (context) => {
     (context.params.conversation !== undefined && thread.conversationId !== context.params.conversation)
   )
     throw notFound('Thread', context.params.thread!);
-  return collection(context, `groups('${String(theGroup.id)}')/threads('${String(thread.id)}')/posts`, list(thread, 'posts'));
+  return collection(
+    context,
+    `groups('${String(theGroup.id)}')/threads('${String(thread.id)}')/posts`,
+    list(thread, 'posts'),
+  );
 };
 
-const GROUP_FIELDS = ['id', 'displayName', 'description', 'mailNickname', 'classification', 'visibility', 'groupTypes', 'mailEnabled', 'securityEnabled', 'resourceProvisioningOptions'];
+const GROUP_FIELDS = [
+  'id',
+  'displayName',
+  'description',
+  'mailNickname',
+  'classification',
+  'visibility',
+  'groupTypes',
+  'mailEnabled',
+  'securityEnabled',
+  'resourceProvisioningOptions',
+];
 
 export const getGroup: Handler = (context) => {
   const found = group(context);
@@ -157,8 +173,12 @@ export const listChannels: Handler = (context) => {
 export const listChannelTabs: Handler = (context) => {
   const theTeam = team(context);
   const channel = list(theTeam, 'channels').find((c) => c.id === context.params.channel);
-  if (channel === undefined) throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
-  const tabs = list(channel, 'tabs').map(({ teamsAppId, ...tab }) => ({ ...tab, teamsApp: { id: teamsAppId ?? null } }));
+  if (channel === undefined)
+    throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
+  const tabs = list(channel, 'tabs').map(({ teamsAppId, ...tab }) => ({
+    ...tab,
+    teamsApp: { id: teamsAppId ?? null },
+  }));
   return collection(context, `teams('${String(theTeam.id)}')/channels('${String(channel.id)}')/tabs`, tabs);
 };
 
@@ -217,15 +237,21 @@ export const addGroupOwner: Handler = (context) => {
     if (principal !== undefined) objectId = String(principal.id);
   }
   if (kind !== 'users' && kind !== 'serviceprincipals' && kind !== 'directoryobjects')
-    throw badRequest(`Invalid @odata.id: an owner is a user or a service principal, not '${truncate(reference.kind)}'.`);
+    throw badRequest(
+      `Invalid @odata.id: an owner is a user or a service principal, not '${truncate(reference.kind)}'.`,
+    );
   if (objectId === undefined) throw userNotFound(reference.id);
   if (!isUnified(theGroup) && !isSecurity(theGroup))
     throw badRequest('Owners can be added to unified (Microsoft 365) and security groups only.');
   if (!mayAddOwner(context, theGroup, objectIsUser))
-    throw forbidden('Insufficient privileges to complete the operation: your directory roles do not allow changing the owners of this group.');
+    throw forbidden(
+      'Insufficient privileges to complete the operation: your directory roles do not allow changing the owners of this group.',
+    );
   const owners = strings(theGroup, 'owners');
   if (owners.includes(objectId))
-    throw badRequest("One or more added object references already exist for the following modified properties: 'owners'.");
+    throw badRequest(
+      "One or more added object references already exist for the following modified properties: 'owners'.",
+    );
   context.tx.put('groups', String(theGroup.id), { ...theGroup, owners: [...owners, objectId] });
   return noContent;
 };
@@ -292,8 +318,7 @@ function parseParts(text: string): Set<ClonePart> {
 
 export const cloneTeam: Handler = (context) => {
   const source = team(context);
-  if (source.isOrganizationWide === true)
-    throw badRequest('Cloning is not supported for organization-wide teams.');
+  if (source.isOrganizationWide === true) throw badRequest('Cloning is not supported for organization-wide teams.');
   const body = context.body as JsonRecord;
   const parts = parseParts(String(body.partsToClone));
   const operationId = context.newId();
@@ -322,7 +347,11 @@ export const cloneTeam: Handler = (context) => {
 };
 
 function mailNicknameFrom(displayName: string, taken: (nickname: string) => boolean): string {
-  const base = displayName.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 56) || 'team';
+  const base =
+    displayName
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 56) || 'team';
   let nickname = base;
   for (let n = 2; taken(nickname); n++) nickname = `${base}${n}`;
   return nickname;
@@ -404,7 +433,11 @@ export const getTeamOperation: Handler = (context) => {
   const operation = context.tx.get('teamOperations', context.params.operation!);
   if (operation === undefined || operation.teamId !== context.params.team)
     throw new ServiceFault(404, 'NotFound', `Operation '${truncate(context.params.operation!)}' was not found.`);
-  let next: JsonRecord = { ...operation, attemptsCount: Number(operation.attemptsCount) + 1, lastActionDateTime: context.now };
+  let next: JsonRecord = {
+    ...operation,
+    attemptsCount: Number(operation.attemptsCount) + 1,
+    lastActionDateTime: context.now,
+  };
   if (operation.status === 'notStarted' || operation.status === 'inProgress') {
     if (Number(operation.attemptsCount) < context.settings.clonePolls) next = { ...next, status: 'inProgress' };
     else {
@@ -443,7 +476,8 @@ const APP_BIND = /\/v1\.0\/appCatalogs\/teamsApps(?:\/([^/()]+)|\('([^']+)'\))\/
 export const addChannelTab: Handler = (context) => {
   const theTeam = team(context);
   const channel = list(theTeam, 'channels').find((c) => c.id === context.params.channel);
-  if (channel === undefined) throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
+  if (channel === undefined)
+    throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
   const principal = context.principal;
   if (
     principal.kind === 'user' &&
@@ -454,18 +488,25 @@ export const addChannelTab: Handler = (context) => {
   const body = context.body as JsonRecord;
   const bind = APP_BIND.exec(String(body['teamsApp@odata.bind']));
   if (bind === null)
-    throw badRequest(`Invalid teamsApp@odata.bind: expected ${context.settings.baseUrl}/v1.0/appCatalogs/teamsApps/<app_id>.`);
+    throw badRequest(
+      `Invalid teamsApp@odata.bind: expected ${context.settings.baseUrl}/v1.0/appCatalogs/teamsApps/<app_id>.`,
+    );
   const appId = decodeURIComponent(bind[1] ?? bind[2]!);
   const app = context.store.get('teamsApps', appId);
-  if (app === undefined) throw new ServiceFault(404, 'NotFound', `Teams app '${truncate(appId)}' was not found in the app catalog.`);
+  if (app === undefined)
+    throw new ServiceFault(404, 'NotFound', `Teams app '${truncate(appId)}' was not found in the app catalog.`);
   if (!strings(theTeam, 'installedApps').includes(appId))
-    throw badRequest(`The app '${String(app.displayName ?? appId)}' is not installed in the team; install it before pinning its tab.`);
+    throw badRequest(
+      `The app '${String(app.displayName ?? appId)}' is not installed in the team; install it before pinning its tab.`,
+    );
   const staticTab = list(app, 'staticTabs').find((tab) => strings(tab, 'scopes').includes('team'));
   let displayName: Json;
   let configuration: JsonRecord;
   if (staticTab !== undefined) {
     if (body.displayName !== undefined || body.configuration !== undefined)
-      throw badRequest('The app declares a static tab for teams: its displayName and configuration come from the app and must not be sent.');
+      throw badRequest(
+        'The app declares a static tab for teams: its displayName and configuration come from the app and must not be sent.',
+      );
     displayName = staticTab.name ?? null;
     configuration = {
       entityId: staticTab.entityId ?? null,
@@ -494,7 +535,9 @@ export const addChannelTab: Handler = (context) => {
     configuration,
     webUrl: `https://teams.bomwright.invalid/l/channel/${encodeURIComponent(String(channel.id))}/tab%3a%3a${tabId}?label=${encodeURIComponent(String(displayName))}&groupId=${String(theTeam.id)}`,
   };
-  const channels = list(theTeam, 'channels').map((c) => (c === channel ? { ...c, tabs: [...list(c, 'tabs'), tab] } : c));
+  const channels = list(theTeam, 'channels').map((c) =>
+    c === channel ? { ...c, tabs: [...list(c, 'tabs'), tab] } : c,
+  );
   context.tx.put('teams', String(theTeam.id), { ...theTeam, channels });
   const { teamsAppId: _app, ...view } = tab;
   return entity(context, `teams('${String(theTeam.id)}')/channels('${String(channel.id)}')/tabs/$entity`, view, 201);

@@ -29,7 +29,8 @@ function folderOf(user: JsonRecord, folderId: string): JsonRecord {
   const folder = list(user, 'mailFolders').find(
     (f) => f.id === folderId || (typeof f.wellKnownName === 'string' && f.wellKnownName.toLowerCase() === wanted),
   );
-  if (folder === undefined) throw new ServiceFault(404, 'ErrorItemNotFound', 'The specified folder could not be found in the store.');
+  if (folder === undefined)
+    throw new ServiceFault(404, 'ErrorItemNotFound', 'The specified folder could not be found in the store.');
   return folder;
 }
 
@@ -84,7 +85,11 @@ function sealState(context: HandlerContext, state: DeltaState): string {
 function openState(context: HandlerContext, token: string, user: string, folder: string): DeltaState {
   const payload = context.links.open(token) as unknown as DeltaState | undefined;
   if (payload === undefined || payload.user !== user || payload.folder !== folder)
-    throw new ServiceFault(400, 'BadRequest', 'The delta or skip token is not valid for this folder; start a new round without a token.');
+    throw new ServiceFault(
+      400,
+      'BadRequest',
+      'The delta or skip token is not valid for this folder; start a new round without a token.',
+    );
   return payload;
 }
 
@@ -92,7 +97,9 @@ function parseFilter(value: string | undefined): DeltaState['filter'] {
   if (value === undefined) return null;
   const match = /^\s*receivedDateTime\s+(ge|gt)\s+'?([0-9T:.Z+-]+)'?\s*$/i.exec(value);
   if (match === null || Number.isNaN(Date.parse(match[2]!)))
-    throw badRequest(`Unsupported $filter '${truncate(value, 80)}': message delta supports only "receivedDateTime ge <date-time>" or "receivedDateTime gt <date-time>".`);
+    throw badRequest(
+      `Unsupported $filter '${truncate(value, 80)}': message delta supports only "receivedDateTime ge <date-time>" or "receivedDateTime gt <date-time>".`,
+    );
   return { op: match[1]!.toLowerCase() as 'ge' | 'gt', value: new Date(match[2]!).toISOString() };
 }
 
@@ -101,7 +108,9 @@ function firstRoundState(context: HandlerContext, user: string, folder: string):
   if (query.has('$search')) throw badRequest('$search is not supported for message delta.');
   const orderby = query.get('$orderby');
   if (orderby !== undefined && !/^\s*receivedDateTime\s+desc\s*$/i.test(orderby))
-    throw badRequest(`Unsupported $orderby '${truncate(orderby, 80)}': message delta supports only "receivedDateTime desc".`);
+    throw badRequest(
+      `Unsupported $orderby '${truncate(orderby, 80)}': message delta supports only "receivedDateTime desc".`,
+    );
   const changeType = query.get('changeType');
   if (changeType !== undefined && !(CHANGE_TYPES as readonly string[]).includes(changeType))
     throw badRequest(`Invalid changeType '${truncate(changeType, 40)}': expected created, updated or deleted.`);
@@ -164,10 +173,13 @@ export const messageDelta: Handler = (context) => {
   let state: DeltaState;
   if (skip !== undefined || delta !== undefined) {
     if (context.query.size > 1)
-      throw badRequest('Query options other than $skiptoken and $deltatoken belong to the first request of a round: use the returned link unchanged.');
+      throw badRequest(
+        'Query options other than $skiptoken and $deltatoken belong to the first request of a round: use the returned link unchanged.',
+      );
     const opened = openState(context, (skip ?? delta)!, userId, folderId);
     // A delta token starts a new round over what changed since the last one.
-    state = delta !== undefined ? { ...opened, since: opened.upTo, upTo: currentChangeSeq(context), after: null } : opened;
+    state =
+      delta !== undefined ? { ...opened, since: opened.upTo, upTo: currentChangeSeq(context), after: null } : opened;
   } else state = firstRoundState(context, userId, folderId);
 
   const parent = `${userId}/${folderId}`;
@@ -188,7 +200,8 @@ export const messageDelta: Handler = (context) => {
   if (state.since > 0 && want('deleted')) {
     for (const removed of context.store.childrenOf('removedMessages', parent)) {
       const seq = Number(removed.seq);
-      if (seq > state.since && seq <= state.upTo) candidates.push({ key: sortKey(state, removed, true), item: removed });
+      if (seq > state.since && seq <= state.upTo)
+        candidates.push({ key: sortKey(state, removed, true), item: removed });
     }
   }
   const remaining = candidates
@@ -202,7 +215,9 @@ export const messageDelta: Handler = (context) => {
       : withExpand(applySelect(messageView(item), state.select ?? undefined), item, state.expand),
   );
   const base = `${context.settings.baseUrl}/v1.0/${context.params.user === undefined ? 'me' : `users('${encodeURIComponent(userId)}')`}/mailFolders('${encodeURIComponent(folderId)}')/messages/delta`;
-  const body: Record<string, Json> = { '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#Collection(message)` };
+  const body: Record<string, Json> = {
+    '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#Collection(message)`,
+  };
   if (remaining.length > page.length) {
     const next: DeltaState = { ...state, after: page[page.length - 1]!.key };
     body['@odata.nextLink'] = `${base}?$skiptoken=${sealState(context, next)}`;
@@ -210,7 +225,11 @@ export const messageDelta: Handler = (context) => {
     body['@odata.deltaLink'] = `${base}?$deltatoken=${sealState(context, { ...state, after: null })}`;
   }
   body.value = value;
-  const result: HandlerResult = { status: 200, body, headers: applied === undefined ? {} : { 'Preference-Applied': applied } };
+  const result: HandlerResult = {
+    status: 200,
+    body,
+    headers: applied === undefined ? {} : { 'Preference-Applied': applied },
+  };
   return result;
 };
 
@@ -234,7 +253,12 @@ function userMessage(context: HandlerContext, user: JsonRecord): JsonRecord {
 
 function tombstone(context: HandlerContext, message: JsonRecord, seq: number): void {
   const key = `${String(message.userId)}/${String(message.folderId)}/${String(message.id)}`;
-  context.tx.put('removedMessages', key, { id: message.id ?? null, userId: message.userId ?? null, folderId: message.folderId ?? null, seq });
+  context.tx.put('removedMessages', key, {
+    id: message.id ?? null,
+    userId: message.userId ?? null,
+    folderId: message.folderId ?? null,
+    seq,
+  });
 }
 
 export const createMessage: Handler = (context) => {
@@ -265,7 +289,11 @@ export const updateMessage: Handler = (context) => {
   const user = addressedUser(context);
   const message = userMessage(context, user);
   const body = context.body as JsonRecord;
-  const updated: JsonRecord = { ...message, ...pick(body, ['subject', 'body', 'isRead']), changeSeq: nextChangeSeq(context) };
+  const updated: JsonRecord = {
+    ...message,
+    ...pick(body, ['subject', 'body', 'isRead']),
+    changeSeq: nextChangeSeq(context),
+  };
   context.tx.put('messages', String(message.id), updated);
   return entity(context, `users('${String(user.id)}')/messages/$entity`, messageView(updated));
 };
@@ -334,8 +362,10 @@ function forwardedEvent(context: HandlerContext, owner: EventOwner): JsonRecord 
     if (group === undefined || !list(group, 'calendarIds').includes(calendar as never)) throw eventNotFound();
   }
   if (calendar !== undefined) {
-    if (!list(owner.record, 'calendars').some((c) => c.id === calendar) || event.calendarId !== calendar) throw eventNotFound();
-  } else if (context.template.includes('/calendar/events/') && event.calendarId !== defaultCalendarId(owner)) throw eventNotFound();
+    if (!list(owner.record, 'calendars').some((c) => c.id === calendar) || event.calendarId !== calendar)
+      throw eventNotFound();
+  } else if (context.template.includes('/calendar/events/') && event.calendarId !== defaultCalendarId(owner))
+    throw eventNotFound();
   return event;
 }
 
@@ -365,7 +395,11 @@ export const forwardEvent: Handler = (context) => {
   if (!personal && typeof organizerCopyId === 'string' && organizerCopyId !== event.id) {
     const organizerCopy = context.tx.get('events', organizerCopyId);
     if (organizerCopy !== undefined) {
-      const known = new Set(list(organizerCopy, 'attendees').map((a) => String((a.emailAddress as JsonRecord | undefined)?.address).toLowerCase()));
+      const known = new Set(
+        list(organizerCopy, 'attendees').map((a) =>
+          String((a.emailAddress as JsonRecord | undefined)?.address).toLowerCase(),
+        ),
+      );
       const added = to
         .filter((r) => !known.has(String(r.address).toLowerCase()))
         .map((r) => ({ emailAddress: r, type: 'optional', status: { response: 'none' } }));
@@ -379,7 +413,18 @@ export const forwardEvent: Handler = (context) => {
   return accepted;
 };
 
-const EVENT_FIELDS = ['id', 'subject', 'body', 'start', 'end', 'organizer', 'attendees', 'type', 'seriesMasterId', 'iCalUId'];
+const EVENT_FIELDS = [
+  'id',
+  'subject',
+  'body',
+  'start',
+  'end',
+  'organizer',
+  'attendees',
+  'type',
+  'seriesMasterId',
+  'iCalUId',
+];
 
 export const getEvent: Handler = (context) => {
   const owner = eventOwner(context);

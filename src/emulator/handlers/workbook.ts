@@ -40,7 +40,8 @@ function workbook(context: HandlerContext): JsonRecord {
   } else {
     const wanted = context.params.itemPath!.replace(/^\/+/, '').toLowerCase();
     for (const candidate of context.store.all('workbooks'))
-      if (String(candidate.path).toLowerCase() === wanted && candidate.ownerId === ownerId) found = context.tx.get('workbooks', String(candidate.id));
+      if (String(candidate.path).toLowerCase() === wanted && candidate.ownerId === ownerId)
+        found = context.tx.get('workbooks', String(candidate.id));
   }
   if (found === undefined || found.ownerId !== ownerId)
     throw new ServiceFault(404, 'itemNotFound', 'The resource could not be found.');
@@ -49,7 +50,8 @@ function workbook(context: HandlerContext): JsonRecord {
 
 function byIdOrName(items: readonly JsonRecord[], key: string, what: string): JsonRecord {
   const lower = key.toLowerCase();
-  const found = items.find((item) => item.id === key) ?? items.find((item) => String(item.name).toLowerCase() === lower);
+  const found =
+    items.find((item) => item.id === key) ?? items.find((item) => String(item.name).toLowerCase() === lower);
   if (found === undefined) throw itemNotFound(`The requested ${what} '${truncate(key, 80)}' was not found.`);
   return found;
 }
@@ -77,7 +79,8 @@ function columnNumber(letters: string): number {
 
 function columnLetters(n: number): string {
   let letters = '';
-  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26))
+    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
   return letters;
 }
 
@@ -98,7 +101,9 @@ export function normalizeAddress(address: string, sheetName: string): string {
       (parts.length === 2 && parts.every((p) => /^[A-Z]{1,3}$/.test(p))) ||
       (parts.length === 2 && parts.every((p) => /^[1-9]\d{0,6}$/.test(p))));
   if (!valid || parts.some((p) => CELL.test(p) && columnNumber(CELL.exec(p)![1]!) > 16_384))
-    throw invalidArgument(`The argument is invalid or missing or has an incorrect format: address '${truncate(address, 60)}'.`);
+    throw invalidArgument(
+      `The argument is invalid or missing or has an incorrect format: address '${truncate(address, 60)}'.`,
+    );
   return text;
 }
 
@@ -136,7 +141,9 @@ function side(context: HandlerContext): string {
   const wanted = context.params.sideIndex!.toLowerCase();
   const found = SIDES.find((s) => s.toLowerCase() === wanted);
   if (found === undefined)
-    throw invalidArgument(`Invalid sideIndex '${truncate(context.params.sideIndex!, 40)}': expected one of ${SIDES.join(', ')}.`);
+    throw invalidArgument(
+      `Invalid sideIndex '${truncate(context.params.sideIndex!, 40)}': expected one of ${SIDES.join(', ')}.`,
+    );
   return found;
 }
 
@@ -146,8 +153,16 @@ function session(context: HandlerContext, book: JsonRecord): JsonRecord | undefi
   const id = context.header('workbook-session-id');
   if (id === undefined) return undefined;
   const found = context.tx.get('workbookSessions', id);
-  if (found === undefined || found.workbookId !== book.id || Date.parse(String(found.expiresDateTime)) <= Date.parse(context.now))
-    throw new ServiceFault(404, 'InvalidSessionNotFound', 'The workbook session does not exist or has expired; create a new session.');
+  if (
+    found === undefined ||
+    found.workbookId !== book.id ||
+    Date.parse(String(found.expiresDateTime)) <= Date.parse(context.now)
+  )
+    throw new ServiceFault(
+      404,
+      'InvalidSessionNotFound',
+      'The workbook session does not exist or has expired; create a new session.',
+    );
   return found;
 }
 
@@ -172,7 +187,13 @@ function withBorder(holder: JsonRecord, key: string, sideIndex: string, border: 
 }
 
 function borderView(sideIndex: string, border: JsonRecord): JsonRecord {
-  return { id: sideIndex, sideIndex, color: border.color ?? null, style: border.style ?? null, weight: border.weight ?? null };
+  return {
+    id: sideIndex,
+    sideIndex,
+    color: border.color ?? null,
+    style: border.style ?? null,
+    weight: border.weight ?? null,
+  };
 }
 
 export function normalizeColor(color: string): string {
@@ -196,7 +217,8 @@ export const updateRangeBorder: Handler = (context) => {
   const border = { ...borderOf(book, sessionRecord, key, sideIndex), ...changes };
   if (sessionRecord !== undefined) {
     const touched = touch(context, sessionRecord);
-    if (touched.persistChanges === true) context.tx.put('workbooks', String(book.id), withBorder(book, key, sideIndex, border));
+    if (touched.persistChanges === true)
+      context.tx.put('workbooks', String(book.id), withBorder(book, key, sideIndex, border));
     else context.tx.put('workbookSessions', String(touched.id), withBorder(touched, key, sideIndex, border));
   }
   return entity(context, 'workbookRangeBorder', borderView(sideIndex, border));
@@ -225,7 +247,9 @@ export const listTableColumns: Handler = (context) => {
   const skip = parseCount('$skip', context.query.get('$skip')) ?? 0;
   const select = parseSelect(context.query.get('$select'), COLUMN_FIELDS, 'vendor.graph.workbookTableColumn');
   const columns = [...list(tableRecord, 'columns')].sort((a, b) => Number(a.index) - Number(b.index));
-  const page = columns.slice(skip, top === undefined ? undefined : skip + top).map((column) => applySelect(column, select, []));
+  const page = columns
+    .slice(skip, top === undefined ? undefined : skip + top)
+    .map((column) => applySelect(column, select, []));
   return collection(context, 'Collection(workbookTableColumn)', page);
 };
 
@@ -233,13 +257,18 @@ export const getChartPoint: Handler = (context) => {
   const book = workbook(context);
   const sheet = worksheet(book, context.params.worksheet!);
   const chart = list(book, 'charts').find(
-    (c) => c.worksheetId === sheet.id && (c.id === context.params.chart || String(c.name).toLowerCase() === context.params.chart!.toLowerCase()),
+    (c) =>
+      c.worksheetId === sheet.id &&
+      (c.id === context.params.chart || String(c.name).toLowerCase() === context.params.chart!.toLowerCase()),
   );
-  if (chart === undefined) throw itemNotFound(`The requested chart '${truncate(context.params.chart!, 80)}' was not found.`);
+  if (chart === undefined)
+    throw itemNotFound(`The requested chart '${truncate(context.params.chart!, 80)}' was not found.`);
   const series = byIdOrName(list(chart, 'series'), context.params.series!, 'series');
   const text = context.params.index!.trim();
   if (!/^-?\d{1,11}$/.test(text) || Number(text) < INT32_MIN || Number(text) > INT32_MAX)
-    throw invalidArgument(`The argument is invalid or missing or has an incorrect format: index '${truncate(text, 20)}' is not an Int32.`);
+    throw invalidArgument(
+      `The argument is invalid or missing or has an incorrect format: index '${truncate(text, 20)}' is not an Int32.`,
+    );
   const index = Number(text);
   const points = list(series, 'points');
   if (index < 0 || index >= points.length)
@@ -266,7 +295,8 @@ export const createWorkbookSession: Handler = (context) => {
 
 export const closeWorkbookSession: Handler = (context) => {
   const book = workbook(context);
-  if (context.header('workbook-session-id') === undefined) throw badRequest('Workbook-Session-Id is required to close a session.');
+  if (context.header('workbook-session-id') === undefined)
+    throw badRequest('Workbook-Session-Id is required to close a session.');
   const found = session(context, book)!;
   context.tx.remove('workbookSessions', String(found.id));
   return noContent;
