@@ -26,9 +26,25 @@ describe('the built package, imported the way a user would', () => {
     expect(JSON.parse(run.stdout)).toEqual({ valid: true, verified: true, bumped: 2, same: true, rules: true });
   });
 
+  it('exposes the emulator from "bomwright/emulator", for users\' own tests', () => {
+    const script = `
+      import { startEmulator } from 'bomwright/emulator';
+      const emulator = await startEmulator({ port: 0 });
+      const token = await emulator.token();
+      const reply = await fetch(emulator.url + '/v1.0/me/authentication/phoneMethods', { headers: { Authorization: 'Bearer ' + token } });
+      const body = await reply.json();
+      await emulator.close();
+      console.log(JSON.stringify({ status: reply.status, methods: body.value.length }));
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ status: 200, methods: 3 });
+  });
+
   it('declares its entry points, types and bin', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+    expect(pkg.exports['./emulator']).toEqual({ types: './dist/emulator/index.d.ts', default: './dist/emulator/index.js' });
     expect(pkg.bin).toEqual({ bomwright: 'bin/bomwright.cjs' });
     expect(readFileSync(path.join(ROOT, 'dist/index.d.ts'), 'utf8')).toContain('validate');
   });
@@ -45,7 +61,8 @@ describe('the published tarball', () => {
       /^README\.md$/,
       /^SECURITY\.md$/,
       /^bin\/bomwright\.cjs$/,
-      /^dist\/bundle\/(cli|worker)\.cjs$/,
+      /^dist\/bundle\/(cli|worker|emulator)\.cjs$/,
+      /^schema\/emulator-seed\.schema\.json$/,
       /^dist\/runtime\/code-cache\.(cjs|js|d\.ts)$/,
       /^dist\/(?!build\/|cli\/|action\/)[\w/-]+\.(js|d\.ts)$/,
       /^generated\/validators\/[\w.-]+\.cjs$/,
@@ -58,6 +75,9 @@ describe('the published tarball', () => {
       'dist/node/worker.js',
       'dist/bundle/cli.cjs',
       'dist/bundle/worker.cjs',
+      'dist/bundle/emulator.cjs',
+      'dist/emulator/index.js',
+      'schema/emulator-seed.schema.json',
     ])
       expect(files).toContain(needed);
     expect(files.filter((f) => f.startsWith('generated/validators/'))).toHaveLength(7);
