@@ -184,3 +184,42 @@ export async function publicVerificationKey(keys: EmulatorKeys): Promise<Verific
   const { d: _private, ...publicJwk } = keys.signingKey;
   return importJWK(publicJwk, TOKEN_ALGORITHM);
 }
+
+/**
+ * Verified tokens by their text, so a client that sends the same token on every request pays for one signature
+ * check, not one per request (ES256 verification is most of a small request's cost). Expiry is checked on every
+ * hit; the cache is bounded and drops its oldest entries first.
+ */
+export class VerifiedTokens {
+  private readonly entries = new Map<string, { principal: Principal; expires: number }>();
+
+  constructor(
+    private readonly verify: (token: string) => Promise<Principal>,
+    private readonly capacity = 10_000,
+  ) {}
+
+  async principal(token: string): Promise<Principal> {
+    const hit = this.entries.get(token);
+    if (hit !== undefined) {
+      if (Date.now() < hit.expires) return hit.principal;
+      this.entries.delete(token);
+    }
+    const principal = await this.verify(token);
+    const expires = expiryOf(token);
+    if (expires !== undefined) {
+      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(token, { principal, expires });
+    }
+    return principal;
+  }
+}
+
+/** The `exp` of a token that has just been verified, in milliseconds; the clock tolerance is not extended. */
+function expiryOf(token: string): number | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}

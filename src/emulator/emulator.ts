@@ -12,6 +12,7 @@ import {
   isEmulatorKeys,
   mintToken,
   publicVerificationKey,
+  VerifiedTokens,
   verifyToken,
   type EmulatorKeys,
 } from './auth.js';
@@ -204,6 +205,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { store, keys, journal } = await openState(options.stateDir, options.seed, options.compactBytes, options.log);
   const verificationKey = await publicVerificationKey(keys);
   const tenant = tenantOf(store);
+  const verified = new VerifiedTokens((token) => verifyToken(tenant.id, verificationKey, token));
   const throttle: ThrottleOptions | undefined =
     options.throttle === undefined
       ? undefined
@@ -220,7 +222,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       store,
       settings,
       links: linkTokens(keys.linkSecret),
-      authenticate: (token) => verifyToken(tenant.id, verificationKey, token),
+      authenticate: (token) => verified.principal(token),
       commit(changes: readonly Change[]) {
         store.apply(changes);
         return journal === undefined ? Promise.resolve() : journal.append(changes);

@@ -110,7 +110,14 @@ function jsonDepthExceeded(text: string): boolean {
 
 class BodyTooLarge extends Error {}
 
+const EMPTY = Buffer.alloc(0);
+
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  // Most requests (GET, DELETE) carry no body at all: no need to wait for one.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return Promise.resolve(EMPTY);
+  }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     request.resume();
@@ -203,7 +210,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         payload = JSON.stringify(result.body);
         headers['Content-Type'] ??= JSON_TYPE;
       }
-      if (payload === undefined && result.status !== 204) headers['Content-Length'] = '0';
+      // A known length lets Node send headers and body in one write, instead of chunked encoding.
+      if (result.status !== 204) headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
       response.writeHead(result.status, headers);
       response.end(payload);
     };

@@ -1,0 +1,200 @@
+// Case I: the service emulator under load (`npm run bench -- --only I`, or `node bench/emulator.js [--quick]`).
+// Everything runs on loopback, bounded in time: the emulator (and a bare node:http server answering the same JSON,
+// for comparison) in child processes, the load generator (autocannon) in this process.
+//   I1  read load: GET phone methods, 50 connections with keep-alive; emulator and bare server interleaved
+//   I2  mixed load, 20% writes (create a message), without and with --state; acknowledged writes per second
+//   I3  the emulator's resident memory after I2
+//   I4  kill -9 loop: writers running, the emulator killed at a random moment and restarted on the same --state,
+//       every acknowledged write checked after each restart
+// Markdown goes to stdout, progress to stderr.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/bomwright.cjs');
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const DURATION_S = values.quick ? 4 : 10;
+const ROUNDS = values.quick ? 1 : 3;
+const KILLS = values.quick ? 20 : 100;
+const PHONE_METHODS = '/v1.0/me/authentication/phoneMethods';
+
+const log = (text) => process.stderr.write(`${text}\n`);
+
+/** Starts a child that prints "listening on URL" first; resolves with the URL and the process. */
+function startChild(args) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /^listening on (\S+)\n/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+const startEmulator = (extra = []) => startChild([BIN, 'emulator', '--port', '0', '--quiet', ...extra]);
+
+async function tokenFor(url) {
+  const response = await fetch(`${url}/_emulator/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  return (await response.json()).access_token;
+}
+
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+function load(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: 50, pipelining: 1, duration: DURATION_S, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function readLoad() {
+  const emulator = await startEmulator();
+  const token = await tokenFor(emulator.url);
+  const headers = { Authorization: `Bearer ${token}` };
+  const body = await (await fetch(`${emulator.url}${PHONE_METHODS}`, { headers })).text();
+  const bare = await startChild([join(ROOT, 'bench/peers/bare-http.js'), body]);
+  const results = { emulator: [], bare: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url] of [['emulator', emulator.url], ['bare', bare.url]]) {
+      const result = await load({ url: `${url}${PHONE_METHODS}`, headers });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      results[name].push({ rps: result.requests.average, p99: result.latency.p99 });
+      log(`  I1 ${name} round ${round + 1}: ${fmt(result.requests.average)} req/s, p99 ${result.latency.p99} ms`);
+    }
+  }
+  await stop(emulator.child);
+  await stop(bare.child);
+  const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)) });
+  return { emulator: summary(results.emulator), bare: summary(results.bare) };
+}
+
+async function mixedLoad(stateDir) {
+  const emulator = await startEmulator(stateDir === undefined ? [] : ['--state', stateDir]);
+  const token = await tokenFor(emulator.url);
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const read = { method: 'GET', path: PHONE_METHODS };
+  const write = { method: 'POST', path: '/v1.0/me/mailFolders/inbox/messages', body: JSON.stringify({ subject: 'load' }) };
+  const result = await load({ url: emulator.url, headers, requests: [read, read, read, read, write] });
+  const created = result.statusCodeStats?.['201']?.count ?? 0;
+  const ok = result.statusCodeStats?.['200']?.count ?? 0;
+  const rss = rssOf(emulator.child.pid);
+  await stop(emulator.child);
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`mixed load: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return { rps: result.requests.average, p99: result.latency.p99, writesPerSecond: created / DURATION_S, readsPerSecond: ok / DURATION_S, rss };
+}
+
+/** Subjects of the inbox, through message delta. */
+async function inboxSubjects(url, token) {
+  const subjects = new Set();
+  let next = `${url}/v1.0/me/mailFolders/inbox/messages/delta?$select=subject`;
+  while (next !== undefined) {
+    const page = await (await fetch(next, { headers: { Authorization: `Bearer ${token}`, Prefer: 'odata.maxpagesize=1000' } })).json();
+    for (const message of page.value) subjects.add(message.subject);
+    next = page['@odata.nextLink'];
+  }
+  return subjects;
+}
+
+async function killLoop() {
+  const stateDir = mkdtempSync(join(tmpdir(), 'bomwright-kill-'));
+  const acknowledged = [];
+  let lost = 0;
+  let sequence = 0;
+  const started = performance.now();
+  for (let kill = 0; kill < KILLS; kill++) {
+    const emulator = await startEmulator(['--state', stateDir]);
+    const token = await tokenFor(emulator.url);
+    // Every write acknowledged so far must be there after the restart.
+    const present = await inboxSubjects(emulator.url, token);
+    lost += acknowledged.filter((subject) => !present.has(subject)).length;
+    let running = true;
+    const writer = async () => {
+      while (running) {
+        const subject = `w${sequence++}`;
+        try {
+          const response = await fetch(`${emulator.url}/v1.0/me/mailFolders/inbox/messages`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ subject }),
+          });
+          if (response.status === 201) acknowledged.push(subject);
+          else await response.arrayBuffer();
+        } catch {
+          return; // the connection died with the process: this write was not acknowledged
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 250));
+    const exited = new Promise((resolve) => emulator.child.once('exit', resolve));
+    emulator.child.kill('SIGKILL');
+    running = false;
+    await Promise.all(writers);
+    await exited;
+    if ((kill + 1) % 10 === 0) log(`  I4 ${kill + 1}/${KILLS} kills, ${acknowledged.length} writes acknowledged, ${lost} lost`);
+  }
+  const emulator = await startEmulator(['--state', stateDir]);
+  const present = await inboxSubjects(emulator.url, await tokenFor(emulator.url));
+  lost += acknowledged.filter((subject) => !present.has(subject)).length;
+  await stop(emulator.child);
+  rmSync(stateDir, { recursive: true, force: true });
+  return { kills: KILLS, acknowledged: acknowledged.length, lost, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main() {
+  log(`[I] the emulator under load (${DURATION_S} s per run, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, ${KILLS} kills)`);
+  const read = await readLoad();
+  log('  I2 mixed load, memory state');
+  const memory = await mixedLoad(undefined);
+  log('  I2 mixed load, --state');
+  const stateDir = mkdtempSync(join(tmpdir(), 'bomwright-state-'));
+  const durable = await mixedLoad(stateDir);
+  rmSync(stateDir, { recursive: true, force: true });
+  log('  I4 kill -9 loop');
+  const kills = await killLoop();
+  const lines = [
+    '### I. The service emulator under load',
+    '',
+    `Loopback, autocannon in a second process, 50 connections with keep-alive, ${DURATION_S} s per run; I1 is the median of ${ROUNDS} interleaved rounds.`,
+    '',
+    '| what | emulator | bare `node:http` (same JSON) | ratio |',
+    '|---|---:|---:|---:|',
+    `| I1 read load: GET phone methods, requests/s | ${fmt(read.emulator.rps)} | ${fmt(read.bare.rps)} | ${fmt((100 * read.emulator.rps) / read.bare.rps)}% (goal ≥ 50%) |`,
+    `| I1 read load: p99 latency | ${read.emulator.p99} ms | ${read.bare.p99} ms | goal ≤ 10 ms |`,
+    '',
+    '| I2 mixed load (20% writes: create a message) | requests/s | p99 | acknowledged writes/s | reads/s | I3 RSS after |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| in memory | ${fmt(memory.rps)} | ${memory.p99} ms | ${fmt(memory.writesPerSecond)} | ${fmt(memory.readsPerSecond)} | ${fmt(memory.rss / 2 ** 20, 1)} MiB |`,
+    `| \`--state\` (fsync before each acknowledgement, group commit) | ${fmt(durable.rps)} | ${durable.p99} ms | ${fmt(durable.writesPerSecond)} (goal ≥ 2,000) | ${fmt(durable.readsPerSecond)} | ${fmt(durable.rss / 2 ** 20, 1)} MiB |`,
+    '',
+    `I4 kill -9 loop: ${kills.kills} kills under write load (8 writers), each followed by a restart on the same \`--state\` that had to hold every write whose response was received: ${fmt(kills.acknowledged)} writes acknowledged, **${kills.lost} lost** (${fmt(kills.seconds, 1)} s).`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+  if (kills.lost > 0) process.exitCode = 1;
+}
+
+await main();
