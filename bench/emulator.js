@@ -52,7 +52,11 @@ function stop(child) {
 const startEmulator = (extra = []) => startChild([BIN, 'emulator', '--port', '0', '--quiet', ...extra]);
 
 async function tokenFor(url) {
-  const response = await fetch(`${url}/_emulator/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  const response = await fetch(`${url}/_emulator/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   return (await response.json()).access_token;
 }
 
@@ -63,12 +67,15 @@ function rssOf(pid) {
 
 function load(options) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: 50, pipelining: 1, duration: DURATION_S, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ connections: 50, pipelining: 1, duration: DURATION_S, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function readLoad() {
   const emulator = await startEmulator();
@@ -78,9 +85,13 @@ async function readLoad() {
   const bare = await startChild([join(ROOT, 'bench/peers/bare-http.js'), body]);
   const results = { emulator: [], bare: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, url] of [['emulator', emulator.url], ['bare', bare.url]]) {
+    for (const [name, url] of [
+      ['emulator', emulator.url],
+      ['bare', bare.url],
+    ]) {
       const result = await load({ url: `${url}${PHONE_METHODS}`, headers });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       results[name].push({ rps: result.requests.average, p99: result.latency.p99 });
       log(`  I1 ${name} round ${round + 1}: ${fmt(result.requests.average)} req/s, p99 ${result.latency.p99} ms`);
     }
@@ -96,14 +107,25 @@ async function mixedLoad(stateDir) {
   const token = await tokenFor(emulator.url);
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const read = { method: 'GET', path: PHONE_METHODS };
-  const write = { method: 'POST', path: '/v1.0/me/mailFolders/inbox/messages', body: JSON.stringify({ subject: 'load' }) };
+  const write = {
+    method: 'POST',
+    path: '/v1.0/me/mailFolders/inbox/messages',
+    body: JSON.stringify({ subject: 'load' }),
+  };
   const result = await load({ url: emulator.url, headers, requests: [read, read, read, read, write] });
   const created = result.statusCodeStats?.['201']?.count ?? 0;
   const ok = result.statusCodeStats?.['200']?.count ?? 0;
   const rss = rssOf(emulator.child.pid);
   await stop(emulator.child);
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`mixed load: ${result.errors} errors, ${result.non2xx} non-2xx`);
-  return { rps: result.requests.average, p99: result.latency.p99, writesPerSecond: created / DURATION_S, readsPerSecond: ok / DURATION_S, rss };
+  if (result.errors > 0 || result.non2xx > 0)
+    throw new Error(`mixed load: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    writesPerSecond: created / DURATION_S,
+    readsPerSecond: ok / DURATION_S,
+    rss,
+  };
 }
 
 /** Subjects of the inbox, through message delta. */
@@ -111,7 +133,9 @@ async function inboxSubjects(url, token) {
   const subjects = new Set();
   let next = `${url}/v1.0/me/mailFolders/inbox/messages/delta?$select=subject`;
   while (next !== undefined) {
-    const page = await (await fetch(next, { headers: { Authorization: `Bearer ${token}`, Prefer: 'odata.maxpagesize=1000' } })).json();
+    const page = await (
+      await fetch(next, { headers: { Authorization: `Bearer ${token}`, Prefer: 'odata.maxpagesize=1000' } })
+    ).json();
     for (const message of page.value) subjects.add(message.subject);
     next = page['@odata.nextLink'];
   }
@@ -154,7 +178,8 @@ async function killLoop() {
     running = false;
     await Promise.all(writers);
     await exited;
-    if ((kill + 1) % 10 === 0) log(`  I4 ${kill + 1}/${KILLS} kills, ${acknowledged.length} writes acknowledged, ${lost} lost`);
+    if ((kill + 1) % 10 === 0)
+      log(`  I4 ${kill + 1}/${KILLS} kills, ${acknowledged.length} writes acknowledged, ${lost} lost`);
   }
   const emulator = await startEmulator(['--state', stateDir]);
   const present = await inboxSubjects(emulator.url, await tokenFor(emulator.url));
@@ -165,7 +190,9 @@ async function killLoop() {
 }
 
 async function main() {
-  log(`[I] the emulator under load (${DURATION_S} s per run, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, ${KILLS} kills)`);
+  log(
+    `[I] the emulator under load (${DURATION_S} s per run, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, ${KILLS} kills)`,
+  );
   const read = await readLoad();
   log('  I2 mixed load, memory state');
   const memory = await mixedLoad(undefined);

@@ -211,7 +211,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         headers['Content-Type'] ??= JSON_TYPE;
       }
       // A known length lets Node send headers and body in one write, instead of chunked encoding.
-      if (result.status !== 204) headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
+      if (result.status !== 204)
+        headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
       response.writeHead(result.status, headers);
       response.end(payload);
     };
