@@ -48,6 +48,20 @@ const COMPILED: readonly CompiledTemplate[] = OPERATIONS.flatMap((operation) =>
   [...operation.paths, ...(operation.aliases ?? [])].map((template) => compile(operation, template)),
 );
 
+/** The first segment of a path, lower-cased: templates are grouped by it, so a request tests only its own group. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+}
+
+const BY_FIRST_SEGMENT = new Map<string, CompiledTemplate[]>();
+for (const compiled of COMPILED) {
+  const key = firstSegment(compiled.template);
+  const group = BY_FIRST_SEGMENT.get(key);
+  if (group === undefined) BY_FIRST_SEGMENT.set(key, [compiled]);
+  else group.push(compiled);
+}
+
 /** Function segments of the table, which are not OData key syntax. */
 const FUNCTIONS = new Set(['range', 'itemat', 'delta', 'vendor.graph.delta']);
 const KEY_SEGMENT = /^([A-Za-z][\w.]*)\(([^()]*)\)$/;
@@ -106,9 +120,10 @@ function decodeParameter(raw: string, quoted: boolean): string | undefined {
 /** Finds the operation for a method and a path relative to `/v1.0` (raw, still percent-encoded, no query). */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
   // A quote may arrive percent-encoded inside function arguments; decode just that character first.
-  const path = normalizeKeySegments(rawPath.replace(/%27/gi, "'"));
+  const unquoted = rawPath.includes('%') ? rawPath.replace(/%27/gi, "'") : rawPath;
+  const path = unquoted.includes('(') ? normalizeKeySegments(unquoted) : unquoted;
   const allowed = new Set<HttpMethod>();
-  for (const compiled of COMPILED) {
+  for (const compiled of BY_FIRST_SEGMENT.get(firstSegment(path)) ?? []) {
     const match = compiled.pattern.exec(path);
     if (match === null) continue;
     if (compiled.operation.method !== method) {

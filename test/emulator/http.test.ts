@@ -132,6 +132,20 @@ describe('the service’s error body and headers', () => {
   });
 });
 
+describe('the Authorization header', () => {
+  it('takes the Bearer scheme in any case, and refuses other schemes or a malformed value', async () => {
+    const token = await api.token();
+    const headers = (value: string) => ({ token: null, headers: { Authorization: value } });
+    expect((await api.call('GET', '/me/authentication/methods', headers(`bearer ${token}`))).status).toBe(200);
+    expect((await api.call('GET', '/me/authentication/methods', headers(`Bearer   ${token}  `))).status).toBe(200);
+    for (const value of [`Basic ${token}`, 'Bearer', 'Bearer ', `Bearer ${token} extra`, token]) {
+      const reply = await api.call('GET', '/me/authentication/methods', headers(value));
+      expect(reply.status, value.slice(0, 20)).toBe(401);
+      expect(reply.body.error.code).toBe('InvalidAuthenticationToken');
+    }
+  });
+});
+
 describe('slow clients', () => {
   it('times out a request that is never completed (408) and keeps serving others', async () => {
     const slow = new Harness({ requestTimeoutMs: 300 });
