@@ -122,14 +122,11 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
   // A quote may arrive percent-encoded inside function arguments; decode just that character first.
   const unquoted = rawPath.includes('%') ? rawPath.replace(/%27/gi, "'") : rawPath;
   const path = unquoted.includes('(') ? normalizeKeySegments(unquoted) : unquoted;
-  const allowed = new Set<HttpMethod>();
-  for (const compiled of BY_FIRST_SEGMENT.get(firstSegment(path)) ?? []) {
+  const candidates = BY_FIRST_SEGMENT.get(firstSegment(path)) ?? [];
+  for (const compiled of candidates) {
+    if (compiled.operation.method !== method) continue;
     const match = compiled.pattern.exec(path);
     if (match === null) continue;
-    if (compiled.operation.method !== method) {
-      allowed.add(compiled.operation.method);
-      continue;
-    }
     const params: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [i, name] of compiled.names.entries()) {
       const value = decodeParameter(match[i + 1]!, compiled.quoted.has(name));
@@ -140,6 +137,10 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
     }
     return { kind: 'matched', operation: compiled.operation, template: compiled.template, params };
   }
+  // Only for a miss: does the path belong to another method?
+  const allowed = new Set<HttpMethod>();
+  for (const compiled of candidates)
+    if (compiled.operation.method !== method && compiled.pattern.test(path)) allowed.add(compiled.operation.method);
   return allowed.size > 0 ? { kind: 'method', allowed: [...allowed] } : { kind: 'none' };
 }
 
