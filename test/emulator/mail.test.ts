@@ -145,6 +145,7 @@ describe('message delta', () => {
       const reply = await api.call('GET', `${DELTA}?$deltatoken=${encodeURIComponent(bad)}`);
       expect(reply.status, bad.slice(0, 20)).toBe(400);
       expect(reply.body.error.message).toMatch(/token is not valid/);
+      expect(reply.body.error.code).toBe('syncStateNotFound');
     }
     const otherFolder = await api.call('GET', `/me/mailFolders/archive/messages/delta?$deltatoken=${token}`);
     expect(otherFolder.status).toBe(400);

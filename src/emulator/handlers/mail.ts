@@ -85,9 +85,10 @@ function sealState(context: HandlerContext, state: DeltaState): string {
 function openState(context: HandlerContext, token: string, user: string, folder: string): DeltaState {
   const payload = context.links.open(token) as unknown as DeltaState | undefined;
   if (payload === undefined || payload.user !== user || payload.folder !== folder)
+    // The service's code for a sync state it does not know (expired, or never its own): clients start over.
     throw new ServiceFault(
       400,
-      'BadRequest',
+      'syncStateNotFound',
       'The delta or skip token is not valid for this folder; start a new round without a token.',
     );
   return payload;
