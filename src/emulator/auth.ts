@@ -198,12 +198,16 @@ export class VerifiedTokens {
     private readonly capacity = 10_000,
   ) {}
 
-  async principal(token: string): Promise<Principal> {
+  principal(token: string): Principal | Promise<Principal> {
     const hit = this.entries.get(token);
     if (hit !== undefined) {
       if (Date.now() < hit.expires) return hit.principal;
       this.entries.delete(token);
     }
+    return this.verifyAndKeep(token);
+  }
+
+  private async verifyAndKeep(token: string): Promise<Principal> {
     const principal = await this.verify(token);
     const expires = expiryOf(token);
     if (expires !== undefined) {

@@ -55,7 +55,7 @@ export interface EmulatorCore {
   readonly store: Store;
   readonly settings: EmulatorSettings;
   readonly links: LinkTokens;
-  authenticate(token: string): Promise<Principal>;
+  authenticate(token: string): Principal | Promise<Principal>;
   /** Applies changes and resolves once they are durable (at once without --state). */
   commit(changes: readonly Change[]): Promise<void>;
   /** The emulator's own routes under /_emulator/ (token minting, health). */
@@ -287,7 +287,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         );
       if (route.kind === 'badParameter') throw badRequest(`Path parameter ${route.name} ${route.reason}.`);
 
-      const principal = await authenticate(core, request);
+      const authenticated = authenticate(core, request);
+      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
       if (throttle !== undefined) {
         const subject = principal.kind === 'user' ? principal.userId : principal.appId;
         const wait = throttle.check(`${subject} ${path.split('/')[1] ?? ''}`, Date.now());
@@ -304,7 +305,13 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       const refusal = checkPermission(route.operation, route.template, route.params, principal, core.store);
       if (refusal !== undefined) throw refusal;
       const query = parseQuery(rawQuery, route.operation);
-      const body = await requestBody(request, route.operation, options.maxBodyBytes);
+      // Most requests (GET, DELETE) neither expect nor carry a body: no promise for them.
+      const body =
+        route.operation.body === undefined &&
+        request.headers['content-length'] === undefined &&
+        request.headers['transfer-encoding'] === undefined
+          ? (request.resume(), undefined)
+          : await requestBody(request, route.operation, options.maxBodyBytes);
 
       const handler = HANDLERS[route.operation.name];
       if (handler === undefined)
@@ -398,32 +405,49 @@ function decodeSafe(segment: string): string {
   }
 }
 
-async function authenticate(core: EmulatorCore, request: IncomingMessage): Promise<Principal> {
+function challenge(core: EmulatorCore, error?: string): Record<string, string> {
+  const base = `Bearer realm="", authorization_uri="https://login.bomwright.invalid/${core.settings.tenantId}/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"`;
+  return { 'WWW-Authenticate': error === undefined ? base : `${base}, error="${error}"` };
+}
+
+function refusal(error: unknown, core: EmulatorCore): unknown {
+  return error instanceof TokenRefusal
+    ? new ServiceFault(401, 'InvalidAuthenticationToken', error.message, challenge(core, 'invalid_token'))
+    : error;
+}
+
+/** The caller, at once when its token was verified before (no promise on the hot path), else once verified. */
+function authenticate(core: EmulatorCore, request: IncomingMessage): Principal | Promise<Principal> {
   const header = request.headers.authorization;
-  const challenge = {
-    'WWW-Authenticate': `Bearer realm="", authorization_uri="https://login.bomwright.invalid/${core.settings.tenantId}/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"`,
-  };
   if (header === undefined || header.trim() === '')
-    throw new ServiceFault(401, 'InvalidAuthenticationToken', 'Access token is empty.', challenge);
+    throw new ServiceFault(401, 'InvalidAuthenticationToken', 'Access token is empty.', challenge(core));
   // A split, not a regular expression over a token of a kilobyte or more.
   const space = header.indexOf(' ');
   const token = space === -1 ? '' : header.slice(space + 1).trim();
-  if (space === -1 || header.slice(0, space).toLowerCase() !== 'bearer' || token === '' || /\s/.test(token))
+  if (
+    space === -1 ||
+    header.slice(0, space).toLowerCase() !== 'bearer' ||
+    token === '' ||
+    token.includes(' ') ||
+    token.includes('\t')
+  )
     throw new ServiceFault(
       401,
       'InvalidAuthenticationToken',
       'The Authorization header must be "Bearer <access token>".',
-      challenge,
+      challenge(core),
     );
+  let result: Principal | Promise<Principal>;
   try {
-    return await core.authenticate(token);
+    result = core.authenticate(token);
   } catch (error) {
-    if (error instanceof TokenRefusal)
-      throw new ServiceFault(401, 'InvalidAuthenticationToken', error.message, {
-        'WWW-Authenticate': `${challenge['WWW-Authenticate']}, error="invalid_token"`,
-      });
-    throw error;
+    throw refusal(error, core);
   }
+  return result instanceof Promise
+    ? result.catch((error: unknown) => {
+        throw refusal(error, core);
+      })
+    : result;
 }
 
 function parseQuery(rawQuery: string, operation: Operation): Map<string, string> {
