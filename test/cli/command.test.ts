@@ -43,7 +43,19 @@ async function run(argv: string[], commands: readonly CliCommand[]) {
 describe('commands as modules', () => {
   it('registers every command from the list, once', () => {
     const names = COMMANDS.map((c) => c.command.split(' ')[0]);
-    expect(names).toEqual(['validate', 'sign', 'verify', 'init', 'add', 'set', 'bump', 'normalize', 'diff', 'keygen', 'emulator']);
+    expect(names).toEqual([
+      'validate',
+      'sign',
+      'verify',
+      'init',
+      'add',
+      'set',
+      'bump',
+      'normalize',
+      'diff',
+      'keygen',
+      'emulator',
+    ]);
   });
 
   it('plugs a table-generated family in the same way, argv typed by its builder', async () => {
