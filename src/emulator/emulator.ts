@@ -19,7 +19,8 @@ import {
 import type { EmulatorSettings, HandlerResult } from './context.js';
 import { DEFAULT_SEED } from './default-seed.js';
 import { badRequest, ServiceFault } from './faults.js';
-import { DEFAULT_COMPACT_BYTES, Journal, loadState, removeStaleTempFiles, writeFileDurably } from './journal.js';
+import { writeFileAtomic } from '../node/write.js';
+import { DEFAULT_COMPACT_BYTES, Journal, loadState } from './journal.js';
 import { linkTokens } from './links.js';
 import { parseSeed, seedChanges, type Seed } from './seed.js';
 import { DEFAULT_MAX_BODY_BYTES, startServer, type ThrottleOptions } from './server.js';
@@ -98,7 +99,7 @@ async function loadOrCreateKeys(stateDir: string | undefined): Promise<EmulatorK
     return keys;
   }
   const keys = await createKeys();
-  writeFileDurably(file, JSON.stringify(keys), 0o600);
+  writeFileAtomic(file, JSON.stringify(keys), 0o600);
   return keys;
 }
 
@@ -117,7 +118,6 @@ export async function openState(
     return { store, keys: await createKeys() };
   }
   mkdirSync(stateDir, { recursive: true });
-  removeStaleTempFiles(stateDir);
   const keys = await loadOrCreateKeys(stateDir);
   const loaded = loadState(stateDir);
   if (loaded.tornTail !== undefined)

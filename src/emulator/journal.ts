@@ -4,7 +4,7 @@
  * snapshot when it grows.
  *
  * Files in DIR:
- * - `snapshot.json`  `{ format, seq, state }`, replaced atomically (temp file, fsync, rename, fsync of DIR);
+ * - `snapshot.json`  `{ format, seq, state }`, replaced atomically (node/write.ts: temp file, fsync, rename);
  * - `journal.log`    one record per line: `<crc32 hex> <json>\n`, json = `{ "s": seq, "c": [changes] }`;
  * - `keys.json`      the token signing key and the link-token secret, created once (mode 0600).
  *
@@ -13,21 +13,12 @@
  * acknowledged (its fsync never returned): they are reported and cut off. A complete line that fails its checksum
  * is corruption: loading stops with an error naming the byte offset rather than guess.
  */
-import {
-  closeSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { BomwrightError } from '../errors.js';
+import { writeFileAtomic } from '../node/write.js';
 import { COLLECTIONS, isCollectionName, Store, type Change, type JsonRecord } from './store.js';
 
 const SNAPSHOT = 'snapshot.json';
@@ -52,32 +43,6 @@ function checksum(json: string): string {
 export function encodeRecord(seq: number, changes: readonly Change[]): string {
   const json = JSON.stringify({ s: seq, c: changes });
   return `${checksum(json)} ${json}\n`;
-}
-
-function fsyncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** Writes a file so a crash leaves either the old or the new content. */
-export function writeFileDurably(file: string, content: string, mode = 0o600): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', mode);
-  try {
-    writeFileSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  fsyncDirectory(path.dirname(file));
 }
 
 function corrupt(file: string, message: string): BomwrightError {
@@ -256,7 +221,7 @@ export class Journal {
    */
   async compact(): Promise<void> {
     const content = JSON.stringify({ format: SNAPSHOT_FORMAT, seq: this.seq, state: this.store.toJSON() });
-    writeFileDurably(path.join(this.dir, SNAPSHOT), content);
+    writeFileAtomic(path.join(this.dir, SNAPSHOT), content, 0o600);
     await this.handle.truncate(0);
     await this.handle.datasync();
     this.bytes = 0;
@@ -269,9 +234,4 @@ export class Journal {
     if (this.failure === undefined) await this.compact();
     await this.handle.close();
   }
-}
-
-/** Removes temp files a crash may have left behind (a snapshot or key file that was never renamed into place). */
-export function removeStaleTempFiles(dir: string): void {
-  for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(path.join(dir, name), { force: true });
 }

@@ -147,6 +147,12 @@ const READ_AUTH_METHODS: PermissionRule = {
   application: ['UserAuthenticationMethod.Read.All', 'UserAuthenticationMethod.ReadWrite.All'],
 };
 
+const WRITE_MAIL: PermissionRule = {
+  delegated: ['Mail.ReadWrite'],
+  delegatedOther: ['Mail.ReadWrite.Shared'],
+  application: ['Mail.ReadWrite'],
+};
+
 const WORKBOOK_WRITE: PermissionRule = { delegated: ['Files.ReadWrite', 'Files.ReadWrite.All'], application: [] };
 const WORKBOOK_READ: PermissionRule = {
   delegated: ['Files.Read', 'Files.ReadWrite', 'Files.Read.All', 'Files.ReadWrite.All'],
@@ -366,11 +372,7 @@ export const OPERATIONS: readonly Operation[] = [
     query: [],
     body: 'message',
     response: { status: 201, kind: 'entity', resource: 'message' },
-    permission: {
-      delegated: ['Mail.ReadWrite'],
-      delegatedOther: ['Mail.ReadWrite.Shared'],
-      application: ['Mail.ReadWrite'],
-    },
+    permission: WRITE_MAIL,
     source: 'extension',
     specRows: [],
     summary: 'Create a message in a mail folder (feeds message delta)',
@@ -383,11 +385,7 @@ export const OPERATIONS: readonly Operation[] = [
     query: [],
     body: 'messageUpdate',
     response: { status: 200, kind: 'entity', resource: 'message' },
-    permission: {
-      delegated: ['Mail.ReadWrite'],
-      delegatedOther: ['Mail.ReadWrite.Shared'],
-      application: ['Mail.ReadWrite'],
-    },
+    permission: WRITE_MAIL,
     source: 'extension',
     specRows: [],
     summary: 'Update a message (feeds message delta)',
@@ -400,11 +398,7 @@ export const OPERATIONS: readonly Operation[] = [
     query: [],
     body: 'messageMove',
     response: { status: 201, kind: 'entity', resource: 'message' },
-    permission: {
-      delegated: ['Mail.ReadWrite'],
-      delegatedOther: ['Mail.ReadWrite.Shared'],
-      application: ['Mail.ReadWrite'],
-    },
+    permission: WRITE_MAIL,
     source: 'extension',
     specRows: [],
     summary: 'Move a message to another folder (feeds message delta)',
@@ -416,11 +410,7 @@ export const OPERATIONS: readonly Operation[] = [
     paths: USER_FORMS('/messages/{message}'),
     query: [],
     response: { status: 204, kind: 'none' },
-    permission: {
-      delegated: ['Mail.ReadWrite'],
-      delegatedOther: ['Mail.ReadWrite.Shared'],
-      application: ['Mail.ReadWrite'],
-    },
+    permission: WRITE_MAIL,
     source: 'extension',
     specRows: [],
     summary: 'Delete a message (feeds message delta)',

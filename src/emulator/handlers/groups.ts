@@ -92,8 +92,8 @@ function acceptAttachment(attachment: JsonRecord, index: number, newId: () => st
   return { ...attachment, '@odata.type': `#vendor.graph.${type}`, id: newId(), size };
 }
 
-export const replyToThread: Handler = (context) => {
-  const theGroup = group(context);
+/** The thread a path names, within its group (and its conversation, when the path names one). */
+function threadOf(context: HandlerContext, theGroup: JsonRecord): JsonRecord {
   const thread = context.tx.get('threads', context.params.thread!);
   if (
     thread === undefined ||
@@ -101,6 +101,12 @@ export const replyToThread: Handler = (context) => {
     (context.params.conversation !== undefined && thread.conversationId !== context.params.conversation)
   )
     throw notFound('Thread', context.params.thread!);
+  return thread;
+}
+
+export const replyToThread: Handler = (context) => {
+  const theGroup = group(context);
+  const thread = threadOf(context, theGroup);
   const post = (context.body as { post: JsonRecord }).post;
   const attachments = list(post, 'attachments').map((attachment, i) => acceptAttachment(attachment, i, context.newId));
   const principal = context.principal;
@@ -129,13 +135,7 @@ export const replyToThread: Handler = (context) => {
 
 export const listThreadPosts: Handler = (context) => {
   const theGroup = group(context);
-  const thread = context.tx.get('threads', context.params.thread!);
-  if (
-    thread === undefined ||
-    thread.groupId !== theGroup.id ||
-    (context.params.conversation !== undefined && thread.conversationId !== context.params.conversation)
-  )
-    throw notFound('Thread', context.params.thread!);
+  const thread = threadOf(context, theGroup);
   return collection(
     context,
     `groups('${String(theGroup.id)}')/threads('${String(thread.id)}')/posts`,
