@@ -14,6 +14,14 @@ export const ERROR_CODES = [
   'E_NOT_BUILT',
   'E_STATE',
   'E_SEED',
+  'E_SERVICE',
+  'E_NETWORK',
+  'E_TIMEOUT',
+  'E_ABORTED',
+  'E_RETRY_EXHAUSTED',
+  'E_REDIRECT',
+  'E_RESPONSE_SHAPE',
+  'E_REQUEST_SHAPE',
   'E_INTERNAL',
 ] as const;
 

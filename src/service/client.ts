@@ -1,0 +1,383 @@
+/**
+ * The service client's transport: one call = one logical request, sent with undici through a pipeline that adds
+ * the headers every call needs, retries what the service asks to be retried (honouring Retry-After), follows
+ * redirects safely, and turns failures into ServiceError. The typed operations sit on top of `call()`.
+ *
+ * Numbers are the Graph SDKs' (JS v3 and Kiota): retry on 429, 503 and 504; 3 retries after a 3 s delay; backoff
+ * without Retry-After `delay + rand` then `round(0.5 * (2^r - 1)) + delay + rand`; at most 180 s per wait; the
+ * `Retry-Attempt` header on retries; never a retried stream body. Redirects: at most 5, `Authorization`, `Cookie`
+ * and `Proxy-Authorization` stripped on a change of host or scheme, 303 turns into a GET of the new URL.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher } from 'undici';
+import { readErrorBody, redactTokens, ServiceError } from './errors.js';
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 3, at most 10). */
+  maxRetries: number;
+  /** Base delay in seconds when the service gives no Retry-After (default 3). */
+  delaySeconds: number;
+  /** Longest single wait in seconds (default 180). */
+  maxDelaySeconds: number;
+  /** Total time a call may spend, waits included, in milliseconds (default 5 minutes). */
+  budgetMs: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = { maxRetries: 3, delaySeconds: 3, maxDelaySeconds: 180, budgetMs: 300_000 };
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503, 504]);
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const SENSITIVE_ON_REDIRECT = ['authorization', 'cookie', 'proxy-authorization'];
+export const DEFAULT_MAX_REDIRECTS = 5;
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+export interface ClientOptions {
+  /** `{base_url}`: calls go to `${baseUrl}/v1.0/...`. */
+  baseUrl: string;
+  /** A bearer token, or a function that returns one (called once per attempt, so it may refresh). */
+  token?: string;
+  getToken?: (context: { url: URL }) => string | Promise<string>;
+  /** An undici dispatcher (Agent, MockAgent...); default: one keep-alive Agent per client. */
+  dispatcher?: Dispatcher;
+  retry?: Partial<RetryOptions>;
+  /** Time for one attempt to get its response headers and body, in milliseconds (default 30 s). */
+  timeoutMs?: number;
+  /** Appended to bomwright's own User-Agent. */
+  userAgent?: string;
+  /** Requests at once in fan-out helpers (bulk removal, lookups); default 4. */
+  concurrency?: number;
+  maxRedirects?: number;
+  /** bomwright's version, for the User-Agent (default: unknown). */
+  toolVersion?: string;
+  /** Random numbers for backoff jitter (tests make them fixed). */
+  random?: () => number;
+}
+
+export interface CallRequest {
+  method: string;
+  /** A path relative to `${baseUrl}/v1.0` (starting with /), or an absolute URL (a nextLink, a Location). */
+  path: string;
+  query?: Readonly<Record<string, string | number | undefined>>;
+  body?: unknown;
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+  /** Whether a retry is safe without the service asking (default: GET, HEAD, DELETE and PUT). */
+  idempotent?: boolean;
+}
+
+export interface CallResponse {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** Parsed JSON, the text when it is not JSON, or undefined for an empty body. */
+  body: unknown;
+  clientRequestId: string;
+  attempts: number;
+  /** The URL that answered (after redirects). */
+  url: string;
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Retry-After in seconds: a number (decimals allowed) or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now) / 1000);
+}
+
+/** The SDKs' backoff for retry number `attempt` (1-based), in seconds, before the cap. */
+export function backoffSeconds(attempt: number, delaySeconds: number, random: () => number): number {
+  const jitter = Math.round(random() * 1000) / 1000;
+  if (attempt <= 1) return delaySeconds + jitter;
+  return Math.round(0.5 * (2 ** attempt - 1)) + delaySeconds + jitter;
+}
+
+function isStreamBody(body: unknown): boolean {
+  return body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function';
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownDispatcher: boolean;
+  private readonly retry: RetryOptions;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private readonly maxRedirects: number;
+  private readonly random: () => number;
+  readonly concurrency: number;
+
+  constructor(private readonly options: ClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new ServiceError(
+        'E_REQUEST_SHAPE',
+        `baseUrl is not a URL: ${JSON.stringify(String(options.baseUrl).slice(0, 100))}`,
+      );
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:')
+      throw new ServiceError('E_REQUEST_SHAPE', `baseUrl must be http or https, not ${base.protocol}`);
+    this.baseUrl = base.href.replace(/\/+$/, '');
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    if (this.retry.maxRetries < 0 || this.retry.maxRetries > 10 || !Number.isInteger(this.retry.maxRetries))
+      throw new ServiceError('E_REQUEST_SHAPE', 'retry.maxRetries must be a whole number from 0 to 10');
+    if (this.retry.delaySeconds < 0 || this.retry.delaySeconds > this.retry.maxDelaySeconds)
+      throw new ServiceError('E_REQUEST_SHAPE', 'retry.delaySeconds must be from 0 to retry.maxDelaySeconds');
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRedirects = Math.min(options.maxRedirects ?? DEFAULT_MAX_REDIRECTS, 20);
+    this.userAgent = `bomwright/${options.toolVersion ?? 'unknown'}${options.userAgent === undefined ? '' : ` ${options.userAgent}`}`;
+    this.random = options.random ?? Math.random;
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.ownDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: Math.max(8, this.concurrency * 2) });
+  }
+
+  /** Releases the client's own connections (not a dispatcher it was given). */
+  async close(): Promise<void> {
+    if (this.ownDispatcher) await this.dispatcher.close();
+  }
+
+  private async token(url: URL): Promise<string | undefined> {
+    if (this.options.getToken !== undefined) return this.options.getToken({ url });
+    return this.options.token;
+  }
+
+  private resolve(request: CallRequest): URL {
+    const url = /^https?:\/\//i.test(request.path)
+      ? new URL(request.path)
+      : new URL(`${this.baseUrl}/v1.0${request.path}`);
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    return url;
+  }
+
+  /** One logical call: retries and redirects included; a non-2xx answer is a ServiceError. */
+  async call(request: CallRequest): Promise<CallResponse> {
+    const clientRequestId = randomUUID();
+    const started = Date.now();
+    const method = request.method.toUpperCase();
+    const idempotent = request.idempotent ?? ['GET', 'HEAD', 'DELETE', 'PUT', 'OPTIONS'].includes(method);
+    const body =
+      request.body === undefined ? undefined : isStreamBody(request.body) ? request.body : JSON.stringify(request.body);
+    const url = this.resolve(request);
+    let secrets: string[] = [];
+    for (let attempt = 0; ; attempt++) {
+      if (request.signal?.aborted === true) throw this.aborted(clientRequestId, attempt);
+      const token = await this.token(url);
+      secrets = token === undefined ? secrets : [token];
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'user-agent': this.userAgent,
+        'client-request-id': clientRequestId,
+        ...Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      };
+      if (token !== undefined && token !== '') headers.authorization = `Bearer ${token}`;
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      if (attempt > 0) headers['retry-attempt'] = String(attempt);
+      let response: CallResponse;
+      try {
+        response = await this.sendFollowingRedirects(
+          method,
+          url,
+          headers,
+          body,
+          request.signal,
+          clientRequestId,
+          attempt + 1,
+        );
+      } catch (error) {
+        if (error instanceof ServiceError) throw error;
+        throw this.transportError(error, request.signal, clientRequestId, attempt + 1, secrets);
+      }
+      if (response.status >= 200 && response.status < 300) return response;
+      const retryAfter = parseRetryAfter(response.headers['retry-after']);
+      const retryable =
+        RETRY_STATUSES.has(response.status) && !isStreamBody(request.body) && (idempotent || retryAfter !== undefined);
+      if (!retryable) throw this.serviceError(response, secrets);
+      if (attempt >= this.retry.maxRetries) throw this.exhausted(response, secrets, `after ${attempt + 1} attempts`);
+      const wait = Math.min(
+        retryAfter ?? backoffSeconds(attempt + 1, this.retry.delaySeconds, this.random),
+        this.retry.maxDelaySeconds,
+      );
+      if (Date.now() - started + wait * 1000 > this.retry.budgetMs)
+        throw this.exhausted(
+          response,
+          secrets,
+          `waiting ${wait} s more would pass the retry budget of ${this.retry.budgetMs} ms`,
+        );
+      try {
+        await sleep(wait * 1000, undefined, { signal: request.signal });
+      } catch {
+        throw this.aborted(clientRequestId, attempt + 1);
+      }
+    }
+  }
+
+  private async sendFollowingRedirects(
+    method: string,
+    start: URL,
+    headers: Record<string, string>,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    clientRequestId: string,
+    attempts: number,
+  ): Promise<CallResponse> {
+    let url = start;
+    let currentMethod = method;
+    let currentBody = body;
+    const currentHeaders = { ...headers };
+    for (let redirects = 0; ; redirects++) {
+      const response = await this.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: currentMethod as Dispatcher.HttpMethod,
+        headers: currentHeaders,
+        body: currentBody as string | undefined,
+        signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      const responseHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        const single = header(response.headers, name);
+        if (single !== undefined && value !== undefined) responseHeaders[name] = single;
+      }
+      const location = responseHeaders.location;
+      if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
+        await response.body.dump();
+        if (redirects >= this.maxRedirects)
+          throw new ServiceError('E_REDIRECT', `More than ${this.maxRedirects} redirects`, {
+            status: response.statusCode,
+            clientRequestId,
+            attempts,
+          });
+        const next = new URL(location, url);
+        if (next.protocol !== 'http:' && next.protocol !== 'https:')
+          throw new ServiceError('E_REDIRECT', `Redirect to a ${next.protocol} URL refused`, {
+            status: response.statusCode,
+            clientRequestId,
+            attempts,
+          });
+        if (next.host !== url.host || next.protocol !== url.protocol)
+          for (const name of SENSITIVE_ON_REDIRECT) delete currentHeaders[name];
+        if (
+          response.statusCode === 303 ||
+          ((response.statusCode === 301 || response.statusCode === 302) && currentMethod === 'POST')
+        ) {
+          currentMethod = 'GET';
+          currentBody = undefined;
+          delete currentHeaders['content-type'];
+        }
+        url = next;
+        continue;
+      }
+      const text = await readText(response.body, clientRequestId, attempts);
+      let parsed: unknown;
+      if (text !== '') {
+        try {
+          parsed = JSON.parse(text) as unknown;
+        } catch {
+          parsed = text;
+        }
+      }
+      return {
+        status: response.statusCode,
+        headers: responseHeaders,
+        body: parsed,
+        clientRequestId,
+        attempts,
+        url: url.href,
+      };
+    }
+  }
+
+  private serviceError(response: CallResponse, secrets: readonly string[]): ServiceError {
+    const read = readErrorBody(response.body);
+    const code = read.code ?? `HTTP${response.status}`;
+    const message = redactTokens(read.message ?? `The service answered ${response.status}`, secrets);
+    return new ServiceError('E_SERVICE', `${code}: ${message}`, {
+      status: response.status,
+      serviceCode: code,
+      requestId: response.headers['request-id'] ?? read.requestId,
+      clientRequestId: response.clientRequestId,
+      date: read.date ?? response.headers.date,
+      innerCodes: read.innerCodes,
+      attempts: response.attempts,
+    });
+  }
+
+  private exhausted(response: CallResponse, secrets: readonly string[], why: string): ServiceError {
+    const last = this.serviceError(response, secrets);
+    return new ServiceError('E_RETRY_EXHAUSTED', `Gave up ${why}: ${last.message}`, {
+      status: last.status,
+      serviceCode: last.serviceCode,
+      requestId: last.requestId,
+      clientRequestId: last.clientRequestId,
+      date: last.date,
+      innerCodes: [...last.innerCodes],
+      attempts: last.attempts,
+    });
+  }
+
+  private aborted(clientRequestId: string, attempts: number): ServiceError {
+    return new ServiceError('E_ABORTED', 'The call was cancelled', { clientRequestId, attempts });
+  }
+
+  private transportError(
+    error: unknown,
+    signal: AbortSignal | undefined,
+    clientRequestId: string,
+    attempts: number,
+    secrets: readonly string[],
+  ): ServiceError {
+    if (signal?.aborted === true) return this.aborted(clientRequestId, attempts);
+    const code = (error as { code?: string }).code ?? '';
+    const message = redactTokens(error instanceof Error ? error.message.split('\n')[0]! : String(error), secrets);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+      return new ServiceError(
+        'E_TIMEOUT',
+        `No answer within ${this.timeoutMs} ms (${code})`,
+        { clientRequestId, attempts },
+        { cause: error },
+      );
+    return new ServiceError(
+      'E_NETWORK',
+      `The request failed: ${code === '' ? message : `${code}: ${message}`}`,
+      { clientRequestId, attempts },
+      { cause: error },
+    );
+  }
+}
+
+async function readText(
+  body: AsyncIterable<Buffer | Uint8Array | string>,
+  clientRequestId: string,
+  attempts: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += bytes.length;
+    if (size > MAX_RESPONSE_BYTES)
+      throw new ServiceError('E_RESPONSE_SHAPE', `The response is larger than ${MAX_RESPONSE_BYTES} bytes`, {
+        clientRequestId,
+        attempts,
+      });
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function createServiceClient(options: ClientOptions): ServiceClient {
+  return new ServiceClient(options);
+}

@@ -1,0 +1,119 @@
+/**
+ * The client's one error type. A failed call is a ServiceError whatever went wrong; `code` says what: the
+ * service answered with an error (E_SERVICE, with status, the service's own error code, message, request ids and
+ * date), or the call never got a usable answer (network, timeout, abort, retry budget, redirects, a response of
+ * the wrong shape), or the request was refused before it was sent. No message ever contains a token.
+ */
+import { BomwrightError, type ErrorCode } from '../errors.js';
+
+export type ServiceErrorCode = Extract<
+  ErrorCode,
+  | 'E_SERVICE'
+  | 'E_NETWORK'
+  | 'E_TIMEOUT'
+  | 'E_ABORTED'
+  | 'E_RETRY_EXHAUSTED'
+  | 'E_REDIRECT'
+  | 'E_RESPONSE_SHAPE'
+  | 'E_REQUEST_SHAPE'
+>;
+
+export interface ServiceErrorDetails {
+  /** HTTP status of the last response, when there was one. */
+  status?: number;
+  /** The service's error code (`error.code`), e.g. `Authorization_RequestDenied`. */
+  serviceCode?: string;
+  /** The service's `request-id` (response header or inner error). */
+  requestId?: string;
+  /** The `client-request-id` this call sent (the same on every retry). */
+  clientRequestId?: string;
+  /** The `date` of the inner error, when the service gave one. */
+  date?: string;
+  /** Inner error codes, outermost first (both `innerError` and `innererror` are walked). */
+  innerCodes?: string[];
+  /** Attempts made, retries included. */
+  attempts?: number;
+}
+
+export class ServiceError extends BomwrightError {
+  readonly status?: number;
+  readonly serviceCode?: string;
+  readonly requestId?: string;
+  readonly clientRequestId?: string;
+  readonly date?: string;
+  readonly innerCodes: readonly string[];
+  readonly attempts?: number;
+
+  constructor(
+    code: ServiceErrorCode,
+    message: string,
+    details: ServiceErrorDetails = {},
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+    this.name = 'ServiceError';
+    this.status = details.status;
+    this.serviceCode = details.serviceCode;
+    this.requestId = details.requestId;
+    this.clientRequestId = details.clientRequestId;
+    this.date = details.date;
+    this.innerCodes = details.innerCodes ?? [];
+    this.attempts = details.attempts;
+  }
+}
+
+export function isServiceError(value: unknown): value is ServiceError {
+  return value instanceof ServiceError;
+}
+
+const MAX_MESSAGE = 500;
+const MAX_INNER_DEPTH = 16;
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The service's error body `{ error: { code, message, innerError | innererror: {...} } }`, read defensively. */
+export function readErrorBody(body: unknown): {
+  code?: string;
+  message?: string;
+  requestId?: string;
+  clientRequestId?: string;
+  date?: string;
+  innerCodes: string[];
+} {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (error === null || typeof error !== 'object') return { innerCodes: [] };
+  const record = error as Record<string, unknown>;
+  const innerCodes: string[] = [];
+  let requestId: string | undefined;
+  let clientRequestId: string | undefined;
+  let date: string | undefined;
+  let inner = (record.innerError ?? record.innererror) as Record<string, unknown> | undefined;
+  for (let depth = 0; inner !== null && typeof inner === 'object' && depth < MAX_INNER_DEPTH; depth++) {
+    requestId ??= text(inner['request-id']) ?? text(inner.requestId);
+    clientRequestId ??= text(inner['client-request-id']) ?? text(inner.clientRequestId);
+    date ??= text(inner.date);
+    const code = text(inner.code);
+    if (code !== undefined) innerCodes.push(code.slice(0, 100));
+    inner = (inner.innerError ?? inner.innererror) as Record<string, unknown> | undefined;
+  }
+  const message = text(record.message);
+  return {
+    code: text(record.code)?.slice(0, 100),
+    message: message === undefined ? undefined : message.slice(0, MAX_MESSAGE),
+    requestId,
+    clientRequestId,
+    date,
+    innerCodes,
+  };
+}
+
+/** Removes anything that looks like a bearer token or a JWT from text meant for a message or a log. */
+export function redactTokens(value: string, tokens: readonly string[] = []): string {
+  let out = value;
+  for (const token of tokens) if (token.length >= 8) out = out.split(token).join('[token]');
+  return out
+    .replace(/\bBearer\s+[\w.~+/=-]+/gi, 'Bearer [token]')
+    .replace(/\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g, '[token]');
+}

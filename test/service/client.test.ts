@@ -1,0 +1,287 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SEED_IDS } from '../../src/emulator/index.js';
+import { backoffSeconds, createServiceClient, parseRetryAfter, type ServiceClient } from '../../src/service/client.js';
+import { readErrorBody, redactTokens, ServiceError } from '../../src/service/errors.js';
+import { useEmulator } from '../emulator/harness.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A scripted server on 127.0.0.1: each request gets the next answer of the script. */
+async function scripted(
+  answers: ((seen: Seen) => { status: number; headers?: Record<string, string>; body?: unknown })[],
+): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const entry = { method: request.method!, url: request.url!, headers: request.headers, body };
+      seen.push(entry);
+      const answer = answers[Math.min(seen.length - 1, answers.length - 1)]!(entry);
+      const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      response.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+const servers: Server[] = [];
+const clients: ServiceClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+function client(baseUrl: string, options: Partial<Parameters<typeof createServiceClient>[0]> = {}): ServiceClient {
+  const created = createServiceClient({
+    baseUrl,
+    token: 'test-token-abcdefgh',
+    retry: { delaySeconds: 0.01, maxDelaySeconds: 0.05 },
+    random: () => 0,
+    ...options,
+  });
+  clients.push(created);
+  return created;
+}
+
+const ok = () => ({ status: 200, body: { value: [] } });
+const throttled = (retryAfter?: string) => () => ({
+  status: 429,
+  headers: (retryAfter === undefined ? {} : { 'retry-after': retryAfter }) as Record<string, string>,
+  body: { error: { code: 'TooManyRequests', message: 'Slow down' } },
+});
+
+describe('every request', () => {
+  it('carries the token (also to http://localhost), a client-request-id, a User-Agent naming bomwright, and JSON where there is a body', async () => {
+    const server = await scripted([ok]);
+    const api = client(server.url, { toolVersion: '9.9.9', userAgent: 'my-tool/1' });
+    await api.call({ method: 'GET', path: '/me/authentication/methods' });
+    await api.call({
+      method: 'POST',
+      path: '/teams/t/clone',
+      body: { displayName: 'x' },
+      headers: { 'Workbook-Session-Id': 's1' },
+    });
+    const [get, post] = server.seen;
+    expect(get!.url).toBe('/v1.0/me/authentication/methods');
+    expect(get!.headers.authorization).toBe('Bearer test-token-abcdefgh');
+    expect(get!.headers['client-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(get!.headers['user-agent']).toBe('bomwright/9.9.9 my-tool/1');
+    expect(get!.headers['content-type']).toBeUndefined();
+    expect(post!.headers['content-type']).toBe('application/json');
+    expect(post!.headers['workbook-session-id']).toBe('s1');
+    expect(JSON.parse(post!.body)).toEqual({ displayName: 'x' });
+    expect(post!.headers['client-request-id']).not.toBe(get!.headers['client-request-id']);
+  });
+});
+
+describe('retries', () => {
+  it('retries 429, 503 and 504 honouring Retry-After, with the same client-request-id and a Retry-Attempt header', async () => {
+    const server = await scripted([
+      throttled('0.05'),
+      () => ({ status: 503, headers: { 'retry-after': '0' } }),
+      () => ({ status: 504 }),
+      ok,
+    ]);
+    const api = client(server.url);
+    const started = performance.now();
+    const response = await api.call({ method: 'GET', path: '/x' });
+    expect(response.status).toBe(200);
+    expect(response.attempts).toBe(4);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    const ids = new Set(server.seen.map((s) => s.headers['client-request-id']));
+    expect(ids.size).toBe(1);
+    expect(server.seen.map((s) => s.headers['retry-attempt'])).toEqual([undefined, '1', '2', '3']);
+  });
+
+  it('retries a POST only when the service asked with Retry-After', async () => {
+    const asked = await scripted([throttled('0.01'), () => ({ status: 201, body: { id: 'x' } })]);
+    expect((await client(asked.url).call({ method: 'POST', path: '/x', body: {} })).status).toBe(201);
+    const notAsked = await scripted([throttled(), ok]);
+    const error = await client(notAsked.url)
+      .call({ method: 'POST', path: '/x', body: {} })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'E_SERVICE', status: 429, serviceCode: 'TooManyRequests', attempts: 1 });
+    expect(notAsked.seen).toHaveLength(1);
+  });
+
+  it('gives up after the retries or the time budget, with its own code and the last answer', async () => {
+    const server = await scripted([throttled('0.01')]);
+    const error = (await client(server.url, { retry: { maxRetries: 2, delaySeconds: 0.01, maxDelaySeconds: 0.05 } })
+      .call({ method: 'GET', path: '/x' })
+      .catch((e: unknown) => e)) as ServiceError;
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({
+      code: 'E_RETRY_EXHAUSTED',
+      status: 429,
+      serviceCode: 'TooManyRequests',
+      attempts: 3,
+    });
+    expect(server.seen).toHaveLength(3);
+    const slow = await scripted([throttled('30')]);
+    const budget = (await client(slow.url, { retry: { budgetMs: 1000, maxDelaySeconds: 60 } })
+      .call({ method: 'GET', path: '/x' })
+      .catch((e: unknown) => e)) as ServiceError;
+    expect(budget.code).toBe('E_RETRY_EXHAUSTED');
+    expect(budget.message).toMatch(/retry budget of 1000 ms/);
+  });
+
+  it('returns promptly when cancelled during a Retry-After wait', async () => {
+    const server = await scripted([throttled('30')]);
+    const controller = new AbortController();
+    const pending = client(server.url, { retry: { maxDelaySeconds: 60 } }).call({
+      method: 'GET',
+      path: '/x',
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    await expect(pending).rejects.toMatchObject({ code: 'E_ABORTED' });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads Retry-After as seconds, decimals or an HTTP date, and backs off as the SDKs do without it', () => {
+    expect(parseRetryAfter('2.128')).toBe(2.128);
+    expect(parseRetryAfter('5')).toBe(5);
+    expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+    expect([1, 2, 3].map((r) => backoffSeconds(r, 3, () => 0))).toEqual([3, 5, 7]);
+    expect(backoffSeconds(1, 3, () => 0.1234)).toBe(3.123);
+  });
+});
+
+describe('redirects', () => {
+  it('follows a redirect to another host without the token, and keeps it on the same host', async () => {
+    const other = await scripted([ok]);
+    const origin = await scripted([
+      () => ({ status: 307, headers: { location: '/v1.0/moved' } }),
+      () => ({ status: 302, headers: { location: `${other.url.replace('127.0.0.1', 'localhost')}/v1.0/elsewhere` } }),
+    ]);
+    const response = await client(origin.url).call({ method: 'GET', path: '/start', headers: { Cookie: 'a=b' } });
+    expect(response.status).toBe(200);
+    expect(origin.seen.map((s) => s.url)).toEqual(['/v1.0/start', '/v1.0/moved']);
+    expect(origin.seen[1]!.headers.authorization).toBe('Bearer test-token-abcdefgh');
+    expect(other.seen[0]!.url).toBe('/v1.0/elsewhere');
+    expect(other.seen[0]!.headers.authorization).toBeUndefined();
+    expect(other.seen[0]!.headers.cookie).toBeUndefined();
+  });
+
+  it('turns 303 into a GET of the new URL, and stops after 5 redirects', async () => {
+    const server = await scripted([() => ({ status: 303, headers: { location: '/v1.0/result' } }), ok]);
+    await client(server.url).call({ method: 'POST', path: '/x', body: { a: 1 } });
+    expect(server.seen.map((s) => [s.method, s.url, s.body])).toEqual([
+      ['POST', '/v1.0/x', '{"a":1}'],
+      ['GET', '/v1.0/result', ''],
+    ]);
+    const loop = await scripted([() => ({ status: 302, headers: { location: '/v1.0/again' } })]);
+    await expect(client(loop.url).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 'E_REDIRECT' });
+    expect(loop.seen).toHaveLength(6);
+  });
+});
+
+describe('errors', () => {
+  it('reads the error body, innerError or innererror, walking nested inner errors', () => {
+    expect(
+      readErrorBody({
+        error: {
+          code: 'BadRequest',
+          message: 'No',
+          innererror: {
+            code: 'outer',
+            date: '2026-01-01T00:00:00',
+            'request-id': 'r1',
+            innerError: { code: 'inner', 'client-request-id': 'c1' },
+          },
+        },
+      }),
+    ).toEqual({
+      code: 'BadRequest',
+      message: 'No',
+      requestId: 'r1',
+      clientRequestId: 'c1',
+      date: '2026-01-01T00:00:00',
+      innerCodes: ['outer', 'inner'],
+    });
+    expect(readErrorBody('oops')).toEqual({ innerCodes: [] });
+    expect(readErrorBody({ error: 5 })).toEqual({ innerCodes: [] });
+  });
+
+  it('names network failures and timeouts with their own codes', async () => {
+    const closed = await scripted([ok]);
+    const url = closed.url;
+    await new Promise((resolve) => closed.server.close(resolve));
+    servers.splice(servers.indexOf(closed.server), 1);
+    await expect(client(url).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 'E_NETWORK' });
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    servers.push(silent);
+    const port = (silent.address() as AddressInfo).port;
+    await expect(
+      client(`http://127.0.0.1:${port}`, { timeoutMs: 100 }).call({ method: 'GET', path: '/x' }),
+    ).rejects.toMatchObject({ code: 'E_TIMEOUT' });
+  });
+
+  it('never puts a token in an error message', async () => {
+    const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJzZWNyZXQtdXNlciJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    const echo = await scripted([
+      (seen) => ({
+        status: 401,
+        body: {
+          error: { code: 'InvalidAuthenticationToken', message: `Token ${String(seen.headers.authorization)} is bad` },
+        },
+      }),
+    ]);
+    const error = (await client(echo.url, { token })
+      .call({ method: 'GET', path: '/x' })
+      .catch((e: unknown) => e)) as ServiceError;
+    expect(error.message).not.toContain(token);
+    expect(error.message).toContain('[token]');
+    expect(JSON.stringify({ ...error, message: error.message })).not.toContain(token);
+    expect(redactTokens(`a ${token} b`)).toBe('a [token] b');
+    expect(redactTokens('Authorization: Bearer abc.def-ghi')).toBe('Authorization: Bearer [token]');
+  });
+});
+
+describe('against the emulator', () => {
+  const api = useEmulator();
+  let service: ServiceClient;
+  beforeAll(async () => {
+    service = createServiceClient({ baseUrl: api.emulator.url, getToken: () => api.token() });
+  });
+  afterAll(() => service.close());
+
+  it('calls an operation and reads the collection', async () => {
+    const response = await service.call({ method: 'GET', path: '/me/authentication/phoneMethods' });
+    expect(response.status).toBe(200);
+    expect((response.body as { value: unknown[] }).value).toHaveLength(3);
+    expect(response.headers['client-request-id']).toBe(response.clientRequestId);
+  });
+
+  it('turns the service’s error into a ServiceError with status, code, message and both request ids', async () => {
+    const error = (await service
+      .call({ method: 'GET', path: '/users/nobody@contoso.example/authentication/methods' })
+      .catch((e: unknown) => e)) as ServiceError;
+    expect(error).toMatchObject({ code: 'E_SERVICE', status: 404, serviceCode: 'Request_ResourceNotFound' });
+    expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.clientRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.message).toMatch(/^Request_ResourceNotFound: Resource 'nobody@contoso.example' does not exist/);
+    const forbidden = (await createServiceClient({
+      baseUrl: api.emulator.url,
+      token: await api.token({ scopes: ['User.Read'] }),
+    })
+      .call({ method: 'GET', path: `/users/${SEED_IDS.users.megan}/authentication/methods` })
+      .catch((e: unknown) => e)) as ServiceError;
+    expect(forbidden).toMatchObject({ status: 403, serviceCode: 'Authorization_RequestDenied' });
+  });
+});
