@@ -1,0 +1,159 @@
+/**
+ * Calling an operation of the table by name: the path form chosen from the parameters given (`me` when no user
+ * is named), the query limited to the options the operation takes, the body checked against its shape before it
+ * leaves, and collections followed across `@odata.nextLink`.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { CallResponse, ServiceClient } from './client.js';
+import { ServiceError } from './errors.js';
+import { operationNamed, type Operation } from './operations.js';
+import { buildPath } from './paths.js';
+import { BODY_SHAPES } from './shapes.js';
+
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
+
+export type PathParams = Readonly<Record<string, string | number | undefined>>;
+
+export interface InvokeOptions {
+  params?: PathParams;
+  /** A path form of the operation to use (one of its `paths`), when several take the same parameters. */
+  template?: string;
+  query?: Readonly<Record<string, string | number | undefined>>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Workbook operations: the session whose changes persist (or not). */
+  workbookSessionId?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+function placeholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+}
+
+/**
+ * The path form of an operation that uses exactly the parameters given: `users/{user}` for a named user, the
+ * `/me` form when the user is absent or `me`; refuses parameters no form takes and forms with a parameter missing.
+ */
+export function pathFor(operation: Operation, params: PathParams = {}): string {
+  const given = new Map<string, string | number>();
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && !(name === 'user' && value === 'me')) given.set(name, value);
+  const fitting = operation.paths.filter((template) => {
+    const names = placeholders(template);
+    return names.length === given.size && names.every((name) => given.has(name));
+  });
+  if (fitting.length === 0) {
+    const forms = operation.paths.map((template) => `{${placeholders(template).join(', ')}}`);
+    throw new ServiceError(
+      'E_REQUEST_SHAPE',
+      `${operation.name} takes one of these sets of path parameters: ${[...new Set(forms)].join(' or ')}; got {${[...given.keys()].join(', ')}}`,
+    );
+  }
+  // Several forms may take the same names (calendar/events vs events): the first, shortest one is the plain form.
+  return buildPath(fitting[0]!, Object.fromEntries(given));
+}
+
+const validators = new Map<string, ValidateFunction>();
+let ajv: Ajv | undefined;
+
+/** Checks a request body against its shape; throws E_REQUEST_SHAPE naming the first problem. */
+export function checkBody(operation: Operation, body: unknown): void {
+  if (operation.body === undefined) {
+    if (body !== undefined) throw new ServiceError('E_REQUEST_SHAPE', `${operation.name} takes no request body`);
+    return;
+  }
+  if (body === undefined && operation.body !== 'workbookSession')
+    throw new ServiceError(
+      'E_REQUEST_SHAPE',
+      `${operation.name} needs a request body (${BODY_SHAPES[operation.body]!.typeName})`,
+    );
+  if (body === undefined) return;
+  let validate = validators.get(operation.body);
+  if (validate === undefined) {
+    if (ajv === undefined) {
+      ajv = new Ajv({ allErrors: false, strict: false });
+      addFormats(ajv);
+    }
+    validate = ajv.compile(BODY_SHAPES[operation.body]!.schema);
+    validators.set(operation.body, validate);
+  }
+  if (!validate(body)) {
+    const error = validate.errors?.[0];
+    const where = error?.instancePath === '' || error === undefined ? 'the body' : error.instancePath;
+    const extra =
+      error?.keyword === 'additionalProperties'
+        ? ` '${String((error.params as { additionalProperty: string }).additionalProperty)}'`
+        : '';
+    throw new ServiceError(
+      'E_REQUEST_SHAPE',
+      `${operation.name}: ${where} ${error?.message ?? 'is not valid'}${extra}`,
+    );
+  }
+}
+
+/** Calls an operation by its name in the table. */
+export async function invoke(client: ServiceClient, name: string, options: InvokeOptions = {}): Promise<CallResponse> {
+  const operation = operationNamed(name);
+  if (operation === undefined) throw new ServiceError('E_REQUEST_SHAPE', `No operation named ${JSON.stringify(name)}`);
+  let path: string;
+  if (options.template !== undefined) {
+    if (!operation.paths.includes(options.template))
+      throw new ServiceError('E_REQUEST_SHAPE', `${options.template} is not a path form of ${operation.name}`);
+    const params = Object.fromEntries(
+      Object.entries(options.params ?? {}).filter(([, v]) => v !== undefined),
+    ) as Record<string, string | number>;
+    try {
+      path = buildPath(options.template, params);
+    } catch (error) {
+      throw new ServiceError('E_REQUEST_SHAPE', `${operation.name}: ${(error as Error).message}`);
+    }
+  } else path = pathFor(operation, options.params);
+  for (const option of Object.keys(options.query ?? {}))
+    if (!(operation.query as readonly string[]).includes(option))
+      throw new ServiceError(
+        'E_REQUEST_SHAPE',
+        operation.query.length === 0
+          ? `${operation.name} takes no query options (got ${option})`
+          : `${operation.name} takes the query options ${operation.query.join(', ')}, not ${option}`,
+      );
+  checkBody(operation, options.body);
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.workbookSessionId !== undefined) headers['Workbook-Session-Id'] = options.workbookSessionId;
+  return client.call({
+    method: operation.method,
+    path,
+    query: options.query,
+    body: options.body,
+    headers,
+    signal: options.signal,
+  });
+}
+
+/** The items of a collection, page after page, following each `@odata.nextLink` unchanged. */
+export async function* pages(
+  client: ServiceClient,
+  first: CallResponse,
+  signal?: AbortSignal,
+  maxPages = 100_000,
+): AsyncGenerator<unknown, void, undefined> {
+  let response = first;
+  for (let page = 0; ; page++) {
+    const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown } | undefined;
+    if (body === undefined || !Array.isArray(body.value))
+      throw new ServiceError('E_RESPONSE_SHAPE', 'A collection page has no "value" array', {
+        status: response.status,
+        clientRequestId: response.clientRequestId,
+      });
+    yield* body.value;
+    const next = body['@odata.nextLink'];
+    if (next === undefined) return;
+    if (typeof next !== 'string') throw new ServiceError('E_RESPONSE_SHAPE', '@odata.nextLink is not a string');
+    if (page + 1 >= maxPages) throw new ServiceError('E_RESPONSE_SHAPE', `More than ${maxPages} pages`);
+    response = await client.call({ method: 'GET', path: next, signal });
+  }
+}
