@@ -1,0 +1,228 @@
+/**
+ * The service's long or large operations, done right once: message delta rounds that resume from a saved link
+ * (and restart when the service no longer knows it), team clone polled to the end, bulk member removal split into
+ * requests of at most 20.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseRetryAfter, type ServiceClient } from './client.js';
+import { isServiceError, ServiceError } from './errors.js';
+import { invoke } from './invoke.js';
+
+/** Where the delta link of a folder is kept between runs (a file, a database row...). */
+export interface DeltaLinkStore {
+  load(): string | undefined | Promise<string | undefined>;
+  save(link: string): void | Promise<void>;
+}
+
+export interface SyncOptions {
+  /** The user (id or user principal name); the signed-in user when absent. */
+  user?: string;
+  folder: string;
+  /** First round only: the options are kept in the links the service returns. */
+  select?: readonly string[];
+  pageSize?: number;
+  store: DeltaLinkStore;
+  signal?: AbortSignal;
+}
+
+export interface SyncResult {
+  /** Created or updated messages, as the service returned them. */
+  changed: Record<string, unknown>[];
+  /** Ids of messages deleted or moved out of the folder. */
+  removed: string[];
+  /** True when the saved link was refused (expired or unknown) and a full round was run instead. */
+  restarted: boolean;
+  /** Why the saved link was refused, when it was. */
+  restartReason?: string;
+  pages: number;
+}
+
+const RESYNC_CODES = new Set(['syncStateNotFound', 'resyncRequired', 'syncStateInvalid']);
+
+function mustResync(error: unknown): error is ServiceError {
+  return isServiceError(error) && (error.status === 410 || RESYNC_CODES.has(error.serviceCode ?? ''));
+}
+
+/** One delta round over a folder, resumed from the saved link when there is one; the new link is saved last. */
+export async function syncMessages(client: ServiceClient, options: SyncOptions): Promise<SyncResult> {
+  const prefer = options.pageSize === undefined ? {} : { Prefer: `odata.maxpagesize=${options.pageSize}` };
+  const saved = await options.store.load();
+  let restarted = false;
+  let restartReason: string | undefined;
+  const firstRound = () =>
+    invoke(client, 'messageDelta', {
+      params: { user: options.user, folder: options.folder },
+      query: options.select === undefined ? undefined : { $select: options.select.join(',') },
+      headers: prefer,
+      signal: options.signal,
+    });
+  let response;
+  if (saved !== undefined) {
+    try {
+      response = await client.call({ method: 'GET', path: saved, headers: prefer, signal: options.signal });
+    } catch (error) {
+      if (!mustResync(error)) throw error;
+      restarted = true;
+      restartReason = `${error.serviceCode ?? error.status}: ${error.message}`;
+      response = await firstRound();
+    }
+  } else response = await firstRound();
+  const result: SyncResult = { changed: [], removed: [], restarted, restartReason, pages: 0 };
+  for (;;) {
+    result.pages++;
+    const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown; '@odata.deltaLink'?: unknown };
+    if (!Array.isArray(body?.value)) throw new ServiceError('E_RESPONSE_SHAPE', 'A delta page has no "value" array');
+    for (const item of body.value as Record<string, unknown>[]) {
+      if (item === null || typeof item !== 'object' || typeof item.id !== 'string')
+        throw new ServiceError('E_RESPONSE_SHAPE', 'A delta item has no string "id"');
+      if (item['@removed'] !== undefined) result.removed.push(item.id);
+      else result.changed.push(item);
+    }
+    const next = body['@odata.nextLink'];
+    const delta = body['@odata.deltaLink'];
+    if (typeof delta === 'string') {
+      await options.store.save(delta);
+      return result;
+    }
+    if (typeof next !== 'string')
+      throw new ServiceError('E_RESPONSE_SHAPE', 'A delta page has neither a nextLink nor a deltaLink');
+    response = await client.call({ method: 'GET', path: next, headers: prefer, signal: options.signal });
+  }
+}
+
+export interface CloneOptions {
+  /** Between polls, unless the operation's answer carries Retry-After (default 5 s, as the spec recommends). */
+  intervalMs?: number;
+  /** Give up after this long (default 10 minutes). */
+  deadlineMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface CloneResult {
+  status: 'succeeded' | 'failed';
+  /** The new team's id when it succeeded. */
+  teamId?: string;
+  error?: { code?: string; message?: string };
+  operationUrl: string;
+  polls: number;
+}
+
+/**
+ * The clone's operation URL from its Location: the service gives `/teams({id})/operations({opId})`, relative and
+ * without the version, so it is resolved under `{base_url}/v1.0`.
+ */
+export function operationUrl(baseUrl: string, location: string): string {
+  if (/^https?:\/\//i.test(location)) return location;
+  const path = location.startsWith('/v1.0/') ? location.slice('/v1.0'.length) : location;
+  return `${baseUrl}/v1.0${path.startsWith('/') ? '' : '/'}${path}`;
+}
+
+/** Clones a team and polls its operation until it is no longer running. */
+export async function cloneTeam(
+  client: ServiceClient,
+  team: string,
+  body: Record<string, unknown>,
+  options: CloneOptions = {},
+): Promise<CloneResult> {
+  const started = Date.now();
+  const interval = options.intervalMs ?? 5_000;
+  const deadline = options.deadlineMs ?? 600_000;
+  const accepted = await invoke(client, 'cloneTeam', { params: { team }, body, signal: options.signal });
+  const location = accepted.headers.location;
+  if (location === undefined)
+    throw new ServiceError('E_RESPONSE_SHAPE', 'The clone was accepted without a Location to poll');
+  const url = operationUrl(client.baseUrl, location);
+  for (let polls = 1; ; polls++) {
+    const response = await client.call({ method: 'GET', path: url, signal: options.signal });
+    const operation = response.body as {
+      status?: unknown;
+      targetResourceId?: unknown;
+      error?: { code?: string; message?: string } | null;
+    };
+    const status = operation?.status;
+    if (status === 'succeeded' && typeof operation.targetResourceId === 'string')
+      return { status, teamId: operation.targetResourceId, operationUrl: url, polls };
+    if (status === 'failed') return { status, error: operation.error ?? undefined, operationUrl: url, polls };
+    if (status !== 'notStarted' && status !== 'inProgress' && status !== 'running')
+      throw new ServiceError(
+        'E_RESPONSE_SHAPE',
+        `The clone operation has an unexpected status ${JSON.stringify(status)}`,
+      );
+    const wait = (parseRetryAfter(response.headers['retry-after']) ?? interval / 1000) * 1000;
+    if (Date.now() - started + wait > deadline)
+      throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${deadline} ms (${polls} polls)`);
+    try {
+      await sleep(wait, undefined, { signal: options.signal });
+    } catch {
+      throw new ServiceError('E_ABORTED', 'The call was cancelled');
+    }
+  }
+}
+
+export interface MemberResult {
+  /** The member as given (id or user principal name). */
+  user: string;
+  /** The id the service reported, when it reported one. */
+  userId?: string;
+  /** null when removed. */
+  error: { code: string; message: string } | null;
+}
+
+/** At most 20 members per request (spec: Limits). */
+export const MEMBERS_PER_REQUEST = 20;
+
+/**
+ * Removes any number of members: requests of at most 20, `client.concurrency` at once; every member's result in
+ * input order (204 means all of a request's members were removed; 207 lists each).
+ */
+export async function removeTeamMembers(
+  client: ServiceClient,
+  team: string,
+  users: readonly string[],
+  options: { signal?: AbortSignal } = {},
+): Promise<MemberResult[]> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < users.length; i += MEMBERS_PER_REQUEST) chunks.push(users.slice(i, i + MEMBERS_PER_REQUEST));
+  const results: MemberResult[][] = new Array(chunks.length);
+  let nextChunk = 0;
+  const worker = async (): Promise<void> => {
+    while (nextChunk < chunks.length) {
+      const index = nextChunk++;
+      const chunk = chunks[index]!;
+      const response = await invoke(client, 'removeTeamMembers', {
+        params: { team },
+        body: {
+          values: chunk.map((user) => ({
+            '@odata.type': 'vendor.graph.dirUserConversationMember',
+            'user@odata.bind': `${client.baseUrl}/v1.0/users('${user.replaceAll("'", "''")}')`,
+          })),
+        },
+        signal: options.signal,
+      });
+      if (response.status === 204) {
+        results[index] = chunk.map((user) => ({ user, error: null }));
+        continue;
+      }
+      const items = (response.body as { value?: unknown } | undefined)?.value;
+      if (!Array.isArray(items) || items.length !== chunk.length)
+        throw new ServiceError(
+          'E_RESPONSE_SHAPE',
+          `A 207 answer has ${Array.isArray(items) ? items.length : 'no'} results for ${chunk.length} members`,
+        );
+      results[index] = chunk.map((user, i) => {
+        const item = items[i] as { userId?: unknown; error?: { code?: unknown; message?: unknown } | null };
+        const error = item?.error;
+        return {
+          user,
+          ...(typeof item?.userId === 'string' ? { userId: item.userId } : {}),
+          error:
+            error === null || error === undefined
+              ? null
+              : { code: String(error.code ?? ''), message: String(error.message ?? '') },
+        };
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(client.concurrency, chunks.length) }, worker));
+  return results.flat();
+}
