@@ -67,6 +67,8 @@ const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
   { name: 'worker', entry: 'src/node/worker.ts' },
   // bomwright emulator (src/cli/commands/emulator.ts loads it when the command runs).
   { name: 'emulator', entry: 'src/emulator/index.ts' },
+  // bomwright service (src/cli/commands/service.ts loads it when the command runs): the client with undici.
+  { name: 'service', entry: 'src/service/index.ts' },
 ];
 
 await build({

@@ -45,7 +45,8 @@ function mustResync(error: unknown): error is ServiceError {
 
 /** One delta round over a folder, resumed from the saved link when there is one; the new link is saved last. */
 export async function syncMessages(client: ServiceClient, options: SyncOptions): Promise<SyncResult> {
-  const prefer: Record<string, string> = options.pageSize === undefined ? {} : { Prefer: `odata.maxpagesize=${options.pageSize}` };
+  const prefer: Record<string, string> =
+    options.pageSize === undefined ? {} : { Prefer: `odata.maxpagesize=${options.pageSize}` };
   const saved = await options.store.load();
   let restarted = false;
   let restartReason: string | undefined;

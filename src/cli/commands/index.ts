@@ -3,6 +3,7 @@ import type { CliCommand } from '../command.js';
 import { bumpCommand } from './bump.js';
 import { diffCommand } from './diff.js';
 import { emulatorCommand } from './emulator.js';
+import { serviceCommand } from './service.js';
 import { addCommand, setCommand } from './edit.js';
 import { initCommand } from './init.js';
 import { keygenCommand } from './keygen.js';
@@ -23,4 +24,5 @@ export const COMMANDS: readonly CliCommand[] = [
   diffCommand,
   keygenCommand,
   emulatorCommand,
+  serviceCommand,
 ];

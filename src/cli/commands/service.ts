@@ -1,0 +1,212 @@
+/**
+ * `bomwright service <operation>`: every operation of the table as a subcommand, generated from the table (names,
+ * path parameters, query options, body), not written out by hand. The client (undici) is its own bundle, loaded
+ * only when a service command runs.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Argv } from 'yargs';
+import { BomwrightError } from '../../errors.js';
+import { requireBundle } from '../../runtime/code-cache.js';
+import { OPERATIONS, type Operation, type QueryOption } from '../../service/operations.js';
+import type { CliCommand, CliContext } from '../command.js';
+import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+
+type ServiceModule = typeof import('../../service/index.js');
+
+async function loadService(): Promise<ServiceModule> {
+  const bundle = fileURLToPath(new URL('./service.cjs', import.meta.url));
+  if (existsSync(bundle)) return requireBundle(bundle) as ServiceModule;
+  return (await import(new URL('../../service/index.js', import.meta.url).href)) as ServiceModule;
+}
+
+export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+const QUERY_FLAGS: Readonly<Record<QueryOption, string>> = {
+  $select: 'select',
+  $top: 'top',
+  $skip: 'skip',
+  $expand: 'expand',
+  $filter: 'filter',
+  $orderby: 'orderby',
+  $search: 'search',
+  $skiptoken: 'skiptoken',
+  $deltatoken: 'deltatoken',
+  changeType: 'change-type',
+};
+
+function pathParameters(operation: Operation): string[] {
+  const names = new Set<string>();
+  for (const template of operation.paths) for (const match of template.matchAll(/\{(\w+)\}/g)) names.add(match[1]!);
+  return [...names];
+}
+
+interface ServiceArgv {
+  [key: string]: unknown;
+  baseUrl?: string;
+  token?: string;
+  body?: string;
+  all: boolean;
+  format: 'json' | 'table';
+  workbookSessionId?: string;
+}
+
+/** Columns of a collection as a plain text table (scalars only; objects as JSON). */
+function table(items: readonly unknown[]): string {
+  const rows = items.filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object');
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) => !c.startsWith('@odata.'));
+  const cell = (value: unknown) => {
+    const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  };
+  const cells = rows.map((row) => columns.map((c) => cell(row[c])));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+}
+
+async function runOperation(operation: Operation, argv: ServiceArgv, context: CliContext): Promise<number> {
+  const baseUrl = argv.baseUrl ?? context.env.BOMWRIGHT_SERVICE_URL;
+  const token = argv.token ?? context.env.BOMWRIGHT_TOKEN;
+  if (baseUrl === undefined || baseUrl === '')
+    throw new BomwrightError(
+      'E_USAGE',
+      'No service address: pass --base-url or set BOMWRIGHT_SERVICE_URL (the local emulator prints its address: bomwright emulator)',
+    );
+  if (token === undefined || token === '')
+    throw new BomwrightError(
+      'E_USAGE',
+      'No token: pass --token or set BOMWRIGHT_TOKEN (for the local emulator: bomwright emulator token)',
+    );
+  let body: unknown;
+  if (argv.body !== undefined) {
+    const source = argv.body === '-' ? 'standard input' : argv.body;
+    let text: string;
+    try {
+      text = argv.body === '-' ? readFileSync(0, 'utf8') : readFileSync(path.resolve(context.cwd, argv.body), 'utf8');
+    } catch (error) {
+      throw new BomwrightError(
+        'E_READ',
+        `Cannot read the body from ${source}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new BomwrightError('E_USAGE', `The body in ${source} is not JSON`);
+    }
+  }
+  const params: Record<string, string> = {};
+  for (const name of pathParameters(operation)) {
+    const value = argv[name];
+    if (typeof value === 'string') params[name] = value;
+  }
+  const query: Record<string, string> = {};
+  for (const option of operation.query) {
+    const value = argv[QUERY_FLAGS[option].replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+    if (value !== undefined) query[option] = String(value);
+  }
+  const service = await loadService();
+  const client = service.createServiceClient({ baseUrl, token, toolVersion: context.toolVersion });
+  try {
+    const response = await service.invoke(client, operation.name, {
+      params,
+      query,
+      body,
+      workbookSessionId: argv.workbookSessionId,
+    });
+    let output: unknown = response.body ?? {
+      status: response.status,
+      ...(response.headers.location ? { location: response.headers.location } : {}),
+    };
+    const isCollection = Array.isArray((response.body as { value?: unknown } | undefined)?.value);
+    if (isCollection && argv.all) {
+      const items: unknown[] = [];
+      for await (const item of service.pages(client, response)) items.push(item);
+      output = { value: items };
+    }
+    if (argv.format === 'table' && isCollection) context.stdout(table((output as { value: unknown[] }).value));
+    else context.stdout(`${JSON.stringify(output, null, 2)}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    if (service.isServiceError(error)) {
+      const ids = [
+        error.status === undefined ? undefined : `status ${error.status}`,
+        error.requestId ? `request-id ${error.requestId}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(', ');
+      context.stderr(`bomwright: ${error.code}: ${error.message}${ids === '' ? '' : ` (${ids})`}\n`);
+      return error.code === 'E_REQUEST_SHAPE' ? 2 : EXIT_INVALID;
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+function operationBuilder(operation: Operation) {
+  return (y: Argv): Argv => {
+    let built = y;
+    for (const name of pathParameters(operation))
+      built = built.option(kebab(name), {
+        type: 'string',
+        describe:
+          name === 'user' ? 'user id or user principal name (default: me)' : `the ${kebab(name).replaceAll('-', ' ')}`,
+      });
+    for (const option of operation.query)
+      built = built.option(QUERY_FLAGS[option], { type: 'string', describe: `${option} query option` });
+    if (operation.body !== undefined)
+      built = built.option('body', { type: 'string', describe: 'request body: a JSON file, or - for standard input' });
+    if (operation.headers?.includes('Workbook-Session-Id'))
+      built = built.option('workbook-session-id', { type: 'string', describe: 'Workbook-Session-Id header' });
+    return built;
+  };
+}
+
+/** The `service` family: one subcommand per operation of the table. */
+export const serviceCommand: CliCommand = {
+  command: 'service',
+  register(parser, context, done) {
+    return parser.command(
+      'service <operation>',
+      'Call the directory/collaboration service: every operation of the spec (service --help lists them)',
+      (y) => {
+        let built = y
+          .version(false)
+          .option('base-url', {
+            type: 'string',
+            describe: '{base_url} of the service (or BOMWRIGHT_SERVICE_URL)',
+            global: true,
+          })
+          .option('token', { type: 'string', describe: 'bearer token (or BOMWRIGHT_TOKEN)', global: true })
+          .option('all', {
+            type: 'boolean',
+            default: false,
+            describe: 'follow @odata.nextLink to the end of a collection',
+            global: true,
+          })
+          .option('format', {
+            choices: ['json', 'table'] as const,
+            default: 'json' as const,
+            describe: 'output',
+            global: true,
+          });
+        for (const operation of OPERATIONS) {
+          built = built.command(
+            kebab(operation.name),
+            `${operation.method} ${operation.paths[0]} — ${operation.summary}`,
+            operationBuilder(operation),
+            async (argv) => done(await runOperation(operation, argv as unknown as ServiceArgv, context)),
+          );
+        }
+        return built.demandCommand(1, 'Name an operation, e.g. "bomwright service list-phone-methods"');
+      },
+    );
+  },
+};
