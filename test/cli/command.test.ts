@@ -55,6 +55,7 @@ describe('commands as modules', () => {
       'diff',
       'keygen',
       'emulator',
+      'service',
     ]);
   });
 
