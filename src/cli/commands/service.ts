@@ -3,12 +3,15 @@
  * path parameters, query options, body), not written out by hand. The client (undici) is its own bundle, loaded
  * only when a service command runs.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../../errors.js';
 import { requireBundle } from '../../runtime/code-cache.js';
+import { STDIN } from '../../node/discover.js';
+import { MAX_SMALL_FILE, readInput } from '../../node/files.js';
+import { STDIN_TOKEN } from '../options.js';
 import { OPERATIONS, type Operation, type QueryOption } from '../../service/operations.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
@@ -85,16 +88,13 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
     );
   let body: unknown;
   if (argv.body !== undefined) {
-    const source = argv.body === '-' ? 'standard input' : argv.body;
-    let text: string;
-    try {
-      text = argv.body === '-' ? readFileSync(0, 'utf8') : readFileSync(path.resolve(context.cwd, argv.body), 'utf8');
-    } catch (error) {
-      throw new BomwrightError(
-        'E_READ',
-        `Cannot read the body from ${source}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
+    // main() hands a lone "-" over as STDIN_TOKEN (yargs would read it as an empty option).
+    const stdin = argv.body === STDIN_TOKEN || argv.body === STDIN;
+    const source = stdin ? 'standard input' : argv.body;
+    const { bytes, size } = await readInput(stdin ? STDIN : path.resolve(context.cwd, argv.body), MAX_SMALL_FILE);
+    if (bytes === undefined)
+      throw new BomwrightError('E_READ', `The body in ${source} is larger than ${MAX_SMALL_FILE} bytes (${size})`);
+    const text = Buffer.from(bytes).toString('utf8');
     try {
       body = JSON.parse(text);
     } catch {
