@@ -9,3 +9,4 @@ export { syncMessages, cloneTeam, removeTeamMembers, operationUrl, MEMBERS_PER_R
 export type { DeltaLinkStore, SyncOptions, SyncResult, CloneOptions, CloneResult, MemberResult } from './flows.js';
 export { OPERATIONS, operationNamed } from './operations.js';
 export type { Operation, Family, HttpMethod } from './operations.js';
+export { openApiDocument } from './openapi.js';

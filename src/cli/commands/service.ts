@@ -11,6 +11,7 @@ import { BomwrightError } from '../../errors.js';
 import { requireBundle } from '../../runtime/code-cache.js';
 import { STDIN } from '../../node/discover.js';
 import { MAX_SMALL_FILE, readInput } from '../../node/files.js';
+import { writeFileAtomic } from '../../node/write.js';
 import { STDIN_TOKEN } from '../options.js';
 import { OPERATIONS, type Operation, type QueryOption } from '../../service/operations.js';
 import type { CliCommand, CliContext } from '../command.js';
@@ -197,6 +198,20 @@ export const serviceCommand: CliCommand = {
             describe: 'output',
             global: true,
           });
+        built = built.command(
+          'openapi',
+          'Write an OpenAPI 3.1 description of every operation, generated from the same table',
+          (o) =>
+            o.option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of standard output' }),
+          async (argv) => {
+            const service = await loadService();
+            const text = `${JSON.stringify(service.openApiDocument(context.toolVersion), null, 2)}\n`;
+            const output = (argv as { output?: string }).output;
+            if (output === undefined) context.stdout(text);
+            else writeFileAtomic(path.resolve(context.cwd, output), text);
+            done(EXIT_OK);
+          },
+        );
         for (const operation of OPERATIONS) {
           built = built.command(
             kebab(operation.name),
