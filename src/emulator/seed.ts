@@ -4,14 +4,10 @@
  * found, each with its JSON pointer.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
 import { BomwrightError } from '../errors.js';
+import { createFormatsAjv } from '../service/shape-check.js';
 import { COLLECTIONS, type Change, type CollectionName, type JsonRecord } from './store.js';
-
-type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
 
 const SCHEMA_URL = new URL('../../schema/emulator-seed.schema.json', import.meta.url);
 /** Shown in messages: at most this many problems, then a count of the rest. */
@@ -30,9 +26,7 @@ let validator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } 
 
 function schemaValidator(): typeof validator {
   if (validator === undefined) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    addFormats(ajv);
-    validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
+    validator = createFormatsAjv({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
   }
   return validator;
 }

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
 import { matchRoute } from '../service/paths.js';
 import { BODY_SHAPES } from '../service/shapes.js';
+import { shapeProblem } from '../service/shape-check.js';
 import type { Operation } from '../service/operations.js';
 import { TokenRefusal, type Principal } from './auth.js';
 import type { EmulatorSettings, HandlerResult, LinkTokens } from './context.js';
@@ -18,10 +18,6 @@ import { badRequest, ServiceFault } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
 import { checkPermission } from './permissions.js';
 import { Transaction, type Change, type Store } from './store.js';
-
-type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
@@ -63,24 +59,7 @@ export interface EmulatorCore {
   now(): Date;
 }
 
-const bodyValidators = new Map<string, ValidateFunction>();
-let ajv: Ajv | undefined;
-
-function bodyValidator(shape: string): ValidateFunction {
-  let validate = bodyValidators.get(shape);
-  if (validate === undefined) {
-    if (ajv === undefined) {
-      ajv = new Ajv({ allErrors: false, strict: false });
-      addFormats(ajv);
-    }
-    validate = ajv.compile(BODY_SHAPES[shape]!.schema);
-    bodyValidators.set(shape, validate);
-  }
-  return validate;
-}
-
-function describeBodyError(shape: string, validate: ValidateFunction): string {
-  const error = validate.errors?.[0];
+function describeBodyError(shape: string, error: ErrorObject | undefined): string {
   const typeName = BODY_SHAPES[shape]!.typeName;
   if (error === undefined) return `The request body is not a valid ${typeName}.`;
   const where = error.instancePath === '' ? 'the body' : error.instancePath;
@@ -485,7 +464,7 @@ async function requestBody(request: IncomingMessage, operation: Operation, limit
   const text = bytes.toString('utf8');
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   const body: unknown = JSON.parse(text);
-  const validate = bodyValidator(operation.body);
-  if (!validate(body)) throw badRequest(describeBodyError(operation.body, validate));
+  const problem = shapeProblem(operation.body, body);
+  if (problem !== undefined) throw badRequest(describeBodyError(operation.body, problem));
   return body;
 }

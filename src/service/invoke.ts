@@ -3,17 +3,12 @@
  * is named), the query limited to the options the operation takes, the body checked against its shape before it
  * leaves, and collections followed across `@odata.nextLink`.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { CallResponse, ServiceClient } from './client.js';
 import { ServiceError } from './errors.js';
 import { operationNamed, type Operation } from './operations.js';
 import { buildPath } from './paths.js';
+import { shapeProblem } from './shape-check.js';
 import { BODY_SHAPES } from './shapes.js';
-
-type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
 
 export type PathParams = Readonly<Record<string, string | number | undefined>>;
 
@@ -58,9 +53,6 @@ export function pathFor(operation: Operation, params: PathParams = {}): string {
   return buildPath(fitting[0]!, Object.fromEntries(given));
 }
 
-const validators = new Map<string, ValidateFunction>();
-let ajv: Ajv | undefined;
-
 /** Checks a request body against its shape; throws E_REQUEST_SHAPE naming the first problem. */
 export function checkBody(operation: Operation, body: unknown): void {
   if (operation.body === undefined) {
@@ -73,17 +65,8 @@ export function checkBody(operation: Operation, body: unknown): void {
       `${operation.name} needs a request body (${BODY_SHAPES[operation.body]!.typeName})`,
     );
   if (body === undefined) return;
-  let validate = validators.get(operation.body);
-  if (validate === undefined) {
-    if (ajv === undefined) {
-      ajv = new Ajv({ allErrors: false, strict: false });
-      addFormats(ajv);
-    }
-    validate = ajv.compile(BODY_SHAPES[operation.body]!.schema);
-    validators.set(operation.body, validate);
-  }
-  if (!validate(body)) {
-    const error = validate.errors?.[0];
+  const error = shapeProblem(operation.body, body);
+  if (error !== undefined) {
     const where = error?.instancePath === '' || error === undefined ? 'the body' : error.instancePath;
     const extra =
       error?.keyword === 'additionalProperties'

@@ -1,0 +1,35 @@
+/**
+ * Checks a request body against its shape (shapes.ts): the emulator refuses what does not fit, and the client
+ * refuses to send it. One compiled validator per shape, shared by both.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { BODY_SHAPES } from './shapes.js';
+
+type AddFormats = (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS with a default export; both import shapes are seen in practice.
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
+
+let ajv: Ajv | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+/** A draft-07 ajv with the standard formats (email, date-time, uri...). */
+export function createFormatsAjv(options: { allErrors?: boolean } = {}): Ajv {
+  const instance = new Ajv({ allErrors: options.allErrors ?? false, strict: false });
+  addFormats(instance);
+  return instance;
+}
+
+/** The first problem of `body` against the named shape, or undefined when it fits. */
+export function shapeProblem(shape: string, body: unknown): ErrorObject | undefined {
+  let validate = validators.get(shape);
+  if (validate === undefined) {
+    ajv ??= createFormatsAjv();
+    validate = ajv.compile(BODY_SHAPES[shape]!.schema);
+    validators.set(shape, validate);
+  }
+  return validate(body)
+    ? undefined
+    : (validate.errors?.[0] ?? { keyword: 'false', instancePath: '', schemaPath: '', params: {} });
+}
