@@ -44,7 +44,10 @@ describe('the built package, imported the way a user would', () => {
   it('declares its entry points, types and bin', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
-    expect(pkg.exports['./service']).toEqual({ types: './dist/service/index.d.ts', default: './dist/service/index.js' });
+    expect(pkg.exports['./service']).toEqual({
+      types: './dist/service/index.d.ts',
+      default: './dist/service/index.js',
+    });
     expect(pkg.exports['./emulator']).toEqual({
       types: './dist/emulator/index.d.ts',
       default: './dist/emulator/index.js',
