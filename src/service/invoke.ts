@@ -77,6 +77,28 @@ export function checkBody(operation: Operation, body: unknown): void {
       `${operation.name}: ${where} ${error?.message ?? 'is not valid'}${extra}`,
     );
   }
+  if (operation.body === 'threadReply') checkAttachmentSizes(body);
+}
+
+/** An attachment must stay under 3 MB (spec: Limits): refused here rather than sent to be refused. */
+export const MAX_ATTACHMENT_BYTES = 3 * 1024 * 1024;
+
+function checkAttachmentSizes(body: unknown): void {
+  const attachments = (body as { post?: { attachments?: unknown } }).post?.attachments;
+  if (!Array.isArray(attachments)) return;
+  attachments.forEach((attachment: { name?: unknown; contentBytes?: unknown; item?: unknown }, i) => {
+    const size =
+      typeof attachment.contentBytes === 'string'
+        ? Math.floor((attachment.contentBytes.replace(/=+$/, '').length * 3) / 4)
+        : attachment.item === undefined
+          ? 0
+          : Buffer.byteLength(JSON.stringify(attachment.item));
+    if (size >= MAX_ATTACHMENT_BYTES)
+      throw new ServiceError(
+        'E_REQUEST_SHAPE',
+        `replyToThread: attachment ${i} (${String(attachment.name).slice(0, 60)}) is ${size} bytes; an attachment must stay under 3 MB`,
+      );
+  });
 }
 
 /** Calls an operation by its name in the table. */

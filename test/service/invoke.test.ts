@@ -68,6 +68,25 @@ describe('invoke', () => {
       ['cloneTeam', { params: { team: 't' } }, /needs a request body/],
       ['nope', {}, /No operation named "nope"/],
       [
+        'replyToThread',
+        {
+          params: { group: 'g', thread: 't' },
+          body: {
+            post: {
+              body: { contentType: 'text', content: 'x' },
+              attachments: [
+                {
+                  '@odata.type': '#vendor.graph.fileAttachment',
+                  name: 'big.bin',
+                  contentBytes: Buffer.alloc(3 * 1024 * 1024).toString('base64'),
+                },
+              ],
+            },
+          },
+        },
+        /attachment 0 \(big\.bin\) is 3145728 bytes; an attachment must stay under 3 MB/,
+      ],
+      [
         'forwardEvent',
         { template: '/elsewhere/{event}', params: { event: 'e' } },
         /is not a path form of forwardEvent/,
