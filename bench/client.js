@@ -1,0 +1,153 @@
+// Case J: the service client (`npm run bench -- --only J`, or `node bench/client.js [--quick]`), on loopback against
+// the emulator in a child process.
+//   J1  client overhead per call: bomwright's client (invoke) against raw undici request() on the same endpoint,
+//       sequential and 32 at a time
+//   J2  paging 10,000 messages through message delta (page size 100), then a second round with 100 changes
+//   J3  `bomwright service list-phone-methods`, whole process, against `node -e 0`
+// Markdown goes to stdout, progress to stderr.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/bomwright.cjs');
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const CALLS = values.quick ? 1000 : 4000;
+const ROUNDS = values.quick ? 1 : 3;
+const RUNS = values.quick ? 5 : 11;
+const MESSAGES = 10_000;
+const log = (text) => process.stderr.write(`${text}\n`);
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const { createServiceClient, invoke, syncMessages } = await import(join(ROOT, 'dist/service/index.js'));
+
+function startEmulator() {
+  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--quiet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /^listening on (\S+)\n/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+  });
+}
+
+async function timeCalls(call, concurrency) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < CALLS) await call();
+    }),
+  );
+  return (performance.now() - started) / CALLS;
+}
+
+async function main() {
+  log('[J] the service client');
+  const emulator = await startEmulator();
+  const token = (
+    await (
+      await fetch(`${emulator.url}/_emulator/token`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json()
+  ).access_token;
+  const url = new URL(`${emulator.url}/v1.0/me/authentication/phoneMethods`);
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  const raw = async () => {
+    const response = await request(url, {
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${token}`, 'client-request-id': crypto.randomUUID() },
+    });
+    await response.body.json();
+  };
+  const client = createServiceClient({ baseUrl: emulator.url, token, concurrency: 32 });
+  const ours = () => invoke(client, 'listPhoneMethods');
+  const j1 = { raw1: [], ours1: [], raw32: [], ours32: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    j1.raw1.push(await timeCalls(raw, 1));
+    j1.ours1.push(await timeCalls(ours, 1));
+    j1.raw32.push(await timeCalls(raw, 32));
+    j1.ours32.push(await timeCalls(ours, 32));
+    log(
+      `  J1 round ${round + 1}: sequential ${fmt(median(j1.ours1) * 1000)} µs vs ${fmt(median(j1.raw1) * 1000)} µs raw`,
+    );
+  }
+
+  // J2: 10,000 messages in a folder, then a full round and a round with 100 changes.
+  log('  J2 creating 10,000 messages');
+  let created = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (created < MESSAGES) {
+        created++;
+        await invoke(client, 'createMessage', { params: { folder: 'archive' }, body: { subject: `bench ${created}` } });
+      }
+    }),
+  );
+  const store = {
+    link: undefined,
+    load() {
+      return this.link;
+    },
+    save(link) {
+      this.link = link;
+    },
+  };
+  let started = performance.now();
+  const first = await syncMessages(client, { folder: 'archive', pageSize: 100, store, select: ['subject'] });
+  const firstSeconds = (performance.now() - started) / 1000;
+  for (let i = 0; i < 100; i++)
+    await invoke(client, 'createMessage', { params: { folder: 'archive' }, body: { subject: `change ${i}` } });
+  started = performance.now();
+  const second = await syncMessages(client, { folder: 'archive', pageSize: 100, store });
+  const secondSeconds = (performance.now() - started) / 1000;
+  await client.close();
+  await agent.close();
+
+  // J3: a service command, whole process, against node -e 0.
+  const env = { ...process.env, BOMWRIGHT_SERVICE_URL: emulator.url, BOMWRIGHT_TOKEN: token };
+  const time = (args) => {
+    const begin = performance.now();
+    const run = spawnSync(process.execPath, args, { env, stdio: 'ignore' });
+    if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}`);
+    return performance.now() - begin;
+  };
+  const j3 = { node: [], service: [] };
+  time([BIN, 'service', 'list-phone-methods']);
+  for (let i = 0; i < RUNS; i++) {
+    j3.node.push(time(['-e', '0']));
+    j3.service.push(time([BIN, 'service', 'list-phone-methods']));
+  }
+  emulator.child.kill('SIGTERM');
+
+  const us = (ms) => `${fmt(ms * 1000)} µs`;
+  const lines = [
+    '### J. The service client',
+    '',
+    `Loopback, the emulator in a child process; J1 is the median of ${ROUNDS} interleaved rounds of ${fmt(CALLS)} calls (GET phone methods), J3 the median of ${RUNS} interleaved runs.`,
+    '',
+    '| what | bomwright | reference | ratio |',
+    '|---|---:|---:|---:|',
+    `| J1 one call at a time, per call | ${us(median(j1.ours1))} | raw undici \`request()\`: ${us(median(j1.raw1))} | ${fmt(median(j1.ours1) / median(j1.raw1), 2)}× (goal ≤ 1.2×) |`,
+    `| J1 32 at a time, per call | ${us(median(j1.ours32))} | raw undici \`request()\`: ${us(median(j1.raw32))} | ${fmt(median(j1.ours32) / median(j1.raw32), 2)}× (goal ≤ 1.2×) |`,
+    `| J2 message delta, first round: ${fmt(first.changed.length)} messages in ${first.pages} pages of 100 | ${fmt(firstSeconds, 2)} s | goal < 2 s | |`,
+    `| J2 second round: ${second.changed.length} changes | ${fmt(secondSeconds * 1000, 1)} ms | | |`,
+    `| J3 \`bomwright service list-phone-methods\`, whole process | ${fmt(median(j3.service), 1)} ms | \`node -e 0\`: ${fmt(median(j3.node), 1)} ms | ${fmt(median(j3.service) / median(j3.node), 2)}× (goal ≤ 2×) |`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+await main();
