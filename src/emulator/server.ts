@@ -177,13 +177,12 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       'request-id': requestId,
       'client-request-id': clientRequestId,
       'x-ms-ags-diagnostic': DIAGNOSTIC,
-      'Strict-Transport-Security': 'max-age=31536000',
       'Cache-Control': 'no-store',
       'OData-Version': '4.0',
     };
 
     const send = (result: HandlerResult): void => {
-      const headers: Record<string, string> = { ...common, ...(result.headers ?? {}) };
+      const headers = result.headers === undefined ? common : { ...common, ...result.headers };
       let payload: string | undefined;
       if (result.body !== undefined) {
         payload = JSON.stringify(result.body);
@@ -346,11 +345,11 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       connectionsCheckingInterval: Math.max(50, Math.min(options.requestTimeoutMs / 4, 2_000)),
     },
     (request, response) => {
+      // In flight until its handler has answered (or failed): no listener per request on the hot path.
       inFlight++;
-      response.on('close', () => {
+      void handle(request, response).finally(() => {
         if (--inFlight === 0) idle?.();
       });
-      void handle(request, response);
     },
   );
   server.keepAliveTimeout = 5_000;
@@ -429,9 +428,11 @@ function authenticate(core: EmulatorCore, request: IncomingMessage): Principal |
     : result;
 }
 
-function parseQuery(rawQuery: string, operation: Operation): Map<string, string> {
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
+function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string, string> {
+  if (rawQuery === '') return NO_QUERY;
   const query = new Map<string, string>();
-  if (rawQuery === '') return query;
   if (rawQuery.length > 8_192) throw badRequest('The query string is longer than 8192 characters.');
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     const allowed = (operation.query as readonly string[]).find(
