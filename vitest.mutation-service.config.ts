@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests `npm run mutation:service` runs against the service client and the emulator: the in-process ones (the
+ * emulator started with startEmulator() on 127.0.0.1, the client calling it over real HTTP). Subprocess tests of
+ * the built CLI cannot see a mutated source and are left out, as in vitest.mutation.config.ts.
+ */
+export default defineConfig({
+  test: {
+    // test/node/delta-link-file.test.ts is left out too: its second process runs dist/.
+    include: ['test/emulator/**/*.test.ts', 'test/service/**/*.test.ts'],
+    testTimeout: 60_000,
+    maxWorkers: 1,
+  },
+});
