@@ -3,23 +3,16 @@
  * tenant; `emulator token` prints a bearer token (from a running emulator, or offline from its --state folder).
  * The emulator's code is its own bundle, loaded only here, so other commands never pay for it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BomwrightError } from '../../errors.js';
-import { requireBundle } from '../../runtime/code-cache.js';
+import { loadCommandBundle } from '../command-bundle.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 
 type EmulatorModule = typeof import('../../emulator/index.js');
 
-/** The emulator bundle beside the CLI bundle; from an unbundled build, the compiled module. */
-async function loadEmulator(): Promise<EmulatorModule> {
-  const bundle = fileURLToPath(new URL('./emulator.cjs', import.meta.url));
-  if (existsSync(bundle)) return requireBundle(bundle) as EmulatorModule;
-  const unbundled = new URL('../../emulator/index.js', import.meta.url).href;
-  return (await import(unbundled)) as EmulatorModule;
-}
+const loadEmulator = (): Promise<EmulatorModule> => loadCommandBundle<EmulatorModule>('emulator');
 
 export const DEFAULT_PORT = 8787;
 const ACTIONS = ['run', 'seed', 'token'] as const;

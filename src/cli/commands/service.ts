@@ -3,27 +3,21 @@
  * path parameters, query options, body), not written out by hand. The client (undici) is its own bundle, loaded
  * only when a service command runs.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../../errors.js';
-import { requireBundle } from '../../runtime/code-cache.js';
 import { STDIN } from '../../node/discover.js';
 import { MAX_SMALL_FILE, readInput } from '../../node/files.js';
 import { writeFileAtomic } from '../../node/write.js';
 import { STDIN_TOKEN } from '../options.js';
 import { OPERATIONS, type Operation, type QueryOption } from '../../service/operations.js';
 import type { CliCommand, CliContext } from '../command.js';
+import { loadCommandBundle } from '../command-bundle.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 
 type ServiceModule = typeof import('../../service/index.js');
 
-async function loadService(): Promise<ServiceModule> {
-  const bundle = fileURLToPath(new URL('./service.cjs', import.meta.url));
-  if (existsSync(bundle)) return requireBundle(bundle) as ServiceModule;
-  return (await import(new URL('../../service/index.js', import.meta.url).href)) as ServiceModule;
-}
+const loadService = (): Promise<ServiceModule> => loadCommandBundle<ServiceModule>('service');
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

@@ -1,6 +1,7 @@
 /** Helpers the family handlers share: addressing users, collections and references. */
 import type { HandlerContext, HandlerResult } from '../context.js';
 import { badRequest, notFound, ServiceFault } from '../faults.js';
+import { truncate as cutText } from '../../values.js';
 import type { Json, JsonRecord } from '../store.js';
 
 /** The user a route addresses: the signed-in user for `/me`, else `users/{id | userPrincipalName}`. */
@@ -64,11 +65,13 @@ export function parseReference(url: string, member: string): { kind: string; id:
   return { kind: match[1]!, id: decoded };
 }
 
+/** Text from a request (an id, a URL), cut for a message. */
 export function truncate(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return cutText(text, max);
 }
 
-/** Copies a record with some members replaced (records are frozen). */
-export function withMembers(record: JsonRecord, members: Readonly<Record<string, Json>>): JsonRecord {
-  return { ...record, ...members };
+/** A record's array member, its strings only. */
+export function strings(record: JsonRecord | undefined, member: string): string[] {
+  const value = record?.[member];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

@@ -6,15 +6,10 @@ import type { Handler, HandlerContext } from '../context.js';
 import { badRequest, ServiceFault } from '../faults.js';
 import { applySelect, parseCount, parseEqualityFilter, parseExpand, parseSelect, type ExpandItem } from '../odata.js';
 import type { Json, JsonRecord } from '../store.js';
-import { collection, entity, list, noContent, truncate } from './common.js';
+import { collection, entity, list, noContent, strings, truncate } from './common.js';
 
 const resourceNotFound = (what: string, id: string): ServiceFault =>
   new ServiceFault(404, 'ResourceNotFound', `${what} '${truncate(id, 80)}' was not found.`);
-
-function strings(record: JsonRecord | undefined, member: string): string[] {
-  const value = record?.[member];
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
 
 // Entitlement management
 

@@ -4,7 +4,17 @@ import type { Handler, HandlerContext, HandlerResult } from '../context.js';
 import { badRequest, forbidden, notFound, ServiceFault } from '../faults.js';
 import type { Json, JsonRecord } from '../store.js';
 import { applySelect, parseSelect } from '../odata.js';
-import { accepted, collection, entity, list, noContent, parseReference, truncate, userNotFound } from './common.js';
+import {
+  accepted,
+  collection,
+  entity,
+  list,
+  noContent,
+  parseReference,
+  strings,
+  truncate,
+  userNotFound,
+} from './common.js';
 
 /** An attachment must stay under 3 MB (spec: Limits). */
 export const MAX_ATTACHMENT_BYTES = 3 * 1024 * 1024;
@@ -16,12 +26,8 @@ type ClonePart = (typeof CLONE_PARTS)[number];
 
 function group(context: HandlerContext): JsonRecord {
   const found = context.tx.get('groups', context.params.group!);
-  if (found === undefined) throw userNotFoundLike('group', context.params.group!);
+  if (found === undefined) throw userNotFound(context.params.group!);
   return found;
-}
-
-function userNotFoundLike(_kind: string, id: string): ServiceFault {
-  return userNotFound(id);
 }
 
 function team(context: HandlerContext): JsonRecord {
@@ -29,11 +35,6 @@ function team(context: HandlerContext): JsonRecord {
   if (found === undefined)
     throw new ServiceFault(404, 'NotFound', `No team found with Group Id ${truncate(context.params.team!)}`);
   return found;
-}
-
-function strings(record: JsonRecord | undefined, member: string): string[] {
-  const value = record?.[member];
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 // Thread replies
