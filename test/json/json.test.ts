@@ -133,7 +133,7 @@ describe('parseJsonText', () => {
     expectLinear((size) => {
       const text = document(size);
       return () => scanJson(text);
-    }, 50_000);
+    }, 60_000);
   });
 });
 

@@ -53,7 +53,7 @@ describe('StringSkipper: where a string literal ends, and whether it has escapes
     expectLinear((size) => {
       const text = `[${Array.from({ length: size }, (_, i) => `"s${i}"`).join(',')}, "\\n"]`;
       return () => scanJson(text);
-    }, 40_000);
+    }, 60_000);
   });
 });
 
