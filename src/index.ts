@@ -67,6 +67,8 @@ export { JSF_ALGORITHMS } from './jsf/algorithms.js';
 export type { JsfAlgorithm } from './jsf/algorithms.js';
 /** Trusted keys and roots from files or folders (PEM, JWK, JWKS, certificates). */
 export { loadTrustStore } from './node/keys.js';
+/** A delta-link store for the service client's syncMessages: one file, written atomically. */
+export { deltaLinkFile } from './node/delta-link-file.js';
 /** Keys and root certificates that make signatures trusted. */
 export type { TrustStore } from './jsf/trust.js';
 

@@ -23,6 +23,7 @@ const EXPORTS = [
   'bump',
   'canonicalize',
   'contentChanged',
+  'deltaLinkFile',
   'diff',
   'formatDiff',
   'formatReports',

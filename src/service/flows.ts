@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfter, type ServiceClient } from './client.js';
 import { isServiceError, ServiceError } from './errors.js';
 import { invoke } from './invoke.js';
+import { resourceProblem } from './shape-check.js';
 
 /** Where the delta link of a folder is kept between runs (a file, a database row...). */
 export interface DeltaLinkStore {
@@ -74,9 +75,9 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
     const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown; '@odata.deltaLink'?: unknown };
     if (!Array.isArray(body?.value)) throw new ServiceError('E_RESPONSE_SHAPE', 'A delta page has no "value" array');
     for (const item of body.value as Record<string, unknown>[]) {
-      if (item === null || typeof item !== 'object' || typeof item.id !== 'string')
-        throw new ServiceError('E_RESPONSE_SHAPE', 'A delta item has no string "id"');
-      if (item['@removed'] !== undefined) result.removed.push(item.id);
+      const problem = resourceProblem('messageChange', item);
+      if (problem !== undefined) throw new ServiceError('E_RESPONSE_SHAPE', `A delta item: ${problem}`);
+      if (item['@removed'] !== undefined) result.removed.push(item.id as string);
       else result.changed.push(item);
     }
     const next = body['@odata.nextLink'];
@@ -118,6 +119,27 @@ export function operationUrl(baseUrl: string, location: string): string {
   return `${baseUrl}/v1.0${path.startsWith('/') ? '' : '/'}${path}`;
 }
 
+/** A clone the service accepted: its operation URL, polled by `wait()` until it is no longer running. */
+export interface TeamCloneOperation {
+  readonly operationUrl: string;
+  wait(options?: CloneOptions): Promise<CloneResult>;
+}
+
+/** Asks the service to clone a team; the returned handle polls the operation. */
+export async function startTeamClone(
+  client: ServiceClient,
+  team: string,
+  body: Record<string, unknown>,
+  options: { signal?: AbortSignal } = {},
+): Promise<TeamCloneOperation> {
+  const accepted = await invoke(client, 'cloneTeam', { params: { team }, body, signal: options.signal });
+  const location = accepted.headers.location;
+  if (location === undefined)
+    throw new ServiceError('E_RESPONSE_SHAPE', 'The clone was accepted without a Location to poll');
+  const url = operationUrl(client.baseUrl, location);
+  return { operationUrl: url, wait: (waitOptions) => pollTeamClone(client, url, waitOptions) };
+}
+
 /** Clones a team and polls its operation until it is no longer running. */
 export async function cloneTeam(
   client: ServiceClient,
@@ -126,24 +148,43 @@ export async function cloneTeam(
   options: CloneOptions = {},
 ): Promise<CloneResult> {
   const started = Date.now();
+  const operation = await startTeamClone(client, team, body, options);
+  const deadlineMs = (options.deadlineMs ?? DEFAULT_CLONE_DEADLINE_MS) - (Date.now() - started);
+  return operation.wait({ ...options, deadlineMs: Math.max(0, deadlineMs) });
+}
+
+const DEFAULT_CLONE_DEADLINE_MS = 600_000;
+
+async function pollTeamClone(client: ServiceClient, url: string, options: CloneOptions = {}): Promise<CloneResult> {
+  const started = Date.now();
   const interval = options.intervalMs ?? 5_000;
-  const deadline = options.deadlineMs ?? 600_000;
-  const accepted = await invoke(client, 'cloneTeam', { params: { team }, body, signal: options.signal });
-  const location = accepted.headers.location;
-  if (location === undefined)
-    throw new ServiceError('E_RESPONSE_SHAPE', 'The clone was accepted without a Location to poll');
-  const url = operationUrl(client.baseUrl, location);
+  const deadline = options.deadlineMs ?? DEFAULT_CLONE_DEADLINE_MS;
   for (let polls = 1; ; polls++) {
     const response = await client.call({ method: 'GET', path: url, signal: options.signal });
+    const problem = resourceProblem('teamsAsyncOperation', response.body);
+    if (problem !== undefined)
+      throw new ServiceError('E_RESPONSE_SHAPE', `The clone operation: ${problem}`, {
+        status: response.status,
+        clientRequestId: response.clientRequestId,
+      });
     const operation = response.body as {
-      status?: unknown;
-      targetResourceId?: unknown;
-      error?: { code?: string; message?: string } | null;
+      status: string;
+      targetResourceId?: string | null;
+      error?: { code?: string | null; message?: string | null } | null;
     };
-    const status = operation?.status;
+    const status = operation.status;
     if (status === 'succeeded' && typeof operation.targetResourceId === 'string')
       return { status, teamId: operation.targetResourceId, operationUrl: url, polls };
-    if (status === 'failed') return { status, error: operation.error ?? undefined, operationUrl: url, polls };
+    if (status === 'failed')
+      return {
+        status,
+        error:
+          operation.error === null || operation.error === undefined
+            ? undefined
+            : { code: operation.error.code ?? undefined, message: operation.error.message ?? undefined },
+        operationUrl: url,
+        polls,
+      };
     if (status !== 'notStarted' && status !== 'inProgress' && status !== 'running')
       throw new ServiceError(
         'E_RESPONSE_SHAPE',

@@ -5,8 +5,40 @@ export { ServiceError, isServiceError, readErrorBody } from './errors.js';
 export type { ServiceErrorCode } from './errors.js';
 export { invoke, pages, pathFor, checkBody } from './invoke.js';
 export type { InvokeOptions } from './invoke.js';
-export { syncMessages, cloneTeam, removeTeamMembers, operationUrl, MEMBERS_PER_REQUEST } from './flows.js';
-export type { DeltaLinkStore, SyncOptions, SyncResult, CloneOptions, CloneResult, MemberResult } from './flows.js';
+export { createClient } from './api.js';
+export type {
+  ServiceApi,
+  OperationName,
+  OperationFunction,
+  RequestOf,
+  PathParamsOf,
+  QueryOf,
+  BodyOf,
+  CallOptions,
+  Page,
+  Pager,
+  PathValue,
+  RemoveMembersRequest,
+} from './api.js';
+export { RESOURCE_SCHEMAS } from './resources.js';
+export type * from './resources.js';
+export {
+  syncMessages,
+  startTeamClone,
+  cloneTeam,
+  removeTeamMembers,
+  operationUrl,
+  MEMBERS_PER_REQUEST,
+} from './flows.js';
+export type {
+  DeltaLinkStore,
+  SyncOptions,
+  SyncResult,
+  CloneOptions,
+  CloneResult,
+  MemberResult,
+  TeamCloneOperation,
+} from './flows.js';
 export { OPERATIONS, operationNamed } from './operations.js';
 export type { Operation, Family, HttpMethod } from './operations.js';
 export { openApiDocument } from './openapi.js';

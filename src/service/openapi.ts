@@ -3,6 +3,7 @@
  * users can load the API into other tools (and it can never disagree with the client or the emulator).
  */
 import { OPERATIONS, type Operation } from './operations.js';
+import { RESOURCE_SCHEMAS, type ResourceName } from './resources.js';
 import { BODY_SHAPES } from './shapes.js';
 
 type Json = Record<string, unknown>;
@@ -30,24 +31,49 @@ const ERROR_BODY: Json = {
   },
 };
 
+/** Resources share the components with the request shapes (some names are both), so they carry a prefix. */
+function resourceComponent(resource: ResourceName): string {
+  return `resource.${resource}`;
+}
+
 function responses(operation: Operation): Json {
   const error = {
     description: 'The service error body',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
   };
-  const json = (description: string) => ({
+  const json = (description: string, schema: Json) => ({
     description,
-    content: { 'application/json': { schema: { type: 'object' } } },
+    content: { 'application/json': { schema } },
+  });
+  const ref = (resource: ResourceName): Json => ({ $ref: `#/components/schemas/${resourceComponent(resource)}` });
+  const collection = (resource: ResourceName): Json => ({
+    type: 'object',
+    required: ['value'],
+    properties: {
+      value: { type: 'array', items: ref(resource) },
+      '@odata.nextLink': { type: 'string' },
+      '@odata.deltaLink': { type: 'string' },
+    },
   });
   const response = operation.response;
   switch (response.kind) {
     case 'collection':
     case 'delta':
-      return { 200: json(`A collection of ${response.resource} under "value"`), default: error };
+      return {
+        200: json(`A collection of ${response.resource} under "value"`, collection(response.resource)),
+        default: error,
+      };
     case 'entity':
-      return { [response.status]: json(`A ${response.resource}`), default: error };
+      return { [response.status]: json(`A ${response.resource}`, ref(response.resource)), default: error };
     case 'wrapped':
-      return { 200: json(`A ${response.resource} under "value"`), default: error };
+      return {
+        200: json(`A ${response.resource} under "value"`, {
+          type: 'object',
+          required: ['value'],
+          properties: { value: ref(response.resource) },
+        }),
+        default: error,
+      };
     case 'none':
       return { [response.status]: { description: 'No content' }, default: error };
     case 'operation':
@@ -61,7 +87,7 @@ function responses(operation: Operation): Json {
     case 'multiStatus':
       return {
         204: { description: 'Every item succeeded' },
-        207: json(`One ${response.resource} per item`),
+        207: json(`One ${response.resource} per item`, collection(response.resource)),
         default: error,
       };
   }
@@ -121,6 +147,8 @@ export function openApiDocument(version: string): Json {
     });
   const schemas: Record<string, unknown> = { ErrorBody: ERROR_BODY };
   for (const [name, shape] of Object.entries(BODY_SHAPES)) schemas[name] = { ...shape.schema, title: shape.typeName };
+  for (const [name, schema] of Object.entries(RESOURCE_SCHEMAS))
+    schemas[resourceComponent(name as ResourceName)] = schema;
   return {
     openapi: '3.1.0',
     info: { title: 'Directory, Collaboration, Mail, Workbook and Governance Service', version: `bomwright ${version}` },

@@ -5,6 +5,8 @@
  * No I/O and no HTTP library here.
  */
 
+import type { ResourceName } from './resources.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export type Family =
@@ -74,19 +76,19 @@ export type DirectoryRole = (typeof DIRECTORY_ROLES)[number];
 
 export type ResponseKind =
   /** 200 with `{ value: [...] }`. */
-  | { readonly status: 200; readonly kind: 'collection'; readonly resource: string }
+  | { readonly status: 200; readonly kind: 'collection'; readonly resource: ResourceName }
   /** 200 (or 201) with one resource. */
-  | { readonly status: 200 | 201; readonly kind: 'entity'; readonly resource: string }
+  | { readonly status: 200 | 201; readonly kind: 'entity'; readonly resource: ResourceName }
   /** 200 with one resource under a `value` property (subcategory template). */
-  | { readonly status: 200; readonly kind: 'wrapped'; readonly resource: string }
+  | { readonly status: 200; readonly kind: 'wrapped'; readonly resource: ResourceName }
   /** No body: 202 or 204. */
   | { readonly status: 202 | 204; readonly kind: 'none' }
   /** 202 with a `Location` header naming a long-running operation. */
   | { readonly status: 202; readonly kind: 'operation' }
   /** 204 when everything succeeded, else 207 with one result per item. */
-  | { readonly status: 204; readonly kind: 'multiStatus'; readonly resource: string }
+  | { readonly status: 204; readonly kind: 'multiStatus'; readonly resource: ResourceName }
   /** 200 with a page of changes and a next or delta link. */
-  | { readonly status: 200; readonly kind: 'delta'; readonly resource: string };
+  | { readonly status: 200; readonly kind: 'delta'; readonly resource: ResourceName };
 
 export interface Operation {
   /** Stable name: the client's function, the `service` subcommand, the emulator's handler. */
@@ -114,10 +116,10 @@ export interface Operation {
   readonly summary: string;
 }
 
-const USER_FORMS = (rest: string): string[] => [`/me${rest}`, `/users/{user}${rest}`];
+const USER_FORMS = <Rest extends string>(rest: Rest) => [`/me${rest}`, `/users/{user}${rest}`] as const;
 
 const WORKBOOK = ['/me/drive/items/{item}/workbook', '/me/drive/root:/{itemPath}:/workbook'] as const;
-const inWorkbook = (rest: string): string[] => WORKBOOK.map((prefix) => prefix + rest);
+const inWorkbook = <Rest extends string>(rest: Rest) => [`${WORKBOOK[0]}${rest}`, `${WORKBOOK[1]}${rest}`] as const;
 
 const EVENT_FORWARD_PATHS = [
   ...USER_FORMS('/events/{event}/forward'),
@@ -126,9 +128,9 @@ const EVENT_FORWARD_PATHS = [
   ...USER_FORMS('/calendarGroups/{calendarGroup}/calendars/{calendar}/events/{event}/forward'),
   '/groups/{group}/events/{event}/forward',
   '/groups/{group}/calendar/events/{event}/forward',
-];
+] as const;
 
-const MESSAGE_EVENT = '/users/{user}/messages/{message}/event';
+const MESSAGE_EVENT = '/users/{user}/messages/{message}/event' as const;
 const PERMANENT_DELETE_PATHS = [
   '/users/{user}/events/{event}/permanentDelete',
   '/groups/{group}/events/{event}/permanentDelete',
@@ -139,7 +141,7 @@ const PERMANENT_DELETE_PATHS = [
   `${MESSAGE_EVENT}/calendar/events/{event}/permanentDelete`,
   `${MESSAGE_EVENT}/exceptionOccurrences/{event}/permanentDelete`,
   `${MESSAGE_EVENT}/calendar/calendarView/{event}/permanentDelete`,
-];
+] as const;
 
 const READ_AUTH_METHODS: PermissionRule = {
   delegated: ['UserAuthenticationMethod.Read', 'UserAuthenticationMethod.ReadWrite'],
@@ -158,9 +160,9 @@ const WORKBOOK_READ: PermissionRule = {
   delegated: ['Files.Read', 'Files.ReadWrite', 'Files.Read.All', 'Files.ReadWrite.All'],
   application: [],
 };
-const BORDER = '/format/borders/{sideIndex}';
+const BORDER = '/format/borders/{sideIndex}' as const;
 
-export const OPERATIONS: readonly Operation[] = [
+const OPERATION_TABLE = [
   // Authentication methods
   {
     name: 'listPhoneMethods',
@@ -354,7 +356,7 @@ export const OPERATIONS: readonly Operation[] = [
     ],
     query: ['$select', '$top', '$expand', '$filter', '$orderby', '$search', '$skiptoken', '$deltatoken', 'changeType'],
     headers: ['Prefer'],
-    response: { status: 200, kind: 'delta', resource: 'message' },
+    response: { status: 200, kind: 'delta', resource: 'messageChange' },
     permission: {
       delegated: ['Mail.ReadBasic', 'Mail.Read', 'Mail.ReadWrite'],
       delegatedOther: ['Mail.ReadBasic.Shared', 'Mail.Read.Shared', 'Mail.ReadWrite.Shared'],
@@ -473,7 +475,7 @@ export const OPERATIONS: readonly Operation[] = [
     name: 'updateNamedRangeBorder',
     family: 'workbook',
     method: 'PATCH',
-    paths: inWorkbook('/names/{name}/range' + BORDER),
+    paths: inWorkbook(`/names/{name}/range${BORDER}`),
     query: [],
     body: 'rangeBorder',
     headers: ['Workbook-Session-Id'],
@@ -490,7 +492,7 @@ export const OPERATIONS: readonly Operation[] = [
     name: 'updateRangeBorder',
     family: 'workbook',
     method: 'PATCH',
-    paths: inWorkbook("/worksheets/{worksheet}/range(address='{address}')" + BORDER),
+    paths: inWorkbook(`/worksheets/{worksheet}/range(address='{address}')${BORDER}`),
     query: [],
     body: 'rangeBorder',
     headers: ['Workbook-Session-Id'],
@@ -506,7 +508,7 @@ export const OPERATIONS: readonly Operation[] = [
     name: 'updateColumnRangeBorder',
     family: 'workbook',
     method: 'PATCH',
-    paths: inWorkbook('/tables/{table}/columns/{column}/range' + BORDER),
+    paths: inWorkbook(`/tables/{table}/columns/{column}/range${BORDER}`),
     query: [],
     body: 'rangeBorder',
     headers: ['Workbook-Session-Id'],
@@ -523,9 +525,9 @@ export const OPERATIONS: readonly Operation[] = [
     family: 'workbook',
     method: 'GET',
     paths: [
-      ...inWorkbook('/names/{name}/range' + BORDER),
-      ...inWorkbook("/worksheets/{worksheet}/range(address='{address}')" + BORDER),
-      ...inWorkbook('/tables/{table}/columns/{column}/range' + BORDER),
+      ...inWorkbook(`/names/{name}/range${BORDER}`),
+      ...inWorkbook(`/worksheets/{worksheet}/range(address='{address}')${BORDER}`),
+      ...inWorkbook(`/tables/{table}/columns/{column}/range${BORDER}`),
     ],
     query: [],
     headers: ['Workbook-Session-Id'],
@@ -783,7 +785,12 @@ export const OPERATIONS: readonly Operation[] = [
     specRows: ['POST /drive/bundles/{bundle-id}/children'],
     summary: 'Add a drive item to a bundle',
   },
-];
+] as const satisfies readonly Operation[];
+
+/** The table with its literal types, from which the typed client derives each operation's parameters. */
+export type OperationTable = typeof OPERATION_TABLE;
+
+export const OPERATIONS: readonly Operation[] = OPERATION_TABLE;
 
 /** The operation of a given name; undefined when none has it. */
 export function operationNamed(name: string): Operation | undefined {

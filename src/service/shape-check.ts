@@ -4,6 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { RESOURCE_SCHEMAS, type ResourceName } from './resources.js';
 import { BODY_SHAPES } from './shapes.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -32,4 +33,23 @@ export function shapeProblem(shape: string, body: unknown): ErrorObject | undefi
   return validate(body)
     ? undefined
     : (validate.errors?.[0] ?? { keyword: 'false', instancePath: '', schemaPath: '', params: {} });
+}
+
+const resourceValidators = new Map<string, ValidateFunction>();
+
+/**
+ * What is wrong with `value` as the named resource (resources.ts), as one short line naming where; undefined when
+ * it fits.
+ */
+export function resourceProblem(resource: ResourceName, value: unknown): string | undefined {
+  let validate = resourceValidators.get(resource);
+  if (validate === undefined) {
+    ajv ??= createFormatsAjv();
+    validate = ajv.compile(RESOURCE_SCHEMAS[resource]);
+    resourceValidators.set(resource, validate);
+  }
+  if (validate(value)) return undefined;
+  const error = validate.errors?.[0];
+  const where = error === undefined || error.instancePath === '' ? 'the body' : error.instancePath;
+  return `${where} ${error?.message ?? 'is not valid'} (not a ${resource})`;
 }

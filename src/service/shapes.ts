@@ -90,7 +90,7 @@ const ODATA_ID_REF = {
   properties: { '@odata.id': { type: 'string', minLength: 1, maxLength: 2048 } },
 } as const;
 
-export const BODY_SHAPES: Readonly<Record<string, BodyShape>> = {
+const BODY_SHAPE_TABLE = {
   threadReply: {
     typeName: 'vendor.graph.post',
     schema: {
@@ -256,4 +256,9 @@ export const BODY_SHAPES: Readonly<Record<string, BodyShape>> = {
       properties: { destinationId: { type: 'string', minLength: 1, maxLength: 1024 } },
     },
   },
-};
+} as const satisfies Readonly<Record<string, BodyShape>>;
+
+/** The shapes with their literal types, from which the typed client derives each request body's type. */
+export type BodyShapeTable = typeof BODY_SHAPE_TABLE;
+
+export const BODY_SHAPES: Readonly<Record<string, BodyShape>> = BODY_SHAPE_TABLE;

@@ -16,6 +16,12 @@ describe('the OpenAPI description', () => {
           document.paths[template]?.[operation.method.toLowerCase()],
           `${operation.name} ${template}`,
         ).toBeDefined();
+    // Every reference names a component: the request shapes and the resources the client checks responses against.
+    const text = JSON.stringify(document);
+    const components = (document as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs).toContain('resource.phoneAuthenticationMethod');
+    for (const ref of refs) expect(components[ref], ref).toBeDefined();
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });
