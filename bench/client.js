@@ -23,7 +23,7 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-const { createServiceClient, invoke, syncMessages } = await import(join(ROOT, 'dist/service/index.js'));
+const { createClient, createServiceClient, invoke, syncMessages } = await import(join(ROOT, 'dist/service/index.js'));
 
 function startEmulator() {
   const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--quiet'], {
@@ -74,12 +74,17 @@ async function main() {
   };
   const client = createServiceClient({ baseUrl: emulator.url, token, concurrency: 32 });
   const ours = () => invoke(client, 'listPhoneMethods');
-  const j1 = { raw1: [], ours1: [], raw32: [], ours32: [] };
+  // The typed client: the same call, plus the response shape checked against the resource schema.
+  const service = createClient({ baseUrl: emulator.url, token, concurrency: 32 });
+  const typed = () => service.authenticationMethods.listPhoneMethods({}).all();
+  const j1 = { raw1: [], ours1: [], typed1: [], raw32: [], ours32: [], typed32: [] };
   for (let round = 0; round < ROUNDS; round++) {
     j1.raw1.push(await timeCalls(raw, 1));
     j1.ours1.push(await timeCalls(ours, 1));
+    j1.typed1.push(await timeCalls(typed, 1));
     j1.raw32.push(await timeCalls(raw, 32));
     j1.ours32.push(await timeCalls(ours, 32));
+    j1.typed32.push(await timeCalls(typed, 32));
     log(
       `  J1 round ${round + 1}: sequential ${fmt(median(j1.ours1) * 1000)} µs vs ${fmt(median(j1.raw1) * 1000)} µs raw`,
     );
@@ -114,6 +119,7 @@ async function main() {
   const second = await syncMessages(client, { folder: 'archive', pageSize: 100, store });
   const secondSeconds = (performance.now() - started) / 1000;
   await client.close();
+  await service.close();
   await agent.close();
 
   // J3: a service command, whole process, against node -e 0.
@@ -140,8 +146,10 @@ async function main() {
     '',
     '| what | bomwright | reference | ratio |',
     '|---|---:|---:|---:|',
-    `| J1 one call at a time, per call | ${us(median(j1.ours1))} | raw undici \`request()\`: ${us(median(j1.raw1))} | ${fmt(median(j1.ours1) / median(j1.raw1), 2)}× (goal ≤ 1.2×) |`,
-    `| J1 32 at a time, per call | ${us(median(j1.ours32))} | raw undici \`request()\`: ${us(median(j1.raw32))} | ${fmt(median(j1.ours32) / median(j1.raw32), 2)}× (goal ≤ 1.2×) |`,
+    `| J1 \`createClient\` (typed, response checked), one call at a time, per call | ${us(median(j1.typed1))} | raw undici \`request()\`: ${us(median(j1.raw1))} | ${fmt(median(j1.typed1) / median(j1.raw1), 2)}× (goal ≤ 1.2×) |`,
+    `| J1 \`createClient\`, 32 at a time, per call | ${us(median(j1.typed32))} | raw undici \`request()\`: ${us(median(j1.raw32))} | ${fmt(median(j1.typed32) / median(j1.raw32), 2)}× (goal ≤ 1.2×) |`,
+    `| J1 \`invoke\` (by name, no response check), one call at a time | ${us(median(j1.ours1))} | raw undici \`request()\`: ${us(median(j1.raw1))} | ${fmt(median(j1.ours1) / median(j1.raw1), 2)}× |`,
+    `| J1 \`invoke\`, 32 at a time | ${us(median(j1.ours32))} | raw undici \`request()\`: ${us(median(j1.raw32))} | ${fmt(median(j1.ours32) / median(j1.raw32), 2)}× |`,
     `| J2 message delta, first round: ${fmt(first.changed.length)} messages in ${first.pages} pages of 100 | ${fmt(firstSeconds, 2)} s | goal < 2 s | |`,
     `| J2 second round: ${second.changed.length} changes | ${fmt(secondSeconds * 1000, 1)} ms | | |`,
     `| J3 \`bomwright service list-phone-methods\`, whole process | ${fmt(median(j3.service), 1)} ms | \`node -e 0\`: ${fmt(median(j3.node), 1)} ms | ${fmt(median(j3.service) / median(j3.node), 2)}× (goal ≤ 2×) |`,

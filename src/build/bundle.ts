@@ -57,6 +57,30 @@ const lazyStringWidth: Plugin = {
 };
 
 /**
+ * The service client uses undici's Agent and its request API only. undici's index also loads fetch, WebSocket,
+ * cookies, the cache and the mocks (~20 ms of a `bomwright service` run, most of it Node's own lazy globals), so
+ * the bundles take the Agent, the Dispatcher and the API from undici's modules and put the API on the Dispatcher,
+ * as the index does. The paths are undici's files: if an upgrade moves one, the build fails here, loudly.
+ * Library users import the ESM build, with all of undici.
+ */
+const undiciCore: Plugin = {
+  name: 'undici-core',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-core' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({
+      contents: [
+        "const Agent = require('undici/lib/dispatcher/agent.js');",
+        "const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');",
+        "Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js'));",
+        'module.exports = { Agent, Dispatcher };',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
+/**
  * The CLI's bundles. `cli` is what every command loads; a command with heavy dependencies of its own (the
  * service client with undici, the emulator) gets a row here and loads its bundle with requireBundle() only when
  * it runs, so `validate` never pays for it (test/build/bundles.test.ts checks what a validate run loads).
@@ -73,7 +97,7 @@ const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
 
 await build({
   ...common,
-  plugins: [lazyStringWidth],
+  plugins: [lazyStringWidth, undiciCore],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
   entryPoints: Object.fromEntries(CLI_BUNDLES.map((b) => [b.name, path.join(root, b.entry)])),
   define: { ...common.define, __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs') },

@@ -43,3 +43,12 @@ describe('what a validate run loads', () => {
     ]);
   });
 });
+
+describe('what a service run loads', () => {
+  it('is undici’s Agent and request API, not its index (fetch, WebSocket, cookies, caches, mocks)', () => {
+    const bundle = readFileSync(path.join(ROOT, 'dist/bundle/service.cjs'), 'utf8');
+    expect(bundle.includes('llhttp')).toBe(true);
+    for (const unused of ['MockAgent', 'getGlobalDispatcher', 'RetryAgent', 'parseSetCookie', 'MemoryCacheStore'])
+      expect(bundle.includes(unused), unused).toBe(false);
+  });
+});
