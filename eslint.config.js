@@ -7,7 +7,7 @@ export default tseslint.config(
       'action/dist/',
       'generated/',
       'reports/',
-      '.stryker-tmp/',
+      '.stryker-tmp*/',
       'node_modules/',
       'coverage/',
       'bench/.data/',

@@ -5,11 +5,12 @@
 //   J2  paging 10,000 messages through message delta (page size 100), then a second round with 100 changes
 //   J3  `bomwright service list-phone-methods`, whole process, against `node -e 0`
 // Markdown goes to stdout, progress to stderr.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { mintToken, startEmulatorChild } from './emulator-child.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/bomwright.cjs');
@@ -25,21 +26,6 @@ const fmt = (n, digits = 0) =>
 
 const { createClient, createServiceClient, invoke, syncMessages } = await import(join(ROOT, 'dist/service/index.js'));
 
-function startEmulator() {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--quiet'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /^listening on (\S+)\n/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-  });
-}
-
 async function timeCalls(call, concurrency) {
   let next = 0;
   const started = performance.now();
@@ -53,16 +39,8 @@ async function timeCalls(call, concurrency) {
 
 async function main() {
   log('[J] the service client');
-  const emulator = await startEmulator();
-  const token = (
-    await (
-      await fetch(`${emulator.url}/_emulator/token`, {
-        method: 'POST',
-        body: '{}',
-        headers: { 'content-type': 'application/json' },
-      })
-    ).json()
-  ).access_token;
+  const emulator = await startEmulatorChild();
+  const token = await mintToken(emulator.url);
   const url = new URL(`${emulator.url}/v1.0/me/authentication/phoneMethods`);
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
   const raw = async () => {

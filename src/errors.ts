@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'E_REDIRECT',
   'E_RESPONSE_SHAPE',
   'E_REQUEST_SHAPE',
+  'E_REFUSED',
   'E_INTERNAL',
 ] as const;
 
@@ -46,7 +47,8 @@ export function isBomwrightError(value: unknown): value is BomwrightError {
   const candidate = value as { name?: unknown; code?: unknown } | null;
   return (
     value instanceof Error &&
-    candidate?.name === 'BomwrightError' &&
+    // A ServiceError is a BomwrightError too (from the service bundle, another copy of these classes).
+    (candidate?.name === 'BomwrightError' || candidate?.name === 'ServiceError') &&
     (ERROR_CODES as readonly unknown[]).includes(candidate.code)
   );
 }

@@ -67,6 +67,26 @@ export { JSF_ALGORITHMS } from './jsf/algorithms.js';
 export type { JsfAlgorithm } from './jsf/algorithms.js';
 /** Trusted keys and roots from files or folders (PEM, JWK, JWKS, certificates). */
 export { loadTrustStore } from './node/keys.js';
+/**
+ * The service flows: pure over documents, the typed client (`createClient` of `bomwright/service`) passed in. Each
+ * returns a changed working copy; {@link commitChange} turns it into the next version (or nothing, when nothing
+ * changed), with signatures re-signed or dropped and the result validated.
+ */
+export { commitChange } from './flows/change.js';
+/** What {@link commitChange} takes and returns. */
+export type { CommitOptions, CommitResult, SignaturePolicy } from './flows/change.js';
+/** Each contact's phone and phishing-resistant sign-in from the directory, one lookup per person and operation. */
+export { enrichAuthors } from './flows/authors.js';
+/** What {@link enrichAuthors} takes and returns. */
+export type { EnrichAuthorsOptions, EnrichAuthorsResult, PersonReport } from './flows/authors.js';
+/** The security label's subcategory template, in metadata properties. */
+export { enrichLabel } from './flows/label.js';
+/** What {@link enrichLabel} takes and returns. */
+export type { EnrichLabelOptions, EnrichLabelResult } from './flows/label.js';
+/** The access package assignment request that approved the release; refused unless it was delivered. */
+export { enrichApproval } from './flows/approval.js';
+/** What {@link enrichApproval} takes and returns. */
+export type { EnrichApprovalOptions, EnrichApprovalResult } from './flows/approval.js';
 /** A delta-link store for the service client's syncMessages: one file, written atomically. */
 export { deltaLinkFile } from './node/delta-link-file.js';
 /** Keys and root certificates that make signatures trusted. */

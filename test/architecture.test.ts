@@ -17,6 +17,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['author'],
   ['format'],
   ['service'],
+  ['flows'],
   ['node'],
   ['emulator'],
   ['cli'],

@@ -81,8 +81,11 @@ export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS
   } catch (error) {
     const usage = isBomwrightError(error) && error.code === 'E_USAGE' ? '\nRun "bomwright --help" for usage.' : '';
     io.stderr(neutralizeControls(`bomwright: ${describeError(error)}${usage}\n`));
-    // A document that cannot be processed is a document defect (1); everything else is operational (2).
-    return isBomwrightError(error) && error.code === 'E_INPUT' ? EXIT_INVALID : EXIT_USAGE;
+    // A document that cannot be processed is a document defect (1), and so is a change the service's records
+    // refuse (E_REFUSED: an approval that was not delivered); everything else is operational (2).
+    return isBomwrightError(error) && (error.code === 'E_INPUT' || error.code === 'E_REFUSED')
+      ? EXIT_INVALID
+      : EXIT_USAGE;
   }
 }
 

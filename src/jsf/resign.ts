@@ -7,7 +7,10 @@ import type { X509Certificate } from 'node:crypto';
 import { BomwrightError } from '../errors.js';
 import { isRecord } from '../values.js';
 import { algorithmInfo, type JsfAlgorithm } from './algorithms.js';
+import { resolvePointer } from '../json/pointer.js';
+import type { KeyMaterial } from './keys.js';
 import type { SignOptions } from './sign.js';
+import { signDocumentCounted } from './sign-document.js';
 
 export interface ResignRequest {
   /** The keyId to write where the old signature had one (default: the old keyId). */
@@ -59,4 +62,26 @@ export function resignOptions(
   if (mode === 'single' && Array.isArray(signature.excludes))
     options.excludes = signature.excludes.filter((e): e is string => typeof e === 'string');
   return options;
+}
+
+/**
+ * Signs `changed` again wherever a change removed a signature (`removed`: pointers of the signature members),
+ * each object with the shape and kind of key information its old signature had in `before`. Innermost first and
+ * the root last, so every signature verifies.
+ */
+export function resignRemoved(
+  changed: unknown,
+  before: unknown,
+  removed: readonly string[],
+  key: KeyMaterial,
+  request: ResignRequest = {},
+): { document: unknown; signed: number } {
+  const plan = new Map(
+    removed.map((pointer) => {
+      const holder = pointer.replace(/\/signature$/, '');
+      return [holder, resignOptions(resolvePointer(before, pointer), holder || 'the document root', request)] as const;
+    }),
+  );
+  const targets = removed.map((pointer) => pointer.replace(/\/signature$/, '') || 'root');
+  return signDocumentCounted(changed, { key, targets }, plan);
 }

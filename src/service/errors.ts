@@ -62,8 +62,16 @@ export class ServiceError extends BomwrightError {
   }
 }
 
+/** Also true for a ServiceError of another copy of this module (the CLI loads the client from its own bundle). */
 export function isServiceError(value: unknown): value is ServiceError {
-  return value instanceof ServiceError;
+  if (value instanceof ServiceError) return true;
+  const candidate = value as { name?: unknown; code?: unknown; innerCodes?: unknown } | null;
+  return (
+    value instanceof Error &&
+    candidate?.name === 'ServiceError' &&
+    typeof candidate.code === 'string' &&
+    Array.isArray(candidate.innerCodes)
+  );
 }
 
 const MAX_MESSAGE = 500;

@@ -1,12 +1,10 @@
 import { bumpDocument } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
-import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { loadEditable, writeEditable } from '../../node/documents.js';
 import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
-import { resignOptions } from '../../jsf/resign.js';
-import { resolvePointer } from '../../json/pointer.js';
+import { resignRemoved } from '../../jsf/resign.js';
 import { describeProblems, loadBaselineFile, loadJsonFile } from '../../node/documents.js';
 import { versionRule } from '../../validate/version-rule.js';
 import { refuseOverwriting } from '../../node/paths.js';
@@ -129,17 +127,10 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
         options.certChain === undefined
           ? undefined
           : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
-      const plan = new Map(
-        bumped.removedSignatures.map((pointer) => {
-          const holder = pointer.replace(/\/signature$/, '');
-          const options_ = resignOptions(resolvePointer(document.value, pointer), holder || 'the document root', {
-            ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
-            ...(certificatePath === undefined ? {} : { certificatePath }),
-          });
-          return [holder, options_] as const;
-        }),
-      );
-      result = signDocumentCounted(result, { key, targets: signed }, plan).document;
+      result = resignRemoved(result, document.value, bumped.removedSignatures, key, {
+        ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+        ...(certificatePath === undefined ? {} : { certificatePath }),
+      }).document;
     } else if (!options.dropSignatures) {
       throw new BomwrightError(
         'E_USAGE',

@@ -3,6 +3,7 @@ import type { CliCommand } from '../command.js';
 import { bumpCommand } from './bump.js';
 import { diffCommand } from './diff.js';
 import { emulatorCommand } from './emulator.js';
+import { enrichCommand } from './enrich.js';
 import { serviceCommand } from './service.js';
 import { addCommand, setCommand } from './edit.js';
 import { initCommand } from './init.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CliCommand[] = [
   normalizeCommand,
   diffCommand,
   keygenCommand,
+  enrichCommand,
   emulatorCommand,
   serviceCommand,
 ];

@@ -4,7 +4,6 @@
  * only when a service command runs.
  */
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../../errors.js';
 import { STDIN } from '../../node/discover.js';
@@ -13,21 +12,10 @@ import { writeFileAtomic } from '../../node/write.js';
 import { STDIN_TOKEN } from '../options.js';
 import { OPERATIONS, type Operation, type QueryOption } from '../../service/operations.js';
 import type { CliCommand, CliContext } from '../command.js';
-import { loadCommandBundle } from '../command-bundle.js';
+import { connectionOptions, loadServiceModule, serviceConnection, serviceErrorLine } from '../service-connection.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 
-type ServiceModule = typeof import('../../service/index.js');
-
-/**
- * A service command makes a request or a few and exits. V8 compiles undici's HTTP parser (WebAssembly) with its
- * baseline compiler first and then again with the optimizing one in the background, and the process waits for
- * that second compile at exit (~75 ms, a third of the run) although it never uses its result. The baseline code
- * alone parses a few responses just as fast. Set before the bundle loads; a V8 flag, so nothing else changes.
- */
-function loadService(): Promise<ServiceModule> {
-  setFlagsFromString('--liftoff-only');
-  return loadCommandBundle<ServiceModule>('service');
-}
+const loadService = loadServiceModule;
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -79,18 +67,7 @@ function table(items: readonly unknown[]): string {
 }
 
 async function runOperation(operation: Operation, argv: ServiceArgv, context: CliContext): Promise<number> {
-  const baseUrl = argv.baseUrl ?? context.env.BOMWRIGHT_SERVICE_URL;
-  const token = argv.token ?? context.env.BOMWRIGHT_TOKEN;
-  if (baseUrl === undefined || baseUrl === '')
-    throw new BomwrightError(
-      'E_USAGE',
-      'No service address: pass --base-url or set BOMWRIGHT_SERVICE_URL (the local emulator prints its address: bomwright emulator)',
-    );
-  if (token === undefined || token === '')
-    throw new BomwrightError(
-      'E_USAGE',
-      'No token: pass --token or set BOMWRIGHT_TOKEN (for the local emulator: bomwright emulator token)',
-    );
+  const { baseUrl, token } = serviceConnection(argv, context.env);
   let body: unknown;
   if (argv.body !== undefined) {
     // main() hands a lone "-" over as STDIN_TOKEN (yargs would read it as an empty option).
@@ -140,13 +117,7 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
     return EXIT_OK;
   } catch (error) {
     if (service.isServiceError(error)) {
-      const ids = [
-        error.status === undefined ? undefined : `status ${error.status}`,
-        error.requestId ? `request-id ${error.requestId}` : undefined,
-      ]
-        .filter(Boolean)
-        .join(', ');
-      context.stderr(`bomwright: ${error.code}: ${error.message}${ids === '' ? '' : ` (${ids})`}\n`);
+      context.stderr(serviceErrorLine(error));
       return error.code === 'E_REQUEST_SHAPE' ? 2 : EXIT_INVALID;
     }
     throw error;
@@ -182,14 +153,7 @@ export const serviceCommand: CliCommand = {
       'service <operation>',
       'Call the directory/collaboration service: every operation of the spec (service --help lists them)',
       (y) => {
-        let built = y
-          .version(false)
-          .option('base-url', {
-            type: 'string',
-            describe: '{base_url} of the service (or BOMWRIGHT_SERVICE_URL)',
-            global: true,
-          })
-          .option('token', { type: 'string', describe: 'bearer token (or BOMWRIGHT_TOKEN)', global: true })
+        let built = connectionOptions(y.version(false), true)
           .option('all', {
             type: 'boolean',
             default: false,

@@ -1,0 +1,162 @@
+/**
+ * Running a flow that changes a document with what the service knows (`enrich ...`, `import workbook`): the
+ * document read strictly and refused when invalid, the flow run against the service, the change committed (next
+ * version, signatures re-signed or dropped, never stale; nothing at all when nothing changed), validated, and
+ * written atomically; `--dry-run` prints the change as a diff and writes nothing. A service error is one line
+ * with its code and request-id, exit 1, and the document untouched.
+ */
+import type { Argv } from 'yargs';
+import { diffDocuments } from '../compare/diff.js';
+import { formatDiffText } from '../format/diff.js';
+import { formatRefusal } from '../format/refusal.js';
+import { commitChange, type CommitOptions } from '../flows/change.js';
+import { loadEditable, writeEditable } from '../node/documents.js';
+import { chooseKey, loadKeyFile } from '../node/keys.js';
+import { isOwnStream } from '../node/write.js';
+import type { ServiceApi } from '../service/api.js';
+import { isServiceError } from '../service/errors.js';
+import type { CliContext } from './command.js';
+import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
+import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from './options.js';
+import { connectionOptions, loadServiceModule, serviceConnection, serviceErrorLine } from './service-connection.js';
+
+export interface FlowArgv {
+  file: string;
+  baseUrl?: string;
+  token?: string;
+  key?: string;
+  keyId?: string;
+  passphraseEnv?: string;
+  certChain?: string;
+  dropSignatures: boolean;
+  dryRun: boolean;
+  format: 'text' | 'json';
+  output?: string;
+}
+
+/** The options every document flow takes. */
+export function documentFlowOptions<T>(y: Argv<T>) {
+  return rewriteOptions(
+    dropSignaturesOption(
+      keyOptions(
+        connectionOptions(y.positional('file', { type: 'string', demandOption: true, describe: 'the BOM' })),
+        'Re-sign what the change invalidates with this key',
+      ),
+      'Remove the signatures the change invalidates (each is reported)',
+    ),
+  )
+    .option('cert-chain', {
+      type: 'string',
+      describe: 'With --key: the PEM certificate path for signatures that carried one',
+    })
+    .option('dry-run', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print what would change, as a diff; call only read operations and write nothing',
+    })
+    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' });
+}
+
+export interface FlowRun {
+  /** The changed working copy. */
+  document: Record<string, unknown>;
+  /** Service calls made. */
+  calls: number;
+  /** Lines for people, before the summary. */
+  lines: string[];
+  /** What `--format json` reports besides the commit. */
+  report: unknown;
+}
+
+/** Runs `flow` on the document of `argv.file` with a client of the service, and commits its change. */
+export async function runDocumentFlow(
+  argv: FlowArgv,
+  context: CliContext,
+  flow: (document: Record<string, unknown>, api: ServiceApi, dryRun: boolean) => Promise<FlowRun>,
+): Promise<number> {
+  const connection = serviceConnection(argv, context.env);
+  const loaded = await loadEditable(argv.file);
+  if (!loaded.valid) {
+    context.stderr(
+      formatRefusal(argv.file, loaded.diagnostics, (errors) => `refusing to change ${argv.file}: ${errors}`),
+    );
+    return EXIT_INVALID;
+  }
+  const commitOptions: CommitOptions = { dropSignatures: argv.dropSignatures };
+  if (argv.key !== undefined) {
+    commitOptions.key = chooseKey(argv.key, argv.keyId, passphraseFrom(argv.passphraseEnv, context.env));
+    const certificatePath =
+      argv.certChain === undefined ? undefined : loadKeyFile(argv.certChain).flatMap((k) => k.certificates ?? []);
+    commitOptions.resign = {
+      ...(argv.keyId === undefined ? {} : { keyId: argv.keyId }),
+      ...(certificatePath === undefined ? {} : { certificatePath }),
+    };
+  }
+  const service = await loadServiceModule();
+  const api = service.createClient({ ...connection, toolVersion: context.toolVersion });
+  let run: FlowRun;
+  try {
+    run = await flow(loaded.value, api, argv.dryRun);
+  } catch (error) {
+    if (isServiceError(error) && error.code !== 'E_REQUEST_SHAPE') {
+      context.stderr(serviceErrorLine(error));
+      return EXIT_INVALID;
+    }
+    throw error;
+  } finally {
+    await api.close();
+  }
+  const commit = await commitChange(loaded.value, run.document, commitOptions);
+  if (!commit.valid) {
+    context.stderr(
+      formatRefusal(
+        argv.file,
+        commit.diagnostics,
+        (errors) => `refusing to write ${argv.file}: the result has ${errors}`,
+      ),
+    );
+    return EXIT_INVALID;
+  }
+  const diff = diffDocuments(loaded.value, commit.document);
+  let target: string | undefined;
+  if (commit.changed && !argv.dryRun) target = writeEditable(loaded, commit.document, argv.output);
+  if (commit.droppedSignatures.length > 0 && !argv.dryRun)
+    context.stderr(
+      `bomwright: warning: removed ${commit.droppedSignatures.length} signature(s) that the change invalidated (${commit.droppedSignatures.join(', ')}); re-sign with bomwright sign\n`,
+    );
+  const say = target !== undefined && isOwnStream(target) ? context.stderr : context.stdout;
+  if (argv.format === 'json') {
+    say(
+      `${JSON.stringify(
+        {
+          file: argv.file,
+          changed: commit.changed,
+          written: target ?? null,
+          dryRun: argv.dryRun,
+          version: commit.version,
+          resigned: commit.resigned,
+          droppedSignatures: commit.droppedSignatures,
+          calls: run.calls,
+          report: run.report,
+          ...(argv.dryRun ? { diff } : {}),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return EXIT_OK;
+  }
+  const calls = `${run.calls} service call${run.calls === 1 ? '' : 's'}`;
+  const lines = [...run.lines];
+  if (!commit.changed) lines.push(`${argv.file} unchanged (version ${commit.version}; ${calls})`);
+  else if (argv.dryRun) {
+    lines.push(formatDiffText(diff).trimEnd());
+    lines.push(`Would write ${argv.file} as version ${commit.version} (dry run; ${calls})`);
+  } else {
+    const resigned =
+      commit.resigned > 0 ? `, re-signed ${commit.resigned} object${commit.resigned === 1 ? '' : 's'}` : '';
+    lines.push(`Wrote ${target} as version ${commit.version}${resigned} (${calls})`);
+  }
+  say(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}

@@ -1,0 +1,59 @@
+/**
+ * What every command that talks to the service shares: where the service is and the token (flags or
+ * environment), loading the client's bundle, and a service error as one line.
+ */
+import { setFlagsFromString } from 'node:v8';
+import type { Argv } from 'yargs';
+import { BomwrightError } from '../errors.js';
+import type { ServiceError } from '../service/errors.js';
+import { loadCommandBundle } from './command-bundle.js';
+
+export type ServiceModule = typeof import('../service/index.js');
+
+/**
+ * A service command makes a request or a few and exits. V8 compiles undici's HTTP parser (WebAssembly) with its
+ * baseline compiler first and then again with the optimizing one in the background, and the process waits for
+ * that second compile at exit (~75 ms, a third of the run) although it never uses its result. The baseline code
+ * alone parses a few responses just as fast. Set before the bundle loads; a V8 flag, so nothing else changes.
+ */
+export function loadServiceModule(): Promise<ServiceModule> {
+  setFlagsFromString('--liftoff-only');
+  return loadCommandBundle<ServiceModule>('service');
+}
+
+export function connectionOptions<T>(y: Argv<T>, global = false) {
+  return y
+    .option('base-url', { type: 'string', describe: '{base_url} of the service (or BOMWRIGHT_SERVICE_URL)', global })
+    .option('token', { type: 'string', describe: 'bearer token (or BOMWRIGHT_TOKEN)', global });
+}
+
+/** The service's address and token from the flags or the environment; one line saying which is missing and how. */
+export function serviceConnection(
+  argv: { baseUrl?: string; token?: string },
+  env: NodeJS.ProcessEnv,
+): { baseUrl: string; token: string } {
+  const baseUrl = argv.baseUrl ?? env.BOMWRIGHT_SERVICE_URL;
+  const token = argv.token ?? env.BOMWRIGHT_TOKEN;
+  if (baseUrl === undefined || baseUrl === '')
+    throw new BomwrightError(
+      'E_USAGE',
+      'No service address: pass --base-url or set BOMWRIGHT_SERVICE_URL (the local emulator prints its address: bomwright emulator)',
+    );
+  if (token === undefined || token === '')
+    throw new BomwrightError(
+      'E_USAGE',
+      'No token: pass --token or set BOMWRIGHT_TOKEN (for the local emulator: bomwright emulator token)',
+    );
+  return { baseUrl, token };
+}
+
+/** `bomwright: E_SERVICE: <service code>: <message> (status 404, request-id …)`, with its newline. */
+export function serviceErrorLine(error: ServiceError): string {
+  const ids = [
+    error.status === undefined ? undefined : `status ${error.status}`,
+    error.requestId ? `request-id ${error.requestId}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `bomwright: ${error.code}: ${error.message}${ids === '' ? '' : ` (${ids})`}\n`;
+}
