@@ -87,6 +87,14 @@ export type { EnrichLabelOptions, EnrichLabelResult } from './flows/label.js';
 export { enrichApproval } from './flows/approval.js';
 /** What {@link enrichApproval} takes and returns. */
 export type { EnrichApprovalOptions, EnrichApprovalResult } from './flows/approval.js';
+/** A component inventory from a workbook table into a BOM's components; rejected rows reported (and flagged). */
+export { importWorkbook, IMPORT_FIELDS } from './flows/workbook-import.js';
+/** What {@link importWorkbook} takes and returns. */
+export type { ImportWorkbookOptions, ImportWorkbookResult, RejectedRow, ImportField } from './flows/workbook-import.js';
+/** A BOM to the people who act on it: a thread reply with it attached, a release bundle, a channel tab, a forward. */
+export { publishThread, threadReply, publishBundle, publishTab, notifyForward } from './flows/publish.js';
+/** What the publish flows take and return. */
+export type { ThreadReplyOptions, ThreadReply, TabOptions, ForwardOptions } from './flows/publish.js';
 /** A delta-link store for the service client's syncMessages: one file, written atomically. */
 export { deltaLinkFile } from './node/delta-link-file.js';
 /** Keys and root certificates that make signatures trusted. */

@@ -10,18 +10,20 @@ import { diffDocuments } from '../compare/diff.js';
 import { formatDiffText } from '../format/diff.js';
 import { formatRefusal } from '../format/refusal.js';
 import { commitChange, type CommitOptions } from '../flows/change.js';
-import { loadEditable, writeEditable } from '../node/documents.js';
+import { existsSync } from 'node:fs';
+import { BomwrightError } from '../errors.js';
+import { loadEditable, writeEditable, type EditableDocument } from '../node/documents.js';
 import { chooseKey, loadKeyFile } from '../node/keys.js';
-import { isOwnStream } from '../node/write.js';
+import { isOwnStream, writeFileAtomic } from '../node/write.js';
 import type { ServiceApi } from '../service/api.js';
-import { isServiceError } from '../service/errors.js';
 import type { CliContext } from './command.js';
 import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
 import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from './options.js';
-import { connectionOptions, loadServiceModule, serviceConnection, serviceErrorLine } from './service-connection.js';
+import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface FlowArgv {
-  file: string;
+  /** The BOM; for a flow that can create one, absent means standard output. */
+  file?: string;
   baseUrl?: string;
   token?: string;
   key?: string;
@@ -38,10 +40,7 @@ export interface FlowArgv {
 export function documentFlowOptions<T>(y: Argv<T>) {
   return rewriteOptions(
     dropSignaturesOption(
-      keyOptions(
-        connectionOptions(y.positional('file', { type: 'string', demandOption: true, describe: 'the BOM' })),
-        'Re-sign what the change invalidates with this key',
-      ),
+      keyOptions(connectionOptions(y), 'Re-sign what the change invalidates with this key'),
       'Remove the signatures the change invalidates (each is reported)',
     ),
   )
@@ -68,20 +67,31 @@ export interface FlowRun {
   report: unknown;
 }
 
-/** Runs `flow` on the document of `argv.file` with a client of the service, and commits its change. */
+/**
+ * Runs `flow` on the document of `argv.file` with a client of the service, and commits its change. With `create`,
+ * a missing file (or none named: standard output) starts as the document it makes, written as it is, not bumped.
+ */
 export async function runDocumentFlow(
   argv: FlowArgv,
   context: CliContext,
   flow: (document: Record<string, unknown>, api: ServiceApi, dryRun: boolean) => Promise<FlowRun>,
+  create?: () => Record<string, unknown>,
 ): Promise<number> {
   const connection = serviceConnection(argv, context.env);
-  const loaded = await loadEditable(argv.file);
-  if (!loaded.valid) {
-    context.stderr(
-      formatRefusal(argv.file, loaded.diagnostics, (errors) => `refusing to change ${argv.file}: ${errors}`),
-    );
-    return EXIT_INVALID;
+  const fresh = create !== undefined && (argv.file === undefined || !existsSync(argv.file));
+  const name = argv.file ?? 'standard output';
+  let loaded: EditableDocument | undefined;
+  if (!fresh) {
+    if (argv.file === undefined) throw new BomwrightError('E_USAGE', 'Name the BOM to change');
+    loaded = await loadEditable(argv.file);
+    if (!loaded.valid) {
+      context.stderr(
+        formatRefusal(argv.file, loaded.diagnostics, (errors) => `refusing to change ${argv.file}: ${errors}`),
+      );
+      return EXIT_INVALID;
+    }
   }
+  const original = loaded?.value ?? create!();
   const commitOptions: CommitOptions = { dropSignatures: argv.dropSignatures };
   if (argv.key !== undefined) {
     commitOptions.key = chooseKey(argv.key, argv.keyId, passphraseFrom(argv.passphraseEnv, context.env));
@@ -92,44 +102,40 @@ export async function runDocumentFlow(
       ...(certificatePath === undefined ? {} : { certificatePath }),
     };
   }
-  const service = await loadServiceModule();
-  const api = service.createClient({ ...connection, toolVersion: context.toolVersion });
-  let run: FlowRun;
-  try {
-    run = await flow(loaded.value, api, argv.dryRun);
-  } catch (error) {
-    if (isServiceError(error) && error.code !== 'E_REQUEST_SHAPE') {
-      context.stderr(serviceErrorLine(error));
-      return EXIT_INVALID;
-    }
-    throw error;
-  } finally {
-    await api.close();
-  }
-  const commit = await commitChange(loaded.value, run.document, commitOptions);
+  const ran = await withServiceClient(connection, context, (api) => flow(original, api, argv.dryRun));
+  if (ran === undefined) return EXIT_INVALID;
+  const run = ran.value;
+  const commit = await commitChange(original, run.document, { ...commitOptions, fresh });
   if (!commit.valid) {
     context.stderr(
-      formatRefusal(
-        argv.file,
-        commit.diagnostics,
-        (errors) => `refusing to write ${argv.file}: the result has ${errors}`,
-      ),
+      formatRefusal(name, commit.diagnostics, (errors) => `refusing to write ${name}: the result has ${errors}`),
     );
     return EXIT_INVALID;
   }
-  const diff = diffDocuments(loaded.value, commit.document);
+  const diff = diffDocuments(original, commit.document);
   let target: string | undefined;
-  if (commit.changed && !argv.dryRun) target = writeEditable(loaded, commit.document, argv.output);
+  if (commit.changed && !argv.dryRun) {
+    if (loaded !== undefined) target = writeEditable(loaded, commit.document, argv.output);
+    else if (argv.file === undefined) {
+      // The new BOM is the output; what is said about it goes to standard error.
+      context.stdout(`${JSON.stringify(commit.document, null, 2)}\n`);
+      target = '-';
+    } else {
+      writeFileAtomic(argv.file, `${JSON.stringify(commit.document, null, 2)}\n`);
+      target = argv.file;
+    }
+  }
   if (commit.droppedSignatures.length > 0 && !argv.dryRun)
     context.stderr(
       `bomwright: warning: removed ${commit.droppedSignatures.length} signature(s) that the change invalidated (${commit.droppedSignatures.join(', ')}); re-sign with bomwright sign\n`,
     );
-  const say = target !== undefined && isOwnStream(target) ? context.stderr : context.stdout;
+  const say = target !== undefined && (target === '-' || isOwnStream(target)) ? context.stderr : context.stdout;
   if (argv.format === 'json') {
     say(
       `${JSON.stringify(
         {
-          file: argv.file,
+          file: argv.file ?? null,
+          created: fresh,
           changed: commit.changed,
           written: target ?? null,
           dryRun: argv.dryRun,
@@ -148,10 +154,12 @@ export async function runDocumentFlow(
   }
   const calls = `${run.calls} service call${run.calls === 1 ? '' : 's'}`;
   const lines = [...run.lines];
-  if (!commit.changed) lines.push(`${argv.file} unchanged (version ${commit.version}; ${calls})`);
+  if (!commit.changed) lines.push(`${name} unchanged (version ${commit.version}; ${calls})`);
   else if (argv.dryRun) {
     lines.push(formatDiffText(diff).trimEnd());
-    lines.push(`Would write ${argv.file} as version ${commit.version} (dry run; ${calls})`);
+    lines.push(`Would write ${name} as version ${commit.version} (dry run; ${calls})`);
+  } else if (fresh) {
+    lines.push(`Wrote ${target === '-' ? 'the new BOM to standard output' : `${target} (new)`} (${calls})`);
   } else {
     const resigned =
       commit.resigned > 0 ? `, re-signed ${commit.resigned} object${commit.resigned === 1 ? '' : 's'}` : '';

@@ -5,7 +5,8 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../errors.js';
-import type { ServiceError } from '../service/errors.js';
+import type { ServiceApi } from '../service/api.js';
+import { isServiceError, type ServiceError } from '../service/errors.js';
 import { loadCommandBundle } from './command-bundle.js';
 
 export type ServiceModule = typeof import('../service/index.js');
@@ -56,4 +57,28 @@ export function serviceErrorLine(error: ServiceError): string {
     .filter(Boolean)
     .join(', ');
   return `bomwright: ${error.code}: ${error.message}${ids === '' ? '' : ` (${ids})`}\n`;
+}
+
+/**
+ * Runs `work` with a typed client of the service, closed afterwards. A service error is printed as one line and
+ * comes back as `undefined` (the caller exits 1); a request refused before it was sent stays a usage error.
+ */
+export async function withServiceClient<T>(
+  connection: { baseUrl: string; token: string },
+  context: { toolVersion: string; stderr: (text: string) => void },
+  work: (api: ServiceApi) => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  const service = await loadServiceModule();
+  const api = service.createClient({ ...connection, toolVersion: context.toolVersion });
+  try {
+    return { value: await work(api) };
+  } catch (error) {
+    if (isServiceError(error) && error.code !== 'E_REQUEST_SHAPE') {
+      context.stderr(serviceErrorLine(error));
+      return undefined;
+    }
+    throw error;
+  } finally {
+    await api.close();
+  }
 }

@@ -24,6 +24,8 @@ export interface SignaturePolicy {
 export interface CommitOptions extends SignaturePolicy {
   /** The new metadata.timestamp (default: now). */
   now?: Date;
+  /** `original` is a new document, not yet written anywhere: validated, but not bumped. */
+  fresh?: boolean;
 }
 
 export interface CommitResult {
@@ -51,6 +53,18 @@ export async function commitChange(
   options: CommitOptions = {},
 ): Promise<CommitResult> {
   const version = typeof original.version === 'number' ? original.version : 1;
+  if (options.fresh === true) {
+    const result = await validate(edited, { signatures: 'ignore' });
+    return {
+      document: edited,
+      changed: true,
+      valid: result.valid,
+      diagnostics: result.diagnostics,
+      version,
+      resigned: 0,
+      droppedSignatures: [],
+    };
+  }
   if (!contentChanged(original, edited))
     return {
       document: original,

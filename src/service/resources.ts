@@ -162,6 +162,19 @@ export const RESOURCE_SCHEMAS = {
     type: 'object',
     properties: { id: ID, name: TEXT, index: { type: 'integer' }, values: {} },
   },
+  /** A range: `address` is `Sheet!A1:F5`, the worksheet's name included. */
+  workbookRange: {
+    type: 'object',
+    required: ['address'],
+    properties: {
+      address: { type: 'string' },
+      addressLocal: TEXT,
+      rowCount: { type: ['integer', 'null'] },
+      columnCount: { type: ['integer', 'null'] },
+      rowIndex: { type: ['integer', 'null'] },
+      columnIndex: { type: ['integer', 'null'] },
+    },
+  },
   /** The spec shows no fields of a chart point. */
   workbookChartPoint: OBJECT,
   workbookSessionInfo: { type: 'object', required: ['id'], properties: { id: ID, persistChanges: FLAG } },
@@ -233,6 +246,7 @@ export type Channel = Resource<'channel'>;
 export type WorkbookRangeBorder = Resource<'workbookRangeBorder'>;
 export type WorkbookTableColumn = Resource<'workbookTableColumn'>;
 export type WorkbookChartPoint = Resource<'workbookChartPoint'>;
+export type WorkbookRange = Resource<'workbookRange'>;
 export type WorkbookSessionInfo = Resource<'workbookSessionInfo'>;
 export type SubcategoryTemplate = Resource<'subcategoryTemplate'>;
 export type FixtureMap = Resource<'fixtureMap'>;

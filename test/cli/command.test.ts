@@ -55,6 +55,9 @@ describe('commands as modules', () => {
       'diff',
       'keygen',
       'enrich',
+      'import',
+      'publish',
+      'notify',
       'emulator',
       'service',
     ]);

@@ -6,6 +6,7 @@ import {
   type RunningEmulator,
   type TokenOptions,
 } from '../../src/emulator/index.js';
+import { createClient, type ServiceApi } from '../../src/service/index.js';
 
 /** A reply's JSON: tests check it field by field with assertions, so it is left untyped here, once. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,4 +75,20 @@ export function useEmulator(options: EmulatorOptions = {}): Harness {
   beforeAll(() => harness.start());
   afterAll(() => harness.emulator?.close());
   return harness;
+}
+
+/** An emulator for one test file with its request log kept, and a typed client of it (the default user). */
+export function useService(options: EmulatorOptions = {}): {
+  harness: Harness;
+  requests: string[];
+  service: () => ServiceApi;
+} {
+  const requests: string[] = [];
+  const harness = useEmulator({ ...options, log: (line) => requests.push(line) });
+  let client: ServiceApi | undefined;
+  beforeAll(() => {
+    client = createClient({ baseUrl: harness.emulator.url, getToken: () => harness.token() });
+  });
+  afterAll(() => client?.close());
+  return { harness, requests, service: () => client! };
 }

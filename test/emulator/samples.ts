@@ -140,6 +140,7 @@ export const SAMPLES: Record<string, Sample> = {
   },
   getRangeBorder: { method: 'GET', path: `${BOOK}/names/Header/range/format/borders/EdgeTop`, status: 200 },
   listTableColumns: { method: 'GET', path: `${BOOK}/tables/ComponentTable/columns`, status: 200 },
+  getTableRange: { method: 'GET', path: `${BOOK}/tables/ComponentTable/range`, status: 200 },
   getChartPoint: {
     method: 'GET',
     path: `${BOOK}/worksheets/Summary/charts/LicenseChart/series/0/points/itemAt(index=1)`,

@@ -197,3 +197,26 @@ describe('chart points', () => {
     ).toBe(404);
   });
 });
+
+describe('table range', () => {
+  it("gives the table's worksheet and address, its size and position, by item or path and through its worksheet", async () => {
+    for (const path of [
+      `${BOOK}/tables/ComponentTable/range`,
+      `${BOOK_BY_PATH}/worksheets/Components/tables/ComponentTable/range`,
+    ]) {
+      const reply = await api.call('GET', path);
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.body).toMatchObject({
+        address: 'Components!A1:F5',
+        rowCount: 5,
+        columnCount: 6,
+        rowIndex: 0,
+        columnIndex: 0,
+      });
+    }
+    const selected = await api.call('GET', `${BOOK}/tables/ComponentTable/range?$select=address`);
+    expect(Object.keys(selected.body).filter((k) => !k.startsWith('@'))).toEqual(['address']);
+    expect((await api.call('GET', `${BOOK}/tables/NoSuchTable/range`)).status).toBe(404);
+    expect((await api.call('GET', `${BOOK}/worksheets/Summary/tables/ComponentTable/range`)).status).toBe(404);
+  });
+});

@@ -2,7 +2,7 @@
  * The enrich flows through the library against the emulator over real HTTP: what each writes, where each value
  * came from, one lookup per distinct person and operation, and committing (a second run changes nothing).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
 import { commitChange } from '../../src/flows/change.js';
 import { enrichApproval } from '../../src/flows/approval.js';
@@ -10,16 +10,14 @@ import { enrichAuthors } from '../../src/flows/authors.js';
 import { enrichLabel } from '../../src/flows/label.js';
 import { sign, verify } from '../../src/index.js';
 import { createClient, type ServiceApi } from '../../src/service/index.js';
-import { useEmulator, type Body } from '../emulator/harness.js';
+import { useService, type Body } from '../emulator/harness.js';
 import { freshKey } from '../jsf/fixtures.js';
 
-const requests: string[] = [];
-const api = useEmulator({ log: (line) => requests.push(line) });
+const { harness: api, requests, service: client } = useService();
 let service: ServiceApi;
 beforeAll(() => {
-  service = createClient({ baseUrl: api.emulator.url, getToken: () => api.token() });
+  service = client();
 });
-afterAll(() => service.close());
 
 const CATEGORY = '0d4c3b2a-8002-4e5f-9a6b-7c8d9e0f1a02';
 const SUBCATEGORY = '4ce5bb37-fd0d-0155-a404-b4dba3a580c2';

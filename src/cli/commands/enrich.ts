@@ -61,6 +61,8 @@ function approval(argv: EnrichArgv, context: CliContext): Promise<number> {
   });
 }
 
+const bomFile = <T>(y: Argv<T>) => y.positional('file', { type: 'string', demandOption: true, describe: 'the BOM' });
+
 export const enrichCommand: CliCommand = {
   command: 'enrich',
   register(parser, context, done) {
@@ -76,7 +78,7 @@ export const enrichCommand: CliCommand = {
             'authors <file>',
             "Each contact's phone from the person's phone methods, and whether the person signs in phishing-resistant",
             (c) =>
-              documentFlowOptions(c).option('concurrency', {
+              documentFlowOptions(bomFile(c)).option('concurrency', {
                 type: 'number',
                 default: 8,
                 describe: 'Lookups at once',
@@ -87,7 +89,7 @@ export const enrichCommand: CliCommand = {
             'label <file>',
             "The security label's subcategory template, in metadata properties",
             (c) =>
-              documentFlowOptions(c)
+              documentFlowOptions(bomFile(c))
                 .option('category', { type: 'string', demandOption: true, describe: 'label category id' })
                 .option('subcategory', { type: 'string', demandOption: true, describe: 'subcategory id' }),
             run(label),
@@ -96,7 +98,7 @@ export const enrichCommand: CliCommand = {
             'approval <file>',
             'The access package assignment request that approved the release (it must be delivered)',
             (c) =>
-              documentFlowOptions(c)
+              documentFlowOptions(bomFile(c))
                 .option('request', { type: 'string', demandOption: true, describe: 'assignment request id' })
                 .option('policy-check', {
                   type: 'string',

@@ -4,6 +4,8 @@ import { bumpCommand } from './bump.js';
 import { diffCommand } from './diff.js';
 import { emulatorCommand } from './emulator.js';
 import { enrichCommand } from './enrich.js';
+import { importCommand } from './import.js';
+import { notifyCommand, publishCommand } from './publish.js';
 import { serviceCommand } from './service.js';
 import { addCommand, setCommand } from './edit.js';
 import { initCommand } from './init.js';
@@ -25,6 +27,9 @@ export const COMMANDS: readonly CliCommand[] = [
   diffCommand,
   keygenCommand,
   enrichCommand,
+  importCommand,
+  publishCommand,
+  notifyCommand,
   emulatorCommand,
   serviceCommand,
 ];

@@ -32,6 +32,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   updateColumnRangeBorder: workbook.updateColumnRangeBorder,
   getRangeBorder: workbook.getRangeBorder,
   listTableColumns: workbook.listTableColumns,
+  getTableRange: workbook.getTableRange,
   getChartPoint: workbook.getChartPoint,
   createWorkbookSession: workbook.createWorkbookSession,
   closeWorkbookSession: workbook.closeWorkbookSession,

@@ -253,6 +253,32 @@ export const listTableColumns: Handler = (context) => {
   return collection(context, 'Collection(workbookTableColumn)', page);
 };
 
+const RANGE_FIELDS = ['address', 'addressLocal', 'rowCount', 'columnCount', 'rowIndex', 'columnIndex'];
+
+/** A table's range, as the service gives it: `Sheet!A1:F5`, with its size and zero-based position. */
+export const getTableRange: Handler = (context) => {
+  const book = workbook(context);
+  const tableRecord = table(context, book);
+  const sessionRecord = session(context, book);
+  if (sessionRecord !== undefined) touch(context, sessionRecord);
+  const sheet = worksheet(book, String(tableRecord.worksheetId));
+  const [start, end] = String(tableRecord.address ?? 'A1:A1').split(':');
+  const first = CELL.exec(start!)!;
+  const last = CELL.exec(end ?? start!)!;
+  const quoted = /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(sheet.name)) ? String(sheet.name) : `'${String(sheet.name)}'`;
+  const address = `${quoted}!${String(tableRecord.address)}`;
+  const range: JsonRecord = {
+    address,
+    addressLocal: address,
+    rowCount: Number(last[2]) - Number(first[2]) + 1,
+    columnCount: columnNumber(last[1]!) - columnNumber(first[1]!) + 1,
+    rowIndex: Number(first[2]) - 1,
+    columnIndex: columnNumber(first[1]!) - 1,
+  };
+  const select = parseSelect(context.query.get('$select'), RANGE_FIELDS, 'vendor.graph.workbookRange');
+  return entity(context, 'workbookRange', applySelect(range, select, []));
+};
+
 export const getChartPoint: Handler = (context) => {
   const book = workbook(context);
   const sheet = worksheet(book, context.params.worksheet!);

@@ -1,0 +1,198 @@
+/** `bomwright publish thread|bundle|tab` and `bomwright notify forward`: a BOM to the people who act on it. */
+import type { Argv } from 'yargs';
+import { readFileOrFail } from '../../node/files.js';
+import { DEFAULT_MAX_SIZE } from '../../validate/index.js';
+import {
+  notifyForward,
+  forwardRequest,
+  publishBundle,
+  publishTab,
+  publishThread,
+  tabRequest,
+  threadReply,
+} from '../../flows/publish.js';
+import type { CliCommand, CliContext } from '../command.js';
+import { runServiceAction, serviceActionOptions, type ActionArgv } from '../service-action.js';
+import path from 'node:path';
+
+interface PublishArgv extends ActionArgv {
+  file?: string;
+  group?: string;
+  thread?: string;
+  conversation?: string;
+  comment?: string;
+  link?: string;
+  bundle?: string;
+  item?: string;
+  team?: string;
+  channel?: string;
+  app?: string;
+  url?: string;
+  name?: string;
+  static: boolean;
+  event?: string;
+  user?: string;
+  to?: string[];
+}
+
+const shown = (body: unknown) =>
+  JSON.stringify(body, (key, value: unknown) =>
+    key === 'contentBytes' && typeof value === 'string' ? `(${value.length} base64 characters)` : value,
+  );
+
+async function thread(argv: PublishArgv, context: CliContext): Promise<number> {
+  const file = argv.file!;
+  const text = readFileOrFail(path.resolve(context.cwd, file), DEFAULT_MAX_SIZE).toString('utf8');
+  const options = {
+    group: argv.group!,
+    thread: argv.thread!,
+    conversation: argv.conversation,
+    comment: argv.comment,
+    link: argv.link,
+    fileName: path.basename(file),
+  };
+  return runServiceAction(argv, context, async (api, dryRun) => {
+    const reply = dryRun ? await threadReply(text, options) : await publishThread(text, api, options);
+    const how =
+      reply.attachment === 'file' ? `attached (${reply.bytes} bytes)` : `linked (${reply.bytes} bytes): ${argv.link}`;
+    return {
+      lines: dryRun
+        ? [`Would reply in thread ${argv.thread} of group ${argv.group}: ${shown(reply.body)}`]
+        : [`Replied in thread ${argv.thread} of group ${argv.group}: ${path.basename(file)} ${how}`, reply.summary],
+      report: {
+        group: argv.group,
+        thread: argv.thread,
+        attachment: reply.attachment,
+        bytes: reply.bytes,
+        summary: reply.summary,
+      },
+    };
+  });
+}
+
+function bundle(argv: PublishArgv, context: CliContext): Promise<number> {
+  return runServiceAction(argv, context, async (api, dryRun) => {
+    if (!dryRun) await publishBundle(api, { bundle: argv.bundle!, item: argv.item! });
+    return {
+      lines: [`${dryRun ? 'Would add' : 'Added'} drive item ${argv.item} to bundle ${argv.bundle}`],
+      report: { bundle: argv.bundle, item: argv.item },
+    };
+  });
+}
+
+function tab(argv: PublishArgv, context: CliContext): Promise<number> {
+  const options = {
+    team: argv.team!,
+    channel: argv.channel!,
+    app: argv.app!,
+    url: argv.url,
+    name: argv.name,
+    static: argv.static,
+  };
+  return runServiceAction(argv, context, async (api, dryRun) => {
+    if (dryRun) {
+      const body = tabRequest(api.transport.baseUrl, options);
+      return { lines: [`Would pin to channel ${argv.channel}: ${JSON.stringify(body)}`], report: { request: body } };
+    }
+    const created = await publishTab(api, options);
+    return {
+      lines: [
+        `Pinned tab ${JSON.stringify(created.displayName ?? '')} (${created.id}) to channel ${argv.channel}${created.webUrl ? `: ${created.webUrl}` : ''}`,
+      ],
+      report: { tab: created },
+    };
+  });
+}
+
+function forward(argv: PublishArgv, context: CliContext): Promise<number> {
+  const options = { event: argv.event!, user: argv.user, to: argv.to ?? [], comment: argv.comment };
+  return runServiceAction(argv, context, async (api, dryRun) => {
+    const body = forwardRequest(options);
+    if (!dryRun) await notifyForward(api, options);
+    return {
+      lines: [`${dryRun ? 'Would forward' : 'Forwarded'} event ${argv.event} to ${options.to.join(', ')}`],
+      report: { event: argv.event, request: body },
+    };
+  });
+}
+
+type Handler = (argv: PublishArgv, context: CliContext) => Promise<number>;
+const run = (handler: Handler, context: CliContext, done: (code: number) => void) => async (argv: unknown) =>
+  done(await handler(argv as PublishArgv, context));
+
+export const publishCommand: CliCommand = {
+  command: 'publish',
+  register(parser, context, done) {
+    return parser.command(
+      'publish <target>',
+      'Publish a BOM through the service: a thread reply, a release bundle, a channel tab',
+      (y: Argv) =>
+        y
+          .version(false)
+          .command(
+            'thread <file>',
+            'Reply in a group thread with the BOM attached and its validation summary (3 MB or more: --link)',
+            (c) =>
+              serviceActionOptions(c.positional('file', { type: 'string', demandOption: true, describe: 'the BOM' }))
+                .option('group', { type: 'string', demandOption: true, describe: 'group id' })
+                .option('thread', { type: 'string', demandOption: true, describe: 'thread id' })
+                .option('conversation', { type: 'string', describe: 'conversation id (the other path form)' })
+                .option('comment', { type: 'string', describe: 'text before the validation summary' })
+                .option('link', { type: 'string', describe: 'for a BOM of 3 MB or more: the URL to link instead' }),
+            run(thread, context, done),
+          )
+          .command(
+            'bundle',
+            "Add the published BOM's drive item to a release bundle",
+            (c) =>
+              serviceActionOptions(c)
+                .option('bundle', { type: 'string', demandOption: true, describe: 'bundle id' })
+                .option('item', { type: 'string', demandOption: true, describe: "the BOM's drive item id" }),
+            run(bundle, context, done),
+          )
+          .command(
+            'tab',
+            'Pin a BOM dashboard tab to a channel',
+            (c) =>
+              serviceActionOptions(c)
+                .option('team', { type: 'string', demandOption: true, describe: 'team id' })
+                .option('channel', { type: 'string', demandOption: true, describe: 'channel id' })
+                .option('app', { type: 'string', demandOption: true, describe: 'Teams app id (installed in the team)' })
+                .option('url', { type: 'string', describe: "the dashboard's URL (a configurable tab)" })
+                .option('name', { type: 'string', describe: 'tab name (default SBOM)' })
+                .option('static', {
+                  type: 'boolean',
+                  default: false,
+                  describe: "the app's static tab: pinned without name or configuration, which come from the app",
+                }),
+            run(tab, context, done),
+          )
+          .demandCommand(1, 'Name a target: thread, bundle or tab'),
+    );
+  },
+};
+
+export const notifyCommand: CliCommand = {
+  command: 'notify',
+  register(parser, context, done) {
+    return parser.command(
+      'notify <how>',
+      'Tell the people who act on a BOM: forward the release review meeting',
+      (y: Argv) =>
+        y
+          .version(false)
+          .command(
+            'forward',
+            'Forward the release review meeting to reviewers',
+            (c) =>
+              serviceActionOptions(c)
+                .option('event', { type: 'string', demandOption: true, describe: 'event id' })
+                .option('user', { type: 'string', describe: 'the organiser (default: the signed-in user)' })
+                .option('to', { type: 'string', array: true, demandOption: true, describe: 'reviewer email addresses' })
+                .option('comment', { type: 'string', describe: 'a note for the reviewers' }),
+            run(forward, context, done),
+          )
+          .demandCommand(1, 'Name how: forward'),
+    );
+  },
+};

@@ -1,0 +1,46 @@
+/**
+ * Running an action on the service that changes no document (`publish ...`, `notify ...`): `--dry-run` prints the
+ * request that would be sent and sends nothing; a service error is one line with its code and request-id, exit 1.
+ */
+import type { Argv } from 'yargs';
+import type { ServiceApi } from '../service/api.js';
+import type { CliContext } from './command.js';
+import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
+import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
+
+export interface ActionArgv {
+  baseUrl?: string;
+  token?: string;
+  dryRun: boolean;
+  format: 'text' | 'json';
+}
+
+export function serviceActionOptions<T>(y: Argv<T>) {
+  return connectionOptions(y)
+    .option('dry-run', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print the request that would be sent; send nothing',
+    })
+    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' });
+}
+
+export interface ActionOutcome {
+  lines: string[];
+  report: unknown;
+}
+
+export async function runServiceAction(
+  argv: ActionArgv,
+  context: CliContext,
+  action: (api: ServiceApi, dryRun: boolean) => Promise<ActionOutcome>,
+): Promise<number> {
+  const connection = serviceConnection(argv, context.env);
+  const ran = await withServiceClient(connection, context, (api) => action(api, argv.dryRun));
+  if (ran === undefined) return EXIT_INVALID;
+  const outcome = ran.value;
+  if (argv.format === 'json')
+    context.stdout(`${JSON.stringify({ dryRun: argv.dryRun, ...(outcome.report as object) }, null, 2)}\n`);
+  else context.stdout(`${outcome.lines.join('\n')}\n`);
+  return EXIT_OK;
+}
