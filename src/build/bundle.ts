@@ -104,7 +104,7 @@ await build({
   outdir: path.join(root, 'dist/bundle'),
   outExtension: { '.js': '.cjs' },
   // Loaded on first use, and CommonJS already: Node's own require takes them from node_modules.
-  external: ['fast-glob', 'packageurl-js'],
+  external: ['fast-glob', 'packageurl-js', '@peculiar/x509'],
   minifySyntax: true,
   minifyWhitespace: true,
 });

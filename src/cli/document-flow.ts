@@ -22,6 +22,7 @@ import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from
 import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface FlowArgv {
+  ca?: string;
   /** The BOM; for a flow that can create one, absent means standard output. */
   file?: string;
   baseUrl?: string;
@@ -77,7 +78,7 @@ export async function runDocumentFlow(
   flow: (document: Record<string, unknown>, api: ServiceApi, dryRun: boolean) => Promise<FlowRun>,
   create?: () => Record<string, unknown>,
 ): Promise<number> {
-  const connection = serviceConnection(argv, context.env);
+  const connection = serviceConnection(argv, context.env, context.cwd);
   const fresh = create !== undefined && (argv.file === undefined || !existsSync(argv.file));
   const name = argv.file ?? 'standard output';
   let loaded: EditableDocument | undefined;

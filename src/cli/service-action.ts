@@ -9,6 +9,7 @@ import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
 import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface ActionArgv {
+  ca?: string;
   baseUrl?: string;
   token?: string;
   dryRun: boolean;
@@ -35,7 +36,7 @@ export async function runServiceAction(
   context: CliContext,
   action: (api: ServiceApi, dryRun: boolean) => Promise<ActionOutcome>,
 ): Promise<number> {
-  const connection = serviceConnection(argv, context.env);
+  const connection = serviceConnection(argv, context.env, context.cwd);
   const ran = await withServiceClient(connection, context, (api) => action(api, argv.dryRun));
   if (ran === undefined) return EXIT_INVALID;
   const outcome = ran.value;

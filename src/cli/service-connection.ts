@@ -2,6 +2,8 @@
  * What every command that talks to the service shares: where the service is and the token (flags or
  * environment), loading the client's bundle, and a service error as one line.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../errors.js';
@@ -25,16 +27,23 @@ export function loadServiceModule(): Promise<ServiceModule> {
 export function connectionOptions<T>(y: Argv<T>, global = false) {
   return y
     .option('base-url', { type: 'string', describe: '{base_url} of the service (or BOMWRIGHT_SERVICE_URL)', global })
-    .option('token', { type: 'string', describe: 'bearer token (or BOMWRIGHT_TOKEN)', global });
+    .option('token', { type: 'string', describe: 'bearer token (or BOMWRIGHT_TOKEN)', global })
+    .option('ca', {
+      type: 'string',
+      describe: 'CA certificate to trust for HTTPS (PEM; or BOMWRIGHT_CA, or NODE_EXTRA_CA_CERTS)',
+      global,
+    });
 }
 
 /** The service's address and token from the flags or the environment; one line saying which is missing and how. */
 export function serviceConnection(
-  argv: { baseUrl?: string; token?: string },
+  argv: { baseUrl?: string; token?: string; ca?: string },
   env: NodeJS.ProcessEnv,
-): { baseUrl: string; token: string } {
+  cwd = process.cwd(),
+): ServiceConnection {
   const baseUrl = argv.baseUrl ?? env.BOMWRIGHT_SERVICE_URL;
   const token = argv.token ?? env.BOMWRIGHT_TOKEN;
+  const caFile = argv.ca ?? (env.BOMWRIGHT_CA === '' ? undefined : env.BOMWRIGHT_CA);
   if (baseUrl === undefined || baseUrl === '')
     throw new BomwrightError(
       'E_USAGE',
@@ -45,7 +54,22 @@ export function serviceConnection(
       'E_USAGE',
       'No token: pass --token or set BOMWRIGHT_TOKEN (for the local emulator: bomwright emulator token)',
     );
-  return { baseUrl, token };
+  if (caFile === undefined) return { baseUrl, token };
+  try {
+    return { baseUrl, token, ca: readFileSync(path.resolve(cwd, caFile), 'utf8') };
+  } catch (error) {
+    throw new BomwrightError(
+      'E_READ',
+      `Cannot read the CA certificate ${caFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+}
+
+export interface ServiceConnection {
+  baseUrl: string;
+  token: string;
+  /** CA certificates to trust (PEM), from --ca or BOMWRIGHT_CA. */
+  ca?: string;
 }
 
 /** `bomwright: E_SERVICE: <service code>: <message> (status 404, request-id …)`, with its newline. */
@@ -64,7 +88,7 @@ export function serviceErrorLine(error: ServiceError): string {
  * comes back as `undefined` (the caller exits 1); a request refused before it was sent stays a usage error.
  */
 export async function withServiceClient<T>(
-  connection: { baseUrl: string; token: string },
+  connection: ServiceConnection,
   context: { toolVersion: string; stderr: (text: string) => void },
   work: (api: ServiceApi) => Promise<T>,
 ): Promise<{ value: T } | undefined> {

@@ -24,6 +24,8 @@ export interface HandlerContext {
   readonly tx: Transaction;
   readonly store: Store;
   readonly settings: EmulatorSettings;
+  /** `{base_url}` as the request reached the emulator (scheme, host and port): every link it answers with uses it. */
+  readonly baseUrl: string;
   /** The request's clock reading, ISO 8601. */
   readonly now: string;
   /** A fresh identifier (GUID). */

@@ -25,6 +25,7 @@ import { linkTokens } from './links.js';
 import { parseSeed, seedChanges, type Seed } from './seed.js';
 import { DEFAULT_MAX_BODY_BYTES, startServer, type ThrottleOptions } from './server.js';
 import { Store, type Change, type JsonRecord } from './store.js';
+import { defaultTlsDir, ensureTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface EmulatorOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -49,6 +50,13 @@ export interface EmulatorOptions {
   requestTimeoutMs?: number;
   /** Compact the journal into a snapshot once it is this large (bytes). */
   compactBytes?: number;
+  /**
+   * Serve HTTPS: `true` with the emulator's own certificate for localhost, 127.0.0.1 and ::1 (made once and kept
+   * in `tlsDir`), or a certificate and key of your own (PEM).
+   */
+  tls?: boolean | { cert: string; key: string; ca?: string };
+  /** Where the emulator's own certificate is kept. Default: `tls/` in the state folder, else a per-user folder. */
+  tlsDir?: string;
 }
 
 export interface TokenOptions {
@@ -72,11 +80,20 @@ export interface RunningEmulator {
   readonly tenantId: string;
   /** A bearer token this emulator accepts. */
   token(options?: TokenOptions): Promise<string>;
+  /** With `tls`: the CA certificate (PEM) to trust, e.g. as an undici Agent's `connect.ca`. */
+  readonly ca?: string;
+  /** With the emulator's own certificate: the CA certificate's file, for NODE_EXTRA_CA_CERTS. */
+  readonly caPath?: string;
   /** Stops accepting requests, lets those in flight finish, writes state out, and releases the port. */
   close(): Promise<void>;
 }
 
 const KEYS_FILE = 'keys.json';
+
+/** Where the emulator's own certificate is kept: beside the state, or in the per-user folder. */
+export function tlsDirFor(stateDir: string | undefined): string {
+  return stateDir === undefined ? defaultTlsDir() : path.join(stateDir, 'tls');
+}
 
 async function loadOrCreateKeys(stateDir: string | undefined): Promise<EmulatorKeys> {
   if (stateDir === undefined) return createKeys();
@@ -202,6 +219,12 @@ function stringArray(value: unknown, name: string): string[] | undefined {
 
 /** Starts the emulator and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const tls: TlsMaterial | undefined =
+    options.tls === undefined || options.tls === false
+      ? undefined
+      : options.tls === true
+        ? await ensureTlsMaterial(options.tlsDir ?? tlsDirFor(options.stateDir))
+        : { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca ?? options.tls.cert };
   const { store, keys, journal } = await openState(options.stateDir, options.seed, options.compactBytes, options.log);
   const verificationKey = await publicVerificationKey(keys);
   const tenant = tenantOf(store);
@@ -271,6 +294,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       log: options.log,
+      tls: tls === undefined ? undefined : { cert: tls.cert, key: tls.key },
     },
   ).catch(async (error: unknown) => {
     await journal?.close();
@@ -289,6 +313,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: running.url,
     tenantId: tenant.id,
     token: (tokenOptions) => tokenFor(store, keys, tokenOptions),
+    ...(tls === undefined ? {} : { ca: tls.ca, ...(tls.caPath === undefined ? {} : { caPath: tls.caPath }) }),
     close() {
       closing ??= (async () => {
         await running.close();

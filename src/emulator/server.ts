@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ErrorObject } from 'ajv';
 import { matchRoute } from '../service/paths.js';
@@ -44,7 +45,12 @@ export interface ServerOptions {
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
   readonly log?: (line: string) => void;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
+
+/** A Host header that is a host name or IP address with an optional port; anything else is not echoed into links. */
+const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
 /** What the transport needs from the emulator. */
 export interface EmulatorCore {
@@ -159,6 +165,12 @@ export interface RunningServer {
 }
 
 export async function startServer(core: EmulatorCore, options: ServerOptions): Promise<RunningServer> {
+  const scheme = options.tls === undefined ? 'http' : 'https';
+  /** `{base_url}` as this request reached the emulator: links follow the scheme, host and port it came in on. */
+  const requestBaseUrl = (request: IncomingMessage): string => {
+    const host = request.headers.host;
+    return host !== undefined && HOST_HEADER.test(host) ? `${scheme}://${host}` : core.settings.baseUrl;
+  };
   const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -310,6 +322,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         tx,
         store: core.store,
         settings: core.settings,
+        baseUrl: requestBaseUrl(request),
         now: now.toISOString(),
         newId: randomUUID,
         links: core.links,
@@ -337,21 +350,23 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     }
   }
 
-  const server = createServer(
-    {
-      requestTimeout: options.requestTimeoutMs,
-      headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
-      // Node checks the timeouts on this period (30 s by default): a slow client would outlive its timeout.
-      connectionsCheckingInterval: Math.max(50, Math.min(options.requestTimeoutMs / 4, 2_000)),
-    },
-    (request, response) => {
-      // In flight until its handler has answered (or failed): no listener per request on the hot path.
-      inFlight++;
-      void handle(request, response).finally(() => {
-        if (--inFlight === 0) idle?.();
-      });
-    },
-  );
+  const serverOptions = {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+    // Node checks the timeouts on this period (30 s by default): a slow client would outlive its timeout.
+    connectionsCheckingInterval: Math.max(50, Math.min(options.requestTimeoutMs / 4, 2_000)),
+  };
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    // In flight until its handler has answered (or failed): no listener per request on the hot path.
+    inFlight++;
+    void handle(request, response).finally(() => {
+      if (--inFlight === 0) idle?.();
+    });
+  };
+  const server: Server =
+    options.tls === undefined
+      ? createServer(serverOptions, listener)
+      : createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -364,7 +379,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
-    url: `http://${host}:${address.port}`,
+    url: `${scheme}://${host}:${address.port}`,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -39,6 +39,11 @@ export interface ClientOptions {
   getToken?: (context: { url: URL }) => string | Promise<string>;
   /** An undici dispatcher (Agent, MockAgent...); default: one keep-alive Agent per client. */
   dispatcher?: Dispatcher;
+  /**
+   * Certificate authorities to trust for HTTPS (PEM), e.g. the emulator's `ca`, instead of the system's (with the
+   * default Agent; NODE_EXTRA_CA_CERTS adds to the system's instead).
+   */
+  ca?: string | readonly string[];
   retry?: Partial<RetryOptions>;
   /** Time for one attempt to get its response headers and body, in milliseconds (default 30 s). */
   timeoutMs?: number;
@@ -138,7 +143,14 @@ export class ServiceClient {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.ownDispatcher = options.dispatcher === undefined;
     this.dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: Math.max(8, this.concurrency * 2) });
+      options.dispatcher ??
+      new Agent({
+        keepAliveTimeout: 10_000,
+        connections: Math.max(8, this.concurrency * 2),
+        ...(options.ca === undefined
+          ? {}
+          : { connect: { ca: typeof options.ca === 'string' ? options.ca : [...options.ca] } }),
+      });
   }
 
   /** Releases the client's own connections (not a dispatcher it was given). */

@@ -10,6 +10,7 @@ interface Emulator {
   child: ChildProcess;
   url: string;
   stderr: () => string;
+  stdout: () => string;
   exited: Promise<number | null>;
 }
 
@@ -28,9 +29,9 @@ function launch(args: string[]): Promise<Emulator> {
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      const first = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
+      const first = /^listening on (https?:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
       if (first !== null) {
-        const emulator = { child, url: first[1]!, stderr: () => stderr, exited };
+        const emulator = { child, url: first[1]!, stderr: () => stderr, stdout: () => stdout, exited };
         running.push(emulator);
         resolve(emulator);
       }
@@ -193,5 +194,37 @@ describe('bomwright emulator', () => {
     const gone = await runCli(['emulator', 'token', '--url', emulator.url]);
     expect(gone.code).toBe(2);
     expect(gone.stderr).toMatch(/No emulator answers at/);
+  });
+});
+
+describe('bomwright emulator --tls', () => {
+  it('serves HTTPS, prints its CA, and the token and service commands trust it (--ca, the state folder, NODE_EXTRA_CA_CERTS)', async () => {
+    const state = tempDir();
+    const emulator = await launch(['--tls', '--state', state, '--quiet']);
+    expect(emulator.url).toMatch(/^https:/);
+    const caPath = path.join(state, 'tls', 'ca.pem');
+    await expect
+      .poll(() => emulator.stdout())
+      .toContain(`CA certificate: ${caPath} (trust it with NODE_EXTRA_CA_CERTS=${caPath})`);
+    const cert = await runCli(['emulator', 'cert', '--state', state]);
+    expect(cert.stdout).toBe(`${caPath}\n`);
+    // The token endpoint over HTTPS: the emulator's own CA is found in its state folder.
+    const bearer = await token(emulator.url, '--state', state);
+    expect(bearer.split('.')).toHaveLength(3);
+    const env = { BOMWRIGHT_SERVICE_URL: emulator.url, BOMWRIGHT_TOKEN: bearer };
+    const trusted = await runCli(['service', 'list-phone-methods', '--ca', caPath], { env });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(JSON.parse(trusted.stdout).value.length).toBeGreaterThan(0);
+    const extra = await runCli(['service', 'list-phone-methods'], { env: { ...env, NODE_EXTRA_CA_CERTS: caPath } });
+    expect(extra.code, extra.stderr).toBe(0);
+    const untrusted = await runCli(['service', 'list-phone-methods'], { env });
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toMatch(/^bomwright: E_NETWORK: .*verify/);
+  });
+
+  it('refuses --cert without --key', async () => {
+    const result = await runCli(['emulator', '--cert', 'x.pem', '--port', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--cert and --key go together/);
   });
 });

@@ -3,7 +3,10 @@
  * tenant; `emulator token` prints a bearer token (from a running emulator, or offline from its --state folder).
  * The emulator's code is its own bundle, loaded only here, so other commands never pay for it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { BomwrightError } from '../../errors.js';
 import { loadCommandBundle } from '../command-bundle.js';
@@ -15,7 +18,12 @@ type EmulatorModule = typeof import('../../emulator/index.js');
 const loadEmulator = (): Promise<EmulatorModule> => loadCommandBundle<EmulatorModule>('emulator');
 
 export const DEFAULT_PORT = 8787;
-const ACTIONS = ['run', 'seed', 'token'] as const;
+
+/** The emulator's per-user certificate folder (as src/emulator/tls.ts has it), without loading the emulator. */
+function defaultTlsDir(): string {
+  return path.join(process.env.BOMWRIGHT_HOME ?? path.join(homedir(), '.bomwright'), 'emulator-tls');
+}
+const ACTIONS = ['run', 'seed', 'token', 'cert'] as const;
 
 function parseLatency(text: string | undefined): [number, number] | undefined {
   if (text === undefined) return undefined;
@@ -41,6 +49,29 @@ interface RunOptions {
   latency?: string;
   clonePolls: number;
   quiet: boolean;
+  tls: boolean;
+  cert?: string;
+  key?: string;
+}
+
+function readPem(file: string, what: string, cwd: string): string {
+  try {
+    return readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new BomwrightError(
+      'E_READ',
+      `Cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+}
+
+/** `--tls`: the emulator's own certificate; with `--cert` and `--key`: the user's (which imply --tls). */
+function tlsOption(options: { tls: boolean; cert?: string; key?: string }, cwd: string) {
+  if ((options.cert === undefined) !== (options.key === undefined))
+    throw new BomwrightError('E_USAGE', '--cert and --key go together: the certificate and its private key (PEM)');
+  if (options.cert !== undefined)
+    return { cert: readPem(options.cert, 'certificate', cwd), key: readPem(options.key!, 'private key', cwd) };
+  return options.tls ? true : undefined;
 }
 
 async function run(options: RunOptions, context: CliContext): Promise<number> {
@@ -78,10 +109,13 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
       options.throttle === undefined ? undefined : { rate: options.throttle, retryAfterSeconds: options.retryAfter },
     latencyMs: parseLatency(options.latency),
     clonePolls: options.clonePolls,
+    tls: tlsOption(options, context.cwd),
     log: (line) =>
       line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line),
   });
   context.stdout(`listening on ${running.url}\n`);
+  if (running.caPath !== undefined)
+    context.stdout(`CA certificate: ${running.caPath} (trust it with NODE_EXTRA_CA_CERTS=${running.caPath})\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
@@ -99,12 +133,58 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
 interface TokenCommandOptions {
   url: string;
   state?: string;
+  ca?: string;
   user?: string;
   app?: string;
   scopes?: string[];
   roles?: string[];
   directoryRoles?: string[];
   expiresIn?: number;
+}
+
+/** The CA an https emulator's token endpoint is checked against: --ca, else the emulator's own, when there is one. */
+function trustedCa(options: { ca?: string; state?: string }, cwd: string): string | undefined {
+  if (options.ca !== undefined) return readPem(options.ca, 'CA certificate', cwd);
+  const own = path.join(
+    options.state === undefined ? defaultTlsDir() : path.join(path.resolve(cwd, options.state), 'tls'),
+    'ca.pem',
+  );
+  return existsSync(own) ? readFileSync(own, 'utf8') : undefined;
+}
+
+/** POSTs JSON with node:http(s) (an https emulator's own CA trusted), and reads the JSON answer. */
+function postJson(url: string, payload: unknown, ca: string | undefined): Promise<{ status: number; body: never }> {
+  const data = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) },
+        timeout: 10_000,
+        ...(ca === undefined ? {} : { ca }),
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          if (text.length < 1_000_000) text += chunk;
+        });
+        response.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, body: body as never });
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+    request.end(data);
+  });
 }
 
 async function token(options: TokenCommandOptions, context: CliContext): Promise<number> {
@@ -127,26 +207,24 @@ async function token(options: TokenCommandOptions, context: CliContext): Promise
     return EXIT_OK;
   }
   const endpoint = `${options.url.replace(/\/+$/, '')}/_emulator/token`;
-  let response: Response;
+  let answer: { status: number; body: { access_token?: string; error?: { message?: string } } | undefined };
   try {
-    response = await fetch(endpoint, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(request),
-      signal: AbortSignal.timeout(10_000),
-    });
+    answer = await postJson(
+      endpoint,
+      request,
+      endpoint.startsWith('https:') ? trustedCa(options, context.cwd) : undefined,
+    );
   } catch {
     throw new BomwrightError(
       'E_USAGE',
       `No emulator answers at ${options.url}; start one with "bomwright emulator" or mint offline with --state DIR`,
     );
   }
-  const body = (await response.json().catch(() => undefined)) as
-    { access_token?: string; error?: { message?: string } } | undefined;
-  if (!response.ok || typeof body?.access_token !== 'string')
+  const body = answer.body;
+  if (answer.status !== 200 || typeof body?.access_token !== 'string')
     throw new BomwrightError(
       'E_USAGE',
-      `The emulator at ${options.url} refused the token request: ${body?.error?.message ?? `HTTP ${response.status}`}`,
+      `The emulator at ${options.url} refused the token request: ${body?.error?.message ?? `HTTP ${answer.status}`}`,
     );
   context.stdout(`${body.access_token}\n`);
   return EXIT_OK;
@@ -155,13 +233,13 @@ async function token(options: TokenCommandOptions, context: CliContext): Promise
 export const emulatorCommand = defineCommand({
   command: 'emulator [action]',
   describe:
-    'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token',
+    'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token, "emulator cert" the CA of --tls',
   builder: (y) =>
     y
       .positional('action', {
         choices: ACTIONS,
         default: 'run' as (typeof ACTIONS)[number],
-        describe: 'run (default), seed or token',
+        describe: 'run (default), seed, token or cert',
       })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on', group: 'Server:' })
       .option('port', {
@@ -203,6 +281,23 @@ export const emulatorCommand = defineCommand({
         group: 'Server:',
       })
       .option('quiet', { type: 'boolean', default: false, describe: 'No per-request log lines', group: 'Server:' })
+      .option('tls', {
+        type: 'boolean',
+        default: false,
+        describe: "Serve HTTPS with the emulator's own certificate for localhost (made once, kept; see emulator cert)",
+        group: 'Server:',
+      })
+      .option('cert', {
+        type: 'string',
+        describe: 'Serve HTTPS with this certificate (PEM; with --key)',
+        group: 'Server:',
+      })
+      .option('key', { type: 'string', describe: 'The private key of --cert (PEM)', group: 'Server:' })
+      .option('ca', {
+        type: 'string',
+        describe: "token: the CA to trust for an https --url (default: the emulator's own)",
+        group: 'Token:',
+      })
       .option('url', {
         type: 'string',
         default: `http://127.0.0.1:${DEFAULT_PORT}`,
@@ -240,11 +335,19 @@ export const emulatorCommand = defineCommand({
       context.stdout(`${JSON.stringify(DEFAULT_SEED, null, 2)}\n`);
       return EXIT_OK;
     }
+    if (argv.action === 'cert') {
+      const emulator = await loadEmulator();
+      const dir = emulator.tlsDirFor(argv.state === undefined ? undefined : path.resolve(context.cwd, argv.state));
+      const material = await emulator.ensureTlsMaterial(dir);
+      context.stdout(`${material.caPath}\n`);
+      return EXIT_OK;
+    }
     if (argv.action === 'token')
       return token(
         {
           url: argv.url,
           state: argv.state,
+          ca: argv.ca,
           user: argv.user,
           app: argv.app,
           scopes: argv.scopes,
@@ -265,6 +368,9 @@ export const emulatorCommand = defineCommand({
         latency: argv.latency,
         clonePolls: argv.clonePolls,
         quiet: argv.quiet,
+        tls: argv.tls,
+        cert: argv.cert,
+        key: argv.key,
       },
       context,
     );

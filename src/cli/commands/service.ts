@@ -42,6 +42,7 @@ interface ServiceArgv {
   [key: string]: unknown;
   baseUrl?: string;
   token?: string;
+  ca?: string;
   body?: string;
   all: boolean;
   format: 'json' | 'table';
@@ -67,7 +68,7 @@ function table(items: readonly unknown[]): string {
 }
 
 async function runOperation(operation: Operation, argv: ServiceArgv, context: CliContext): Promise<number> {
-  const { baseUrl, token } = serviceConnection(argv, context.env);
+  const connection = serviceConnection(argv, context.env, context.cwd);
   let body: unknown;
   if (argv.body !== undefined) {
     // main() hands a lone "-" over as STDIN_TOKEN (yargs would read it as an empty option).
@@ -94,7 +95,7 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
     if (value !== undefined) query[option] = String(value);
   }
   const service = await loadService();
-  const client = service.createServiceClient({ baseUrl, token, toolVersion: context.toolVersion });
+  const client = service.createServiceClient({ ...connection, toolVersion: context.toolVersion });
   try {
     const response = await service.invoke(client, operation.name, {
       params,

@@ -30,12 +30,12 @@ export function userNotFound(id: string): ServiceFault {
 export function collection(context: HandlerContext, contextPath: string, items: readonly Json[]): HandlerResult {
   return {
     status: 200,
-    body: { '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#${contextPath}`, value: items },
+    body: { '@odata.context': `${context.baseUrl}/v1.0/$metadata#${contextPath}`, value: items },
   };
 }
 
 export function entity(context: HandlerContext, contextPath: string, item: JsonRecord, status = 200): HandlerResult {
-  return { status, body: { '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#${contextPath}`, ...item } };
+  return { status, body: { '@odata.context': `${context.baseUrl}/v1.0/$metadata#${contextPath}`, ...item } };
 }
 
 export const noContent: HandlerResult = { status: 204 };

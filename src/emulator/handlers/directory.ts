@@ -153,7 +153,7 @@ export const getSubcategoryTemplate: Handler = (context) => {
   return {
     status: 200,
     body: {
-      '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#security/labels/categories('${String(category.id)}')/subcategories/$entity`,
+      '@odata.context': `${context.baseUrl}/v1.0/$metadata#security/labels/categories('${String(category.id)}')/subcategories/$entity`,
       value: applySelect({ '@odata.type': '#vendor.graph.security.subcategoryTemplate', ...subcategory }, select),
     },
   };

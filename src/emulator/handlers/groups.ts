@@ -298,7 +298,7 @@ export const removeTeamMembers: Handler = (context) => {
   return {
     status: 207,
     body: {
-      '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#Collection(vendor.graph.dirUserConversationMemberResult)`,
+      '@odata.context': `${context.baseUrl}/v1.0/$metadata#Collection(vendor.graph.dirUserConversationMemberResult)`,
       value: results,
     },
   };
@@ -489,9 +489,7 @@ export const addChannelTab: Handler = (context) => {
   const body = context.body as JsonRecord;
   const bind = APP_BIND.exec(String(body['teamsApp@odata.bind']));
   if (bind === null)
-    throw badRequest(
-      `Invalid teamsApp@odata.bind: expected ${context.settings.baseUrl}/v1.0/appCatalogs/teamsApps/<app_id>.`,
-    );
+    throw badRequest(`Invalid teamsApp@odata.bind: expected ${context.baseUrl}/v1.0/appCatalogs/teamsApps/<app_id>.`);
   const appId = decodeURIComponent(bind[1] ?? bind[2]!);
   const app = context.store.get('teamsApps', appId);
   if (app === undefined)

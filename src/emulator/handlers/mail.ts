@@ -215,9 +215,9 @@ export const messageDelta: Handler = (context) => {
       ? { '@odata.type': `#${MESSAGE_TYPE}`, id: item.id ?? null, '@removed': { reason: 'deleted' } }
       : withExpand(applySelect(messageView(item), state.select ?? undefined), item, state.expand),
   );
-  const base = `${context.settings.baseUrl}/v1.0/${context.params.user === undefined ? 'me' : `users('${encodeURIComponent(userId)}')`}/mailFolders('${encodeURIComponent(folderId)}')/messages/delta`;
+  const base = `${context.baseUrl}/v1.0/${context.params.user === undefined ? 'me' : `users('${encodeURIComponent(userId)}')`}/mailFolders('${encodeURIComponent(folderId)}')/messages/delta`;
   const body: Record<string, Json> = {
-    '@odata.context': `${context.settings.baseUrl}/v1.0/$metadata#Collection(message)`,
+    '@odata.context': `${context.baseUrl}/v1.0/$metadata#Collection(message)`,
   };
   if (remaining.length > page.length) {
     const next: DeltaState = { ...state, after: page[page.length - 1]!.key };
