@@ -33,12 +33,13 @@ export function startEmulatorChild({ args = [], quiet = true } = {}) {
   });
 }
 
-/** A bearer token for the emulator's default user. */
-export async function mintToken(url) {
+/** A bearer token for the emulator's default user (an undici dispatcher that trusts its CA for HTTPS). */
+export async function mintToken(url, dispatcher) {
   const response = await fetch(`${url}/_emulator/token`, {
     method: 'POST',
     body: '{}',
     headers: { 'content-type': 'application/json' },
+    ...(dispatcher === undefined ? {} : { dispatcher }),
   });
   return (await response.json()).access_token;
 }

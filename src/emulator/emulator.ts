@@ -37,7 +37,7 @@ export interface EmulatorOptions {
   /** Keep state in this folder (created if missing): every acknowledged write survives a restart or kill -9. */
   stateDir?: string;
   /** Answer this share of requests (0 to 1) with 429 and Retry-After. */
-  throttle?: { rate: number; retryAfterSeconds?: number };
+  throttle?: { rate: number; retryAfterSeconds?: number; random?: () => number };
   /** Delay every response: a fixed number of milliseconds or a [min, max] range. */
   latencyMs?: number | readonly [number, number];
   /** One line per request (method, path, status, time, request-id) and any internal error. */
@@ -232,7 +232,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const throttle: ThrottleOptions | undefined =
     options.throttle === undefined
       ? undefined
-      : { rate: options.throttle.rate, retryAfterSeconds: options.throttle.retryAfterSeconds ?? 1.5 };
+      : {
+          rate: options.throttle.rate,
+          retryAfterSeconds: options.throttle.retryAfterSeconds ?? 1.5,
+          random: options.throttle.random,
+        };
   const latency = options.latencyMs;
   const settings: { -readonly [K in keyof EmulatorSettings]: EmulatorSettings[K] } = {
     baseUrl: '',

@@ -34,6 +34,8 @@ export interface ThrottleOptions {
   readonly rate: number;
   /** The Retry-After of a new throttling window, in seconds (decimals allowed). */
   readonly retryAfterSeconds: number;
+  /** The draw against `rate` (default Math.random; a test makes it a fixed sequence). */
+  readonly random?: () => number;
 }
 
 export interface ServerOptions {
@@ -146,7 +148,7 @@ class Throttle {
       if (now < until) return (until - now) / 1000;
       this.windows.delete(key);
     }
-    if (this.options.rate <= 0 || Math.random() >= this.options.rate) return undefined;
+    if (this.options.rate <= 0 || (this.options.random ?? Math.random)() >= this.options.rate) return undefined;
     if (this.windows.size > 10_000) for (const [k, end] of this.windows) if (end <= now) this.windows.delete(k);
     this.windows.set(key, now + this.options.retryAfterSeconds * 1000);
     return this.options.retryAfterSeconds;
