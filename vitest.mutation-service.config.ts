@@ -7,8 +7,14 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    // test/node/delta-link-file.test.ts is left out too: its second process runs dist/.
-    include: ['test/emulator/**/*.test.ts', 'test/service/**/*.test.ts'],
+    // test/node/delta-link-file.test.ts is left out too: its second process runs dist/. The flows and the SDK
+    // tests drive the client and the emulator in-process as well.
+    include: [
+      'test/emulator/**/*.test.ts',
+      'test/service/**/*.test.ts',
+      'test/flows/**/*.test.ts',
+      'test/sdk/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     maxWorkers: 1,
   },

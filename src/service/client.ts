@@ -91,6 +91,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date starts with its day name (all three forms of RFC 9110); Date.parse alone takes "2." for a date.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, (date - now) / 1000);

@@ -285,3 +285,159 @@ describe('against the emulator', () => {
     expect(forbidden).toMatchObject({ status: 403, serviceCode: 'Authorization_RequestDenied' });
   });
 });
+
+describe('options and edges', () => {
+  it('refuses a base URL that is not one, or not http(s), and retry settings out of range', () => {
+    expect(() => createServiceClient({ baseUrl: 'not a url' })).toThrow(/^baseUrl is not a URL: "not a url"$/);
+    expect(() => createServiceClient({ baseUrl: 'ftp://x.example' })).toThrow(
+      /^baseUrl must be http or https, not ftp:$/,
+    );
+    for (const maxRetries of [-1, 11, 1.5])
+      expect(() => createServiceClient({ baseUrl: 'http://x', retry: { maxRetries } }), String(maxRetries)).toThrow(
+        /^retry\.maxRetries must be a whole number from 0 to 10$/,
+      );
+    for (const maxRetries of [0, 10])
+      expect(() => createServiceClient({ baseUrl: 'http://x', retry: { maxRetries } })).not.toThrow();
+    expect(() => createServiceClient({ baseUrl: 'http://x', retry: { delaySeconds: -1 } })).toThrow(
+      /retry\.delaySeconds/,
+    );
+    expect(() => createServiceClient({ baseUrl: 'http://x', retry: { delaySeconds: 5, maxDelaySeconds: 4 } })).toThrow(
+      /^retry\.delaySeconds must be from 0 to retry\.maxDelaySeconds$/,
+    );
+    expect(() =>
+      createServiceClient({ baseUrl: 'http://x', retry: { delaySeconds: 4, maxDelaySeconds: 4 } }),
+    ).not.toThrow();
+    expect(createServiceClient({ baseUrl: 'http://x.example//' }).baseUrl).toBe('http://x.example');
+    expect(createServiceClient({ baseUrl: 'http://x.example', concurrency: 0 }).concurrency).toBe(1);
+    expect(createServiceClient({ baseUrl: 'http://x.example' }).concurrency).toBe(4);
+  });
+
+  it('names bomwright and its version in the User-Agent, the caller after it; sends no Authorization without a token', async () => {
+    const server = await scripted([ok]);
+    await client(server.url, { token: undefined, toolVersion: '9.8.7', userAgent: 'release-bot/2' }).call({
+      method: 'GET',
+      path: '/a',
+    });
+    await client(server.url, { token: '' }).call({ method: 'GET', path: '/b' });
+    expect(server.seen[0]!.headers['user-agent']).toBe('bomwright/9.8.7 release-bot/2');
+    expect(server.seen[1]!.headers['user-agent']).toBe('bomwright/unknown');
+    expect(server.seen.map((s) => s.headers.authorization)).toEqual([undefined, undefined]);
+    expect(server.seen[0]!.headers.accept).toBe('application/json');
+    expect(server.seen[0]!.headers['content-type']).toBeUndefined();
+  });
+
+  it('asks getToken for each attempt, with the URL it is for', async () => {
+    const server = await scripted([throttled('0'), ok]);
+    const asked: string[] = [];
+    let n = 0;
+    await client(server.url, {
+      token: undefined,
+      getToken: ({ url }) => {
+        asked.push(url.pathname);
+        return `token-number-${++n}`;
+      },
+    }).call({ method: 'GET', path: '/x' });
+    expect(asked).toEqual(['/v1.0/x', '/v1.0/x']);
+    expect(server.seen.map((s) => s.headers.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
+  });
+
+  it('keeps the method and body on 307 and 308, turns a POST into a GET on 301 and 302, and drops its content type', async () => {
+    for (const [status, method, body] of [
+      [307, 'POST', '{"a":1}'],
+      [308, 'PATCH', '{"a":1}'],
+      [301, 'GET', ''],
+      [302, 'GET', ''],
+    ] as const) {
+      const server = await scripted([() => ({ status, headers: { location: '/v1.0/there' } }), ok]);
+      await client(server.url).call({ method: status === 308 ? 'PATCH' : 'POST', path: '/here', body: { a: 1 } });
+      expect([server.seen[1]!.method, server.seen[1]!.body], String(status)).toEqual([method, body]);
+      if (body === '') expect(server.seen[1]!.headers['content-type'], String(status)).toBeUndefined();
+    }
+    // A GET stays a GET on 301/302; a redirect to another scheme is refused.
+    const plain = await scripted([() => ({ status: 301, headers: { location: '/v1.0/there' } }), ok]);
+    await client(plain.url).call({ method: 'DELETE', path: '/here' });
+    expect(plain.seen[1]!.method).toBe('DELETE');
+    const away = await scripted([() => ({ status: 302, headers: { location: 'file:///etc/passwd' } })]);
+    await expect(client(away.url).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({
+      code: 'E_REDIRECT',
+      message: 'Redirect to a file: URL refused',
+    });
+    // A redirect status without a Location is an answer like any other.
+    const bare = await scripted([() => ({ status: 304 })]);
+    await expect(client(bare.url).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({ status: 304 });
+  });
+
+  it('reads Retry-After with spaces around it; rejects partial numbers', () => {
+    expect(parseRetryAfter(' 3 ')).toBe(3);
+    expect(parseRetryAfter('10')).toBe(10);
+    expect(parseRetryAfter('x2')).toBeUndefined();
+    expect(parseRetryAfter('2.')).toBeUndefined();
+    expect(backoffSeconds(2, 3, () => 0.5)).toBe(5.5);
+  });
+
+  it('says the status and the service code when the error body has none, and the answer when it is not JSON', async () => {
+    const empty = await scripted([() => ({ status: 418 })]);
+    await expect(client(empty.url).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({
+      code: 'E_SERVICE',
+      status: 418,
+      serviceCode: 'HTTP418',
+      message: 'HTTP418: The service answered 418',
+    });
+    const headerId = await scripted([
+      () => ({
+        status: 400,
+        headers: { 'request-id': 'from-header' },
+        body: { error: { code: 'BadRequest', message: 'no', innerError: { 'request-id': 'from-body', date: 'd' } } },
+      }),
+    ]);
+    await expect(client(headerId.url).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({
+      requestId: 'from-header',
+      date: 'd',
+    });
+  });
+});
+
+describe('reading error bodies and redacting', () => {
+  it('bounds what it keeps: codes of 100 characters, messages of 500, 16 inner levels; empty strings are absent', () => {
+    let nested: Record<string, unknown> = { code: 'deepest' };
+    for (let i = 0; i < 20; i++) nested = { code: `level${19 - i}`, innerError: nested };
+    const read = readErrorBody({
+      error: {
+        code: 'c'.repeat(150),
+        message: 'm'.repeat(600),
+        innerError: { ...nested, code: 'x'.repeat(150), date: '' },
+      },
+    });
+    expect(read.code).toBe('c'.repeat(100));
+    expect(read.message).toBe('m'.repeat(500));
+    expect(read.innerCodes).toHaveLength(16);
+    expect(read.innerCodes[0]).toBe('x'.repeat(100));
+    expect(read.date).toBeUndefined();
+    expect(readErrorBody({ error: { code: '', message: '' } })).toEqual({
+      code: undefined,
+      message: undefined,
+      requestId: undefined,
+      clientRequestId: undefined,
+      date: undefined,
+      innerCodes: [],
+    });
+    for (const body of [null, undefined, 'text', { error: null }, { error: 'flat' }])
+      expect(readErrorBody(body)).toEqual({ innerCodes: [] });
+    // The first of each id wins, from either spelling.
+    expect(
+      readErrorBody({
+        error: { innererror: { requestId: 'r1', clientRequestId: 'c1', innerError: { 'request-id': 'r2' } } },
+      }),
+    ).toMatchObject({ requestId: 'r1', clientRequestId: 'c1' });
+  });
+
+  it('redacts the tokens it is given (8 characters or more), bearer credentials and JWTs', () => {
+    expect(redactTokens('key 1234567 and 12345678', ['1234567', '12345678'])).toBe('key 1234567 and [token]');
+    expect(redactTokens('Authorization: bearer abc.def-ghi~jkl+/=')).toBe('Authorization: Bearer [token]');
+    expect(redactTokens('Bearerabc stays')).toBe('Bearerabc stays');
+    expect(redactTokens('x eyJhbGciOiJFUzI1.eyJzdWIiOiJhYmNk.sig y')).toBe('x [token] y');
+    const error = new ServiceError('E_SERVICE', 'boom');
+    expect(error.name).toBe('ServiceError');
+    expect(error.innerCodes).toEqual([]);
+  });
+});

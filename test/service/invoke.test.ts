@@ -114,3 +114,67 @@ describe('pages', () => {
     expect(subjects).toContain('Release 4.1 retrospective');
   });
 });
+
+describe('request checks, edges', () => {
+  const reply = (attachments: unknown[]) => ({
+    params: { group: 'g', thread: 't' },
+    body: { post: { body: { contentType: 'text', content: 'x' }, attachments } },
+  });
+  const file = (bytes: number, padding = '') => ({
+    '@odata.type': '#vendor.graph.fileAttachment',
+    name: 'f.bin',
+    contentBytes: Buffer.alloc(bytes).toString('base64').replace(/=+$/, '') + padding,
+  });
+
+  it('names the parameter sets an operation takes when the ones given fit none', () => {
+    expect(() => pathFor(operationNamed('listPhoneMethods')!, { colour: 'red' })).toThrow(
+      'listPhoneMethods takes one of these sets of path parameters: {} or {user}; got {colour}',
+    );
+    expect(() => pathFor(operationNamed('getGroup')!, {})).toThrow(
+      /^getGroup takes one of these sets of path parameters: \{group\}; got \{\}$/,
+    );
+    // An undefined parameter is not given; 'me' for the user is the /me form.
+    expect(pathFor(operationNamed('getGroup')!, { group: 'g', user: undefined })).toBe('/groups/g');
+  });
+
+  it('measures an attachment by its decoded size, padding or not; an item attachment by its JSON', async () => {
+    const limit = 3 * 1024 * 1024;
+    const refused = (name: string, options: Parameters<typeof invoke>[2]) =>
+      expect(invoke(client, 'replyToThread', options), name).rejects.toThrow(/an attachment must stay under 3 MB/);
+    await refused('exactly 3 MB', reply([file(limit)]));
+    await refused('3 MB, padded', reply([file(limit, '==')]));
+    await refused('second attachment', reply([file(10), file(limit)]));
+    await expect(invoke(client, 'replyToThread', reply([file(limit, '==')]))).rejects.toThrow(
+      /attachment 0 \(f\.bin\) is 3145728 bytes/,
+    );
+    const item = {
+      '@odata.type': '#vendor.graph.itemAttachment',
+      name: 'meeting',
+      item: { '@odata.type': 'vendor.graph.event', subject: 's'.repeat(4096) },
+    };
+    // Under the limit: the request is sent (and the thread does not exist here: the service says so).
+    await expect(invoke(client, 'replyToThread', reply([item]))).rejects.toMatchObject({ code: 'E_SERVICE' });
+  });
+
+  it('takes an optional body for a workbook session, none for closing one, and sends the session header', async () => {
+    const item = SEED_IDS.workbook;
+    const created = await invoke(client, 'createWorkbookSession', { params: { item } });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    await expect(invoke(client, 'closeWorkbookSession', { params: { item }, body: {} })).rejects.toThrow(
+      /closeWorkbookSession takes no request body/,
+    );
+    const closed = await invoke(client, 'closeWorkbookSession', { params: { item }, workbookSessionId: id });
+    expect(closed.status).toBe(204);
+    await expect(invoke(client, 'cloudPcRestoreMissing', {})).rejects.toThrow(/No operation named/);
+    await expect(invoke(client, 'restoreCloudPc', { params: { cloudPc: 'x' } })).rejects.toThrow(
+      'restoreCloudPc needs a request body (vendor.graph.cloudPC.restore)',
+    );
+  });
+
+  it('refuses a path form whose parameters are missing, naming the operation', async () => {
+    await expect(
+      invoke(client, 'forwardEvent', { template: '/me/calendar/events/{event}/forward', params: {} }),
+    ).rejects.toMatchObject({ code: 'E_REQUEST_SHAPE', message: expect.stringMatching(/^forwardEvent: .*event/) });
+  });
+});
