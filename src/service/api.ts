@@ -93,6 +93,8 @@ export interface CallOptions {
   /** One of the operation's path forms, when several take the same parameters (e.g. `calendar/events`). */
   template?: string;
   headers?: Readonly<Record<string, string>>;
+  /** A collection: the most pages followed before E_RESPONSE_SHAPE (default 100,000; a link loop ends there). */
+  maxPages?: number;
 }
 
 /** The single argument of operation `N`: its path parameters, query options, body and call options. */
@@ -156,7 +158,7 @@ export type ServiceApi = { readonly [F in Family]: FamilyApi<F> } & {
   close(): Promise<void>;
 };
 
-const CALL_OPTIONS = new Set(['signal', 'template', 'headers', 'body', 'workbookSessionId']);
+const CALL_OPTIONS = new Set(['signal', 'template', 'headers', 'body', 'workbookSessionId', 'maxPages']);
 
 function placeholderNames(operation: Operation): Set<string> {
   const names = new Set<string>();
@@ -241,6 +243,7 @@ function pager<T>(
   operation: Operation,
   resource: ResourceName,
   optionsOf: () => InvokeOptions,
+  maxPages = MAX_PAGES,
 ): Pager<T> {
   const fetchPage = async (options: InvokeOptions, nextLink?: string): Promise<Page<T>> => {
     const response =
@@ -250,13 +253,13 @@ function pager<T>(
     return pageOf<T>(operation, resource, response);
   };
   const tooMany = () =>
-    new ServiceError('E_RESPONSE_SHAPE', `${operation.name}: more than ${MAX_PAGES} pages of @odata.nextLink`);
+    new ServiceError('E_RESPONSE_SHAPE', `${operation.name}: more than ${maxPages} pages of @odata.nextLink`);
   async function* pages(): AsyncGenerator<Page<T>> {
     const options = optionsOf();
     for (let page = await fetchPage(options), count = 1; ; count++) {
       yield page;
       if (page.nextLink === undefined) return;
-      if (count >= MAX_PAGES) throw tooMany();
+      if (count >= maxPages) throw tooMany();
       page = await fetchPage(options, page.nextLink);
     }
   }
@@ -272,7 +275,7 @@ function pager<T>(
       for (let page = await fetchPage(options), count = 1; ; count++) {
         for (const item of page.items) items.push(item);
         if (page.nextLink === undefined) return items;
-        if (count >= MAX_PAGES) throw tooMany();
+        if (count >= maxPages) throw tooMany();
         page = await fetchPage(options, page.nextLink);
       }
     },
@@ -301,7 +304,14 @@ function operationFunction(client: ServiceClient, operation: Operation): (reques
   switch (response.kind) {
     case 'collection':
     case 'delta':
-      return (request) => pager(client, operation, response.resource, () => optionsOf(request));
+      return (request) =>
+        pager(
+          client,
+          operation,
+          response.resource,
+          () => optionsOf(request),
+          (request as { maxPages?: number } | undefined)?.maxPages,
+        );
     case 'entity':
       return async (request) => {
         const answer = await invoke(client, operation.name, optionsOf(request));

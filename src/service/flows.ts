@@ -65,7 +65,8 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
     } catch (error) {
       if (!mustResync(error)) throw error;
       restarted = true;
-      restartReason = `${error.serviceCode ?? error.status}: ${error.message}`;
+      // The message already starts with the service's code.
+      restartReason = error.message;
       response = await firstRound();
     }
   } else response = await firstRound();

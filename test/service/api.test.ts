@@ -293,6 +293,94 @@ describe('response shapes', () => {
   });
 });
 
+describe('the typed client, edges', () => {
+  let server: ReturnType<typeof createServer>;
+  let base: string;
+  const seen: string[] = [];
+  const answers = new Map<string, unknown>();
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      seen.push(request.url!);
+      const path = new URL(request.url!, 'http://x').pathname.replace(/^\/v1\.0/, '');
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(answers.get(path) ?? {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('writes query options as the service reads them: lists joined with commas, numbers as they are', async () => {
+    const odd = createClient({ baseUrl: base, token: 't' });
+    answers.set('/policies/homeRealmDiscoveryPolicies', { value: [] });
+    await odd.governance
+      .listHomeRealmDiscoveryPolicies({
+        select: ['id', 'displayName'],
+        top: 5,
+        expand: 'appliesTo',
+        filter: "displayName eq 'x'",
+      })
+      .all();
+    const query = new URL(seen.at(-1)!, 'http://x').searchParams;
+    expect(Object.fromEntries(query)).toEqual({
+      $select: 'id,displayName',
+      $top: '5',
+      $expand: 'appliesTo',
+      $filter: "displayName eq 'x'",
+    });
+    await odd.close();
+  });
+
+  it('stops a link loop at maxPages, and refuses a delta link that is not a string', async () => {
+    const odd = createClient({ baseUrl: base, token: 't' });
+    answers.set('/policies/homeRealmDiscoveryPolicies', {
+      value: [{ id: 'p' }],
+      '@odata.nextLink': `${base}/v1.0/policies/homeRealmDiscoveryPolicies`,
+    });
+    await expect(odd.governance.listHomeRealmDiscoveryPolicies({ maxPages: 3 }).all()).rejects.toThrow(
+      'listHomeRealmDiscoveryPolicies: more than 3 pages of @odata.nextLink',
+    );
+    const pages: number[] = [];
+    await expect(
+      (async () => {
+        for await (const page of odd.governance.listHomeRealmDiscoveryPolicies({ maxPages: 2 }).pages())
+          pages.push(page.items.length);
+      })(),
+    ).rejects.toThrow(/more than 2 pages/);
+    expect(pages).toEqual([1, 1]);
+    answers.set('/policies/homeRealmDiscoveryPolicies', { value: [], '@odata.deltaLink': 5 });
+    await expect(odd.governance.listHomeRealmDiscoveryPolicies({}).all()).rejects.toThrow(/must be strings/);
+    answers.set('/policies/homeRealmDiscoveryPolicies', null);
+    await expect(odd.governance.listHomeRealmDiscoveryPolicies({}).all()).rejects.toThrow(/has no "value" array/);
+    await odd.close();
+  });
+
+  it('refuses a wrapped answer without its value, and says how the helpers are called', async () => {
+    const odd = createClient({ baseUrl: base, token: 't' });
+    answers.set('/security/labels/categories/c/subcategories/s', { id: 's' });
+    await expect(odd.labelsAndEdiscovery.getSubcategoryTemplate({ category: 'c', subcategory: 's' })).rejects.toThrow(
+      'getSubcategoryTemplate: the answer has no "value"',
+    );
+    const untyped = odd.groupsAndTeams as unknown as Record<string, (request?: object) => Promise<unknown>>;
+    await expect(untyped.removeTeamMembers!({ team: 't' })).rejects.toThrow(
+      'removeTeamMembers takes { team, users: [...] }',
+    );
+    await expect(untyped.removeTeamMembers!({ users: [] })).rejects.toThrow(
+      'removeTeamMembers takes { team, users: [...] }',
+    );
+    await expect(untyped.cloneTeam!({ body: {} })).rejects.toThrow('cloneTeam takes { team, body }');
+    const tables = odd.workbook.listTableColumns as unknown as (r: object) => { all(): Promise<unknown> };
+    await expect(tables({ item: 'i', table: 't', colour: 'red' }).all()).rejects.toThrow(
+      'listTableColumns takes no "colour" (it takes item, table, itemPath, worksheet, top, skip, select)',
+    );
+    // A long problem is cut to a line.
+    answers.set('/planner/tasks/t/progressTaskBoardFormat', { id: 'x', ['x'.repeat(400)]: 1, orderHint: 5 });
+    const error = await odd.planner.getProgressTaskBoardFormat({ task: 't' }).catch((e: Error) => e);
+    expect((error as Error).message.length).toBeLessThanOrEqual(340);
+    await odd.close();
+  });
+});
+
 /** Never called: `tsc` (run over the tests by `npm run lint` in CI) checks that wrong requests do not compile. */
 export function wrongRequestsDoNotCompile(s: ServiceApi): void {
   // @ts-expect-error a path parameter is missing

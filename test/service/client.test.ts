@@ -1,58 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
 import { backoffSeconds, createServiceClient, parseRetryAfter, type ServiceClient } from '../../src/service/client.js';
 import { readErrorBody, redactTokens, ServiceError } from '../../src/service/errors.js';
 import { useEmulator } from '../emulator/harness.js';
-
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A scripted server on 127.0.0.1: each request gets the next answer of the script. */
-async function scripted(
-  answers: ((seen: Seen) => { status: number; headers?: Record<string, string>; body?: unknown })[],
-): Promise<{ url: string; seen: Seen[]; server: Server }> {
-  const seen: Seen[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      const entry = { method: request.method!, url: request.url!, headers: request.headers, body };
-      seen.push(entry);
-      const answer = answers[Math.min(seen.length - 1, answers.length - 1)]!(entry);
-      const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
-      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-      response.end(payload);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
-}
-
-const servers: Server[] = [];
-const clients: ServiceClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-});
-
-function client(baseUrl: string, options: Partial<Parameters<typeof createServiceClient>[0]> = {}): ServiceClient {
-  const created = createServiceClient({
-    baseUrl,
-    token: 'test-token-abcdefgh',
-    retry: { delaySeconds: 0.01, maxDelaySeconds: 0.05 },
-    random: () => 0,
-    ...options,
-  });
-  clients.push(created);
-  return created;
-}
+import { scripted, servers, serviceClient as client } from './scripted.js';
 
 const ok = () => ({ status: 200, body: { value: [] } });
 const throttled = (retryAfter?: string) => () => ({
