@@ -117,4 +117,17 @@ describe('bomwright enrich', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/No service address: pass --base-url or set BOMWRIGHT_SERVICE_URL/);
   });
+
+  it('names the flows when none is given', async () => {
+    for (const [command, message] of [
+      ['enrich', 'Name a flow: authors, label or approval'],
+      ['import', 'Name a source: workbook'],
+      ['publish', 'Name a target: thread, bundle or tab'],
+      ['notify', 'Name how: forward'],
+    ] as const) {
+      const result = await runCli([command]);
+      expect(result.code, command).toBe(2);
+      expect(result.stderr, command).toContain(message);
+    }
+  });
 });

@@ -69,7 +69,7 @@ export const enrichCommand: CliCommand = {
     const run = (handler: (argv: EnrichArgv, context: CliContext) => Promise<number>) => async (argv: unknown) =>
       done(await handler(argv as EnrichArgv, context));
     return parser.command(
-      'enrich <flow>',
+      'enrich',
       "Fill a BOM from the service's records: authors (phones, phishing-resistant sign-in), label, approval",
       (y: Argv) =>
         y

@@ -72,7 +72,7 @@ export const importCommand: CliCommand = {
   command: 'import',
   register(parser, context, done) {
     return parser.command(
-      'import <source>',
+      'import',
       'Create or update a BOM from records kept in the service: workbook (a component inventory table)',
       (y: Argv) =>
         y

@@ -124,7 +124,7 @@ export const publishCommand: CliCommand = {
   command: 'publish',
   register(parser, context, done) {
     return parser.command(
-      'publish <target>',
+      'publish',
       'Publish a BOM through the service: a thread reply, a release bundle, a channel tab',
       (y: Argv) =>
         y
@@ -175,24 +175,21 @@ export const publishCommand: CliCommand = {
 export const notifyCommand: CliCommand = {
   command: 'notify',
   register(parser, context, done) {
-    return parser.command(
-      'notify <how>',
-      'Tell the people who act on a BOM: forward the release review meeting',
-      (y: Argv) =>
-        y
-          .version(false)
-          .command(
-            'forward',
-            'Forward the release review meeting to reviewers',
-            (c) =>
-              serviceActionOptions(c)
-                .option('event', { type: 'string', demandOption: true, describe: 'event id' })
-                .option('user', { type: 'string', describe: 'the organiser (default: the signed-in user)' })
-                .option('to', { type: 'string', array: true, demandOption: true, describe: 'reviewer email addresses' })
-                .option('comment', { type: 'string', describe: 'a note for the reviewers' }),
-            run(forward, context, done),
-          )
-          .demandCommand(1, 'Name how: forward'),
+    return parser.command('notify', 'Tell the people who act on a BOM: forward the release review meeting', (y: Argv) =>
+      y
+        .version(false)
+        .command(
+          'forward',
+          'Forward the release review meeting to reviewers',
+          (c) =>
+            serviceActionOptions(c)
+              .option('event', { type: 'string', demandOption: true, describe: 'event id' })
+              .option('user', { type: 'string', describe: 'the organiser (default: the signed-in user)' })
+              .option('to', { type: 'string', array: true, demandOption: true, describe: 'reviewer email addresses' })
+              .option('comment', { type: 'string', describe: 'a note for the reviewers' }),
+          run(forward, context, done),
+        )
+        .demandCommand(1, 'Name how: forward'),
     );
   },
 };
