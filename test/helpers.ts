@@ -11,14 +11,17 @@ export const BIN = path.join(ROOT, 'bin/bomwright.cjs');
 export const SAMPLES = path.join(ROOT, 'samples');
 
 /**
- * The third-party vectors in ../shared/conformance, read in place. A mutation-testing sandbox
- * (.stryker-tmp/sandbox-*) is a copy of the project, so it looks beside the project it was copied from.
+ * `../shared` beside the project: the spec and the third-party vectors, read in place. A mutation-testing sandbox
+ * (a sandbox folder under .stryker-tmp) is a copy of the project, so it looks beside the project it was copied from.
  */
-export const CONFORMANCE = (() => {
-  const marker = `${path.sep}.stryker-tmp${path.sep}`;
-  const project = ROOT.includes(marker) ? ROOT.slice(0, ROOT.indexOf(marker)) : ROOT;
-  return path.join(project, '../shared/conformance');
+export const SHARED = (() => {
+  const marker = /[\\/]\.stryker-tmp[^\\/]*[\\/]/.exec(ROOT);
+  const project = marker === null ? ROOT : ROOT.slice(0, marker.index);
+  return path.join(project, '../shared');
 })();
+
+/** The third-party vectors in ../shared/conformance. */
+export const CONFORMANCE = path.join(SHARED, 'conformance');
 
 export interface RunResult {
   code: number | null;

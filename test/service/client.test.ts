@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
 import { backoffSeconds, createServiceClient, parseRetryAfter, type ServiceClient } from '../../src/service/client.js';
-import { readErrorBody, redactTokens, ServiceError } from '../../src/service/errors.js';
+import { isServiceError, readErrorBody, redactTokens, ServiceError } from '../../src/service/errors.js';
+import { BomwrightError, isBomwrightError } from '../../src/errors.js';
 import { useEmulator } from '../emulator/harness.js';
 import { scripted, servers, serviceClient as client } from './scripted.js';
 
@@ -392,5 +393,28 @@ describe('reading error bodies and redacting', () => {
     const error = new ServiceError('E_SERVICE', 'boom');
     expect(error.name).toBe('ServiceError');
     expect(error.innerCodes).toEqual([]);
+  });
+});
+
+describe('recognising a ServiceError', () => {
+  it('from this module or from another copy of it (the CLI loads the client from its own bundle)', () => {
+    expect(isServiceError(new ServiceError('E_SERVICE', 'x'))).toBe(true);
+    const fromAnotherBundle = Object.assign(new Error('x'), {
+      name: 'ServiceError',
+      code: 'E_SERVICE',
+      innerCodes: [],
+    });
+    expect(isServiceError(fromAnotherBundle)).toBe(true);
+    expect(isBomwrightError(fromAnotherBundle)).toBe(true);
+    for (const other of [
+      new Error('x'),
+      new BomwrightError('E_USAGE', 'x'),
+      Object.assign(new Error('x'), { name: 'ServiceError', code: 5, innerCodes: [] }),
+      Object.assign(new Error('x'), { name: 'ServiceError', code: 'E_SERVICE' }),
+      Object.assign(new Error('x'), { name: 'Other', code: 'E_SERVICE', innerCodes: [] }),
+      { name: 'ServiceError', code: 'E_SERVICE', innerCodes: [] },
+      null,
+    ])
+      expect(isServiceError(other)).toBe(false);
   });
 });

@@ -5,9 +5,9 @@ import { HANDLERS } from '../../src/emulator/handlers/index.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { buildPath, matchRoute, normalizeKeySegments, routeTemplates } from '../../src/service/paths.js';
 import { BODY_SHAPES } from '../../src/service/shapes.js';
-import { ROOT } from '../helpers.js';
+import { SHARED } from '../helpers.js';
 
-const SPEC = path.join(ROOT, '../shared/spec/service-and-bom-spec.md');
+const SPEC = path.join(SHARED, 'spec/service-and-bom-spec.md');
 
 /** The rows of the spec's endpoint tables: `METHOD path-cell`, exactly as written. */
 function specRows(): string[] {
