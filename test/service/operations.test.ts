@@ -227,6 +227,41 @@ describe('the operations table', () => {
     expect(route.kind === 'matched' && route.operation.name).toBe('messageDelta');
   });
 
+  it('keeps an item path as it is, keys and all, and reads keys again once it closes', () => {
+    expect(normalizeKeySegments("/me/drive/root:/a/Book(1)/c:/workbook/tables('t')")).toBe(
+      '/me/drive/root:/a/Book(1)/c:/workbook/tables/t',
+    );
+    expect(normalizeKeySegments("/me/drive/ROOT:/Book(1):/workbook/names('n')")).toBe(
+      '/me/drive/ROOT:/Book(1):/workbook/names/n',
+    );
+    expect(normalizeKeySegments("/me/drive/root:Book(1):/x('y')")).toBe('/me/drive/root:Book(1):/x/y');
+    expect(normalizeKeySegments('/me/drive/root:/Book(1)')).toBe('/me/drive/root:/Book(1)');
+  });
+
+  it('unquotes a key only when it is quoted at both ends, and leaves functions and empty keys alone', () => {
+    expect(normalizeKeySegments("/users('a''b')/x(')/y('c)/z(d')/w(k=v)/v()/Range('A1')/e('')")).toBe(
+      "/users/a'b/x/'/y/'c/z/d'/w(k=v)/v()/Range('A1')/e/",
+    );
+  });
+
+  it('reads a percent-encoded quote in a key, and names the parameter it refuses', () => {
+    const quoted = matchRoute('GET', '/users(%27a%40b.example%27)/authentication/methods');
+    expect(quoted.kind === 'matched' && quoted.params.user).toBe('a@b.example');
+    expect(matchRoute('GET', `/users/${'a'.repeat(1024)}/authentication/methods`).kind).toBe('matched');
+    expect(matchRoute('GET', `/users/${'a'.repeat(1025)}/authentication/methods`)).toEqual({
+      kind: 'badParameter',
+      name: 'user',
+      reason: 'is longer than 1024 characters',
+    });
+    expect(matchRoute('GET', '/users/%E0%A4%A/authentication/methods')).toEqual({
+      kind: 'badParameter',
+      name: 'user',
+      reason: 'is not valid percent-encoding',
+    });
+    expect(matchRoute('GET', '/Me/authentication/phoneMethods').kind).toBe('matched');
+    expect(matchRoute('GET', '/nothing')).toEqual({ kind: 'none' });
+  });
+
   it('tells a wrong method from an unknown path, and refuses bad or oversized parameters', () => {
     expect(matchRoute('DELETE', '/me/authentication/phoneMethods')).toEqual({ kind: 'method', allowed: ['GET'] });
     expect(matchRoute('GET', '/me/nothing/here')).toEqual({ kind: 'none' });
