@@ -14,7 +14,7 @@ const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 const YEAR = 365 * 86_400_000;
 const NOW = new Date('2026-06-01T00:00:00Z');
 
-type Keys = CryptoKeyPair;
+type Keys = webcrypto.CryptoKeyPair;
 const newKeys = async (): Promise<Keys> =>
   (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as Keys;
 
