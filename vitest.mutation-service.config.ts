@@ -15,7 +15,11 @@ export default defineConfig({
       'test/flows/**/*.test.ts',
       'test/sdk/**/*.test.ts',
     ],
-    testTimeout: 60_000,
+    // The slowest of these tests takes under 1 s (under 5 s instrumented). A mutant that makes the client wait forever (a retry delay
+    // mutated) then fails its test here in 15 s, instead of reaching StrykerJS's own timeout, which restarts the
+    // runner and has been seen to leave later mutants reported as surviving.
+    testTimeout: 15_000,
+    hookTimeout: 15_000,
     maxWorkers: 1,
   },
 });
