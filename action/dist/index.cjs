@@ -379,9 +379,9 @@ file against \`HEAD\`). A file that did not exist before has nothing to compare 
 ## Why
 
 The specification says the version is incremented by 1 whenever the document is modified, and serial number plus
-version name one release of a BOM. Consumers rely on that: they keep the highest version of each serial number
-and ignore a document whose version they have already seen. A modified BOM published under its old version is
-silently dropped, or overwrites the release it claims to be, so the vulnerability and licence data downstream
+version name one release of a BOM. Consumers rely on that: an inventory that files BOMs by serial number and
+version keeps the highest version, and may ignore a document whose version it has already seen. A modified BOM
+published under its old version is then silently dropped, or overwrites the release it claims to be, so the vulnerability and licence data downstream
 describe software that is not the one deployed. A changed serial number breaks the chain of releases, and a
 version that moves without a change invents a release that does not exist. The rule makes the bump part of the
 change, checked in the pull request.
