@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, OUTPUT_FORMATS, RULE_IDS, RULES, SPEC_FORMATS } from '../src/index.js';
@@ -11,16 +11,18 @@ describe('README stays true', () => {
     expect(readme).toContain('```sh\nnpm ci && npx bomwright validate samples\nnpm test\n```');
   });
 
-  it('lists every rule with its severity, description and hint, as the registry has them', () => {
+  it('lists every rule with a link to its page, its severity, description and hint, as the registry has them', () => {
     const rows = new Map<string, string[]>();
     for (const line of readme.split('\n')) {
-      const match = /^\| `([a-z0-9-]+\/[a-z0-9-]+)` \| (.*) \|$/.exec(line);
+      const match = /^\| \[`([a-z0-9-]+\/[a-z0-9-]+)`\]\(([^)]+)\) \| (.*) \|$/.exec(line);
+      if (!match) continue;
+      expect(match[2], match[1]).toBe(`docs/rules/${match[1]}.md`);
+      expect(existsSync(path.join(ROOT, match[2]!)), match[2]).toBe(true);
       // The README may set code in backticks where the registry has plain text.
-      if (match)
-        rows.set(
-          match[1]!,
-          match[2]!.split(' | ').map((cell) => cell.replaceAll('\\|', '|').replaceAll('`', '')),
-        );
+      rows.set(
+        match[1]!,
+        match[3]!.split(' | ').map((cell) => cell.replaceAll('\\|', '|').replaceAll('`', '')),
+      );
     }
     for (const id of RULE_IDS) {
       const { severity, description, hint } = RULES[id];
@@ -34,6 +36,7 @@ describe('README stays true', () => {
   it('documents every output format, error code and supported version', () => {
     for (const format of OUTPUT_FORMATS) expect(readme).toContain(`\`${format}\``);
     for (const code of ERROR_CODES) expect(readme).toContain(`\`${code}\``);
+    expect(readme).toContain('### `bomwright explain [RULE-ID]`');
     for (const format of SPEC_FORMATS) expect(readme).toContain(`\`${format.specVersion}\``);
   });
 });

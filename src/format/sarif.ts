@@ -1,9 +1,14 @@
+import { HOMEPAGE, RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
 import { RULE_IDS, RULES } from '../diagnostics/rules.js';
 import { visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-/** SARIF 2.1.0 for code scanning: repository-relative URIs against %SRCROOT% and the stable rule ids. */
+/**
+ * SARIF 2.1.0 for code scanning: repository-relative URIs against %SRCROOT% and the stable rule ids. Each rule
+ * carries its page (docs/rules/<id>.md): the "What it checks" section as fullDescription, the whole page as help
+ * (GitHub shows help.markdown beside the alert) and its address as helpUri.
+ */
 export function formatSarif(reports: readonly FileReport[], options: ReportOptions): string {
   const ruleIndex = new Map(RULE_IDS.map((id, index) => [id, index]));
   const results: unknown[] = [];
@@ -43,11 +48,13 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
           driver: {
             name: 'bomwright',
             version: options.toolVersion,
-            informationUri: 'https://www.npmjs.com/package/bomwright',
+            informationUri: HOMEPAGE,
             rules: RULE_IDS.map((id) => ({
               id,
               shortDescription: { text: RULES[id].description },
-              help: { text: RULES[id].hint },
+              fullDescription: RULE_PAGES[id].summary,
+              helpUri: rulePageUrl(id),
+              help: { text: RULE_PAGES[id].markdown, markdown: RULE_PAGES[id].markdown },
               defaultConfiguration: { level: RULES[id].severity === 'error' ? 'error' : 'warning' },
             })),
           },

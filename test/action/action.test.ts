@@ -57,7 +57,12 @@ describe('GitHub Action', () => {
     expect(run.outputs).toContain(`sarif-file=${path.join(dir, 'out/report.sarif')}`);
     expect(run.summary).toContain('| `sboms/bad.json` | cyclonedx-1.6 | ❌ invalid | 1 | 0 |');
     expect(run.summary).toContain('| `sboms/ok.json` | cyclonedx-1.6 | ✅ valid | 0 | 0 |');
-    expect(JSON.parse(readFileSync(path.join(dir, 'out/report.sarif'), 'utf8')).runs[0].results).toHaveLength(1);
+    const sarif = JSON.parse(readFileSync(path.join(dir, 'out/report.sarif'), 'utf8'));
+    expect(sarif.runs[0].results).toHaveLength(1);
+    // The single-file bundle carries the rule pages: the alert shows the page of its rule.
+    const rule = sarif.runs[0].tool.driver.rules[sarif.runs[0].results[0].ruleIndex];
+    expect(rule.helpUri).toBe('https://github.com/bomwright/bomwright/blob/main/docs/rules/bom/version.md');
+    expect(rule.help.markdown).toBe(readFileSync(path.join(ROOT, 'docs/rules/bom/version.md'), 'utf8'));
     expect(runAction(dir, { paths: 'sboms', 'fail-on': 'never' }).status).toBe(0);
     expect(runAction(dir, { paths: 'sboms/ok.json' }).status).toBe(0);
   });

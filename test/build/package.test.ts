@@ -88,9 +88,10 @@ describe('the published tarball', () => {
     ])
       expect(files).toContain(needed);
     expect(files.filter((f) => f.startsWith('generated/validators/'))).toHaveLength(7);
-    // About 4.6 MB unpacked today: 2.9 MB for validation, signing and authoring (7.2 MB before build sources, caches
+    // About 5.0 MB unpacked today: 2.9 MB for validation, signing and authoring (7.2 MB before build sources, caches
     // and unloaded code were left out), plus the emulator's and the service client's bundles (undici is most of
-    // the latter), each loaded only by its own commands.
-    expect(pack.unpackedSize).toBeLessThan(5_000_000);
+    // the latter), each loaded only by its own commands, and the rule pages (136 KB of text, twice: in the
+    // library's dist/diagnostics and in the CLI bundle).
+    expect(pack.unpackedSize).toBeLessThan(5_300_000);
   });
 });

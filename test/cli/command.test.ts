@@ -54,6 +54,7 @@ describe('commands as modules', () => {
       'normalize',
       'diff',
       'keygen',
+      'explain',
       'enrich',
       'import',
       'publish',

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { minimalBom, runCli, SAMPLES, tempDir } from '../helpers.js';
+import { minimalBom, ROOT, runCli, SAMPLES, tempDir } from '../helpers.js';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -118,6 +118,11 @@ describe('validate: options', () => {
     expect(result.stdout).toBe('');
     const log = JSON.parse(readFileSync(path.join(dir, 'report.sarif'), 'utf8'));
     expect(log.version).toBe('2.1.0');
+    // The CLI bundle carries the rule pages: every rule links to its page and holds it as help.
+    for (const rule of log.runs[0].tool.driver.rules) {
+      expect(rule.helpUri).toBe(`https://github.com/bomwright/bomwright/blob/main/docs/rules/${rule.id}.md`);
+      expect(rule.help.markdown).toBe(readFileSync(path.join(ROOT, 'docs/rules', `${rule.id}.md`), 'utf8'));
+    }
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 

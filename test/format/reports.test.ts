@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
+import { parseRulePage, plainText, projectUrls } from '../../src/build/rule-pages.js';
 import { formatReports, RULE_IDS, validate, type FileReport } from '../../src/index.js';
-import { minimalBom } from '../helpers.js';
+import { minimalBom, ROOT } from '../helpers.js';
 
 const require = createRequire(import.meta.url);
 const options = { toolVersion: '0.0.0-test' };
@@ -58,6 +60,25 @@ describe('SARIF', () => {
     ]);
     expect(run.invocations[0].executionSuccessful).toBe(false);
     expect(run.invocations[0].toolExecutionNotifications[0].message.text).toContain('permission denied');
+  });
+
+  it("gives each rule its page: the address, the page as help and its 'What it checks' as full description", async () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const { homepage, rulePages } = projectUrls(pkg);
+    expect(rulePages).toBe('https://github.com/bomwright/bomwright/blob/main/docs/rules/');
+    const text = formatReports('sarif', await reports(), options);
+    const driver = JSON.parse(text).runs[0].tool.driver;
+    expect(driver.informationUri).toBe(homepage);
+    for (const rule of driver.rules) {
+      const page = readFileSync(path.join(ROOT, 'docs/rules', `${rule.id}.md`), 'utf8');
+      const checks = parseRulePage(page).sections.find((s) => s.name === 'What it checks')!.body;
+      expect(rule.helpUri).toBe(`${rulePages}${rule.id}.md`);
+      expect(rule.help).toEqual({ text: page, markdown: page });
+      expect(rule.fullDescription).toEqual({ text: plainText(checks), markdown: checks });
+      expect(rule.fullDescription.text).not.toMatch(/`|\*\*|\n/);
+    }
+    // Deterministic: the same reports give the same bytes.
+    expect(formatReports('sarif', await reports(), options)).toBe(text);
   });
 });
 

@@ -4,6 +4,7 @@ import { bumpCommand } from './bump.js';
 import { diffCommand } from './diff.js';
 import { emulatorCommand } from './emulator.js';
 import { enrichCommand } from './enrich.js';
+import { explainCommand } from './explain.js';
 import { importCommand } from './import.js';
 import { notifyCommand, publishCommand } from './publish.js';
 import { serviceCommand } from './service.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CliCommand[] = [
   normalizeCommand,
   diffCommand,
   keygenCommand,
+  explainCommand,
   enrichCommand,
   importCommand,
   publishCommand,

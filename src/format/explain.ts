@@ -1,0 +1,26 @@
+/** `bomwright explain`'s reports: a rule's page as written (markdown), or the list of rules; JSON for machines. */
+import { RULE_IDS, RULES, type RuleId } from '../diagnostics/rules.js';
+import { RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
+
+export const EXPLAIN_FORMATS = ['text', 'json'] as const;
+export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+
+function entry(id: RuleId) {
+  const { severity, description, hint } = RULES[id];
+  return { id, severity, description, hint, url: rulePageUrl(id) };
+}
+
+/** The page as it is in docs/rules (the same bytes on a terminal and in a pipe), or it and the registry as JSON. */
+export function formatRulePage(id: RuleId, format: ExplainFormat): string {
+  const { markdown } = RULE_PAGES[id];
+  if (format === 'json') return JSON.stringify({ ...entry(id), markdown }, null, 2) + '\n';
+  return markdown.endsWith('\n') ? markdown : `${markdown}\n`;
+}
+
+/** Every rule: id, severity and short description, one per line, in registry order. */
+export function formatRuleList(format: ExplainFormat): string {
+  if (format === 'json') return JSON.stringify(RULE_IDS.map(entry), null, 2) + '\n';
+  const width = Math.max(...RULE_IDS.map((id) => id.length));
+  const lines = RULE_IDS.map((id) => `${id.padEnd(width)}  ${RULES[id].severity.padEnd(7)}  ${RULES[id].description}`);
+  return `${lines.join('\n')}\n\nRun "bomwright explain RULE-ID" for a rule's page.\n`;
+}
