@@ -182,6 +182,8 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
   try {
     result = await validateFiles(options.paths, {
       ...options.check,
+      // Only the html report shows signatures, the version verdict and the graph: the others pay nothing for them.
+      ...(options.format === 'html' ? { details: true } : {}),
       onStart: (sources) => {
         if (options.output !== undefined) {
           refuseOverwriting(options.output, [
