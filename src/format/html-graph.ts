@@ -1,9 +1,10 @@
 /**
- * The dependency graph as the html report embeds it: compact columns, the nodes in depth-first order of the
- * dependency tree. In that order every subtree is one run of nodes, so the page can cluster a large graph by
- * cutting the order into runs (of 32, of 32 × 32, …) without embedding any cluster data: a cluster is mostly
- * one subtree, and expanding one shows at most 32 items. Offending nodes and their neighbours are pinned, so
- * they are drawn on their own even while their clusters are collapsed.
+ * The dependency graph as the html report embeds it: compact columns, the nodes in the preorder of a depth-first
+ * spanning tree of the dependencies (nesting included), with each node's parent in that tree. In that order every
+ * subtree is one run of nodes, so the page clusters a large graph by subtree with nothing more embedded: a
+ * collapsed node's descendants are one cluster, and a node with more than 32 children shows them in runs of 32
+ * (of 32 × 32, …), each a cluster too. Offending nodes and their neighbours are pinned: drawn on their own even
+ * while their clusters are collapsed.
  */
 import type { DependencyGraph } from '../validate/details.js';
 
@@ -23,8 +24,12 @@ export interface EmbeddedGraph {
   b: number;
   /** Drawn whole (no clusters). */
   flat: boolean;
-  /** bom-ref, name, version per node, in the order below. */
-  r: string[];
+  /**
+   * bom-ref, name, version per node. A bom-ref that is a prefix + name@version (a purl, typically) is the prefix's
+   * index in `rp` instead: a third of a large graph's bytes.
+   */
+  r: (string | number)[];
+  rp: string[];
   a: string[];
   v: string[];
   /** Kind per node, as an index into `t`. */
@@ -32,6 +37,11 @@ export interface EmbeddedGraph {
   t: string[];
   /** Nesting as pairs: child, parent… */
   p: number[];
+  /**
+   * Each node's parent in the spanning tree as the distance back to it (0 for a root): its subtree is the run of
+   * nodes after it. Distances are short numbers.
+   */
+  tp: number[];
   /** dependsOn edges as pairs: from, to… */
   e: number[];
   /** Marked nodes as pairs: node, severity (1 warning, 2 error)… */
@@ -46,9 +56,10 @@ export interface EmbeddedGraph {
 
 /**
  * The depth-first order: from the root component, then from nodes nothing depends on, then whatever is left (cycles),
- * each in document order; a node's nested elements come before what it depends on.
+ * each in document order; a node's nested elements come before what it depends on. `parent` receives each node's
+ * parent in the spanning tree this walk makes (-1 for the nodes it starts from).
  */
-export function depthFirstOrder(graph: DependencyGraph): number[] {
+export function depthFirstOrder(graph: DependencyGraph, parent: number[] = []): number[] {
   const n = graph.ref.length;
   const children: number[][] = Array.from({ length: n }, () => []);
   const hasParent = new Uint8Array(n);
@@ -66,17 +77,20 @@ export function depthFirstOrder(graph: DependencyGraph): number[] {
   }
   const order: number[] = [];
   const visited = new Uint8Array(n);
+  parent.length = n;
   const visit = (start: number) => {
     if (visited[start]) return;
-    // Iterative: a dependency chain can be 20,000 long.
-    const stack = [start];
+    // Iterative: a dependency chain can be 20,000 long. Pairs of (node, the node that reached it).
+    const stack = [start, -1];
     while (stack.length > 0) {
+      const from = stack.pop()!;
       const node = stack.pop()!;
       if (visited[node]) continue;
       visited[node] = 1;
       order.push(node);
+      parent[node] = from;
       const next = children[node]!;
-      for (let j = next.length - 1; j >= 0; j--) if (!visited[next[j]!]) stack.push(next[j]!);
+      for (let j = next.length - 1; j >= 0; j--) if (!visited[next[j]!]) stack.push(next[j]!, node);
     }
   };
   const rootIndex = graph.pointer.indexOf('/metadata/component');
@@ -89,7 +103,8 @@ export function depthFirstOrder(graph: DependencyGraph): number[] {
 /** The graph in the page's form. */
 export function embedGraph(graph: DependencyGraph): EmbeddedGraph {
   const n = graph.ref.length;
-  const order = depthFirstOrder(graph);
+  const treeParent: number[] = [];
+  const order = depthFirstOrder(graph, treeParent);
   const position = new Int32Array(n);
   order.forEach((node, i) => (position[node] = i));
   const kinds: string[] = [];
@@ -117,16 +132,33 @@ export function embedGraph(graph: DependencyGraph): EmbeddedGraph {
   const f: number[] = [];
   for (let i = 0; i < graph.findings.length; i += 2) f.push(position[graph.findings[i]!]!, graph.findings[i + 1]!);
   const flat = n <= FLAT_LIMIT;
+  const prefixes: string[] = [];
+  const prefixIndex = new Map<string, number>();
+  const r = order.map((node) => {
+    const ref = graph.ref[node]!;
+    const tail = graph.name[node] === '' ? '' : `${graph.name[node]!}@${graph.version[node]!}`;
+    if (tail === '' || graph.version[node] === '' || ref.length <= tail.length || !ref.endsWith(tail)) return ref;
+    const prefix = ref.slice(0, -tail.length);
+    let index = prefixIndex.get(prefix);
+    if (index === undefined) {
+      index = prefixes.length;
+      prefixes.push(prefix);
+      prefixIndex.set(prefix, index);
+    }
+    return index;
+  });
   return {
     n,
     b: BRANCHING,
     flat,
-    r: order.map((node) => graph.ref[node]!),
+    r,
+    rp: prefixes,
     a: order.map((node) => graph.name[node]!),
     v: order.map((node) => graph.version[node]!),
     k,
     t: kinds,
     p,
+    tp: order.map((node, i) => (treeParent[node]! < 0 ? 0 : i - position[treeParent[node]!]!)),
     e,
     s,
     f,

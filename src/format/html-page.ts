@@ -179,21 +179,30 @@ export const SCRIPT = `
     var body = details.querySelector('.graph-body');
     body.textContent = '';
     var g = this.g, n = g.n;
+    // Back to plain columns: bom-refs spelled out, tree parents as indexes.
+    for (var r = 0; r < n; r++) {
+      if (typeof g.r[r] === 'number') g.r[r] = g.rp[g.r[r]] + g.a[r] + '@' + g.v[r];
+      g.tp[r] = g.tp[r] === 0 ? -1 : r - g.tp[r];
+    }
     this.pinned = new Uint8Array(n);
     for (var i = 0; i < g.pin.length; i++) this.pinned[g.pin[i]] = 1;
     this.severity = new Uint8Array(n);
     for (i = 0; i < g.s.length; i += 2) this.severity[g.s[i]] = g.s[i + 1];
     this.parent = new Int32Array(n).fill(-1);
     for (i = 0; i < g.p.length; i += 2) this.parent[g.p[i]] = g.p[i + 1];
-    this.spans = [1];
-    while (this.spans[this.spans.length - 1] < n) this.spans.push(this.spans[this.spans.length - 1] * g.b);
-    this.top = this.spans.length - 1;
-    this.expanded = {};
+    // The spanning tree: children in order, and subtree sizes (a subtree is the run of nodes after its root).
+    this.children = [];
+    this.roots = [];
+    for (i = 0; i < n; i++) this.children.push([]);
+    for (i = 0; i < n; i++) (g.tp[i] < 0 ? this.roots : this.children[g.tp[i]]).push(i);
+    this.size = new Int32Array(n).fill(1);
+    for (i = n - 1; i >= 0; i--) if (g.tp[i] >= 0) this.size[g.tp[i]] += this.size[i];
+    this.start();
     var tools = html('div', null, body, 'graph-tools');
     var collapse = html('button', 'Collapse all', tools);
     collapse.type = 'button';
     var self = this;
-    collapse.addEventListener('click', function () { self.expanded = {}; self.render(); });
+    collapse.addEventListener('click', function () { self.start(); self.render(); });
     collapse.hidden = g.flat;
     this.caption = html('span', '', tools, 'muted');
     this.caption.setAttribute('aria-live', 'polite');
@@ -207,23 +216,64 @@ export const SCRIPT = `
     if (g.a[i]) return g.v[i] ? g.a[i] + '@' + g.v[i] : g.a[i];
     return g.r[i] || '(no bom-ref)';
   };
-  GraphView.prototype.itemOf = function (i) {
-    if (this.g.flat || this.pinned[i]) return 'n' + i;
-    for (var level = this.top - 1; level >= 1; level--) {
-      var key = level + ':' + Math.floor(i / this.spans[level]);
-      if (!this.expanded[key]) return 'c' + key;
+  // What is open at first: everything in a small graph; in a large one, the tree from the top, breadth-first, while
+  // about 40 items show.
+  GraphView.prototype.start = function () {
+    this.expanded = {};
+    if (this.g.flat) return;
+    var shown = Math.min(this.roots.length, this.g.b), queue = this.roots.length <= this.g.b ? this.roots.slice() : [];
+    for (var q = 0; q < queue.length; q++) {
+      var kids = this.children[queue[q]];
+      if (kids.length === 0) continue;
+      var more = Math.min(kids.length, this.g.b) * 2;
+      if (shown + more > 40) break;
+      this.expanded['b' + queue[q]] = true;
+      shown += more;
+      if (kids.length <= this.g.b) queue.push.apply(queue, kids);
     }
-    return 'n' + i;
+  };
+  // Each node's item: itself, or the outermost collapsed cluster around it. Clusters are runs of the order: the
+  // descendants of a node ('b' + node), or the subtrees of a run of siblings ('k' + parent:from:to).
+  GraphView.prototype.assign = function () {
+    var g = this.g, self = this, B = g.b, of = new Array(g.n), clusters = {};
+    function cluster(key, from, to, top) {
+      clusters[key] = { from: from, to: to, top: top };
+      for (var i = from; i < to; i++) if (!self.pinned[i]) of[i] = key;
+    }
+    function group(parent, list, lo, hi) {
+      var count = hi - lo;
+      if (count > B && !g.flat) {
+        var chunk = B;
+        while (chunk * B < count) chunk *= B;
+        for (var a = lo; a < hi; a += chunk) {
+          var b = Math.min(hi, a + chunk), key = 'k' + parent + ':' + a + ':' + b;
+          if (self.expanded[key]) group(parent, list, a, b);
+          else cluster(key, list[a], list[b - 1] + self.size[list[b - 1]], -1);
+        }
+        return;
+      }
+      for (var j = lo; j < hi; j++) {
+        var c = list[j];
+        of[c] = 'n' + c;
+        if (self.children[c].length === 0) continue;
+        if (g.flat || self.expanded['b' + c]) group(c, self.children[c], 0, self.children[c].length);
+        else cluster('b' + c, c + 1, c + self.size[c], c);
+      }
+    }
+    group(-1, this.roots, 0, this.roots.length);
+    for (var i = 0; i < g.n; i++) if (this.pinned[i]) of[i] = 'n' + i;
+    this.clusters = clusters;
+    return of;
   };
   GraphView.prototype.render = function () {
     var g = this.g, n = g.n, self = this;
-    var items = [], byKey = {}, ofNode = new Array(n);
+    var items = [], byKey = {}, ofNode = this.assign();
     for (var i = 0; i < n; i++) {
-      var key = this.itemOf(i);
-      ofNode[i] = key;
+      var key = ofNode[i];
       var item = byKey[key];
       if (!item) {
-        item = byKey[key] = { key: key, first: i, count: 0, flagged: 0, worst: 0, out: [], into: 0, index: items.length };
+        item = byKey[key] = { key: key, first: i, count: 0, flagged: 0, worst: 0, out: [], index: items.length,
+          cluster: this.clusters[key] };
         items.push(item);
       }
       item.count++;
@@ -245,11 +295,11 @@ export const SCRIPT = `
     for (i = 0; i < g.p.length; i += 2) link(g.p[i + 1], g.p[i], true);
     this.layout(items);
     this.draw(items, edges);
-    var clusters = items.filter(function (it) { return it.key.charAt(0) === 'c'; }).length;
+    var clusters = items.filter(function (it) { return it.cluster; }).length;
     this.caption.textContent = n + ' nodes, ' + (g.e.length / 2) + ' dependencies' +
       (g.flat ? '' : '; showing ' + (items.length - clusters) + ' nodes and ' + clusters + ' clusters') +
       (g.o.nodes + g.o.edges > 0 ? '; ' + g.o.nodes + ' nodes and ' + g.o.edges + ' edges over the limits left out' : '');
-    return byKey;
+    return ofNode;
   };
   // Layers by longest path (edges that close a cycle are left out), then rows of at most COLUMNS items ordered
   // by where their predecessors are.
@@ -327,15 +377,16 @@ export const SCRIPT = `
     });
     var nodeLayer = el('g', {}, svg);
     items.forEach(function (item) {
-      var cluster = item.key.charAt(0) === 'c';
+      var cluster = item.cluster;
       var i = item.first;
       var classes = 'node' + (cluster ? ' cluster' : '') + (item.worst === 2 ? ' err' : item.worst === 1 ? ' warn' : '') +
         (!cluster && g.t[g.k[i]] === 'missing' ? ' missing' : '');
       var title, line1, line2;
       if (cluster) {
         line1 = '\\u25B8 ' + item.count + ' components' + (item.flagged ? ', ' + item.flagged + ' marked' : '');
-        line2 = 'from ' + self.label(i);
-        title = 'Cluster of ' + item.count + ' components from ' + self.label(i) + ': Enter expands it';
+        line2 = cluster.top >= 0 ? 'below ' + self.label(cluster.top) : self.label(i) + ' \\u2026';
+        title = 'Cluster of ' + item.count + ' components ' + (cluster.top >= 0 ? 'below ' + self.label(cluster.top) :
+          'from ' + self.label(i)) + ': Enter expands it';
       } else {
         line1 = self.label(i);
         line2 = g.t[g.k[i]] + (item.worst === 2 ? ', error' : item.worst === 1 ? ', warning' : '');
@@ -356,9 +407,16 @@ export const SCRIPT = `
     });
   };
   GraphView.prototype.expand = function (item) {
-    this.expanded[item.key.slice(1)] = true;
-    this.render();
-    var first = this.view.querySelector('[data-key="' + this.itemOf(item.first) + '"]');
+    this.expanded[item.key] = true;
+    // A chain opens 16 links at a time, not one.
+    var top = item.cluster.top;
+    for (var depth = 0; top >= 0 && this.children[top].length === 1 && depth < 16; depth++) {
+      top = this.children[top][0];
+      if (this.children[top].length === 0) break;
+      this.expanded['b' + top] = true;
+    }
+    var of = this.render();
+    var first = this.view.querySelector('[data-key="' + of[item.cluster.from] + '"]');
     if (first) first.focus();
   };
   GraphView.prototype.select = function (i, node) {

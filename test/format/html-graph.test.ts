@@ -26,9 +26,26 @@ describe('the embedded graph', () => {
       ],
     };
     const graph = dependencyGraph(document, []);
-    const refs = depthFirstOrder(graph).map((i) => graph.ref[i]);
+    const parents: number[] = [];
+    const refs = depthFirstOrder(graph, parents).map((i) => graph.ref[i]);
     // app's subtree (a, c, then b with its nested b1), then the roots nothing depends on, in document order.
     expect(refs).toEqual(['app', 'a', 'c', 'b', 'b1', 'lone', 'x', 'y']);
+    const parentOf = (ref: string) => graph.ref[parents[graph.ref.indexOf(ref)]!] ?? null;
+    expect(['app', 'a', 'c', 'b', 'b1', 'lone', 'x', 'y'].map(parentOf)).toEqual([
+      null,
+      'app',
+      'a',
+      'app',
+      'b',
+      null,
+      null,
+      'x',
+    ]);
+    // Embedded in that order, each subtree is the run after its root: a node's tree parent comes before it.
+    const embedded = embedGraph(graph);
+    expect(embedded.r).toEqual(refs);
+    // As distances back to the parent, 0 for a root.
+    expect(embedded.tp).toEqual([0, 1, 1, 3, 1, 0, 0, 1]);
   });
 
   it('visits cycles and long chains without recursion', () => {
@@ -61,8 +78,14 @@ describe('the embedded graph', () => {
     const size = jsonForScript(graph).length;
     expect(graph.n).toBe(20_001);
     expect(graph.e).toHaveLength(2 * 19_999);
-    // About 60 bytes a node: the bom-ref, name and version, and the edge.
-    expect(size / graph.n).toBeLessThan(80);
+    // Under 50 bytes a node: its name and version, kind, tree parent and edge.
+    expect(size / graph.n).toBeLessThan(50);
     expect(graph.pin).toContain(1 + 19_990);
+    // Purls spelled as a prefix and the node's name@version.
+    expect(graph.rp).toEqual(['pkg:npm/']);
+    expect(graph.r.slice(0, 3)).toEqual(['root-app', 0, 0]);
+    expect(`${graph.rp[0]}${graph.a[1]}@${graph.v[1]}`).toBe(
+      (document.components as Record<string, unknown>[])[0]!['bom-ref'],
+    );
   });
 });
