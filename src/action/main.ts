@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { BomwrightError, describeError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
+import { GraphBudget } from '../format/html.js';
 import { formatReports, totals } from '../format/index.js';
 import { artifactsUrl, formatJobSummary } from '../format/job-summary.js';
 import { neutralizeControls } from '../format/terminal.js';
@@ -66,6 +67,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   // The html report goes next to the SARIF file unless named.
   const htmlFile = input(env, 'html-file', path.join(path.dirname(sarifFile), 'bomwright.html'));
 
+  const graphs = new GraphBudget();
   const { reports, workers } = await validateFiles(paths, {
     cwd: workspace,
     signatures,
@@ -74,6 +76,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     allowUnverifiable,
     ...(baseRef ? { versionRule: { baseRef } } : {}),
     details: true,
+    onFile: (report) => report && graphs.add(report),
   });
   const repoRoot = repositoryRoot(workspace);
   const options = { toolVersion: VERSION };

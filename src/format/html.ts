@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { RULES, type RuleId } from '../diagnostics/rules.js';
-import type { SignatureDetail, ValidationDetails } from '../validate/details.js';
+import type { DependencyGraph, SignatureDetail, ValidationDetails } from '../validate/details.js';
 import type { ChangeCount, VersionVerdict } from '../validate/version-rule.js';
 import { embedGraph } from './html-graph.js';
 import { SCRIPT, STYLE } from './html-page.js';
@@ -17,9 +17,96 @@ import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, ty
 
 /**
  * Graph nodes embedded in one report, all documents together: documents with findings first, then in report
- * order, while they fit. A 20,000-component document fits; 2,000 documents of 500 components do not all.
+ * order, until one does not fit. A 20,000-component document fits; 2,000 documents of 500 components do not all.
  */
 export const GRAPH_BUDGET = 100_000;
+
+/** A graph a {@link GraphBudget} dropped: no nodes kept, its size counted as left out. */
+const isDropped = (graph: DependencyGraph) => graph.ref.length === 0 && graph.omitted.nodes > 0;
+
+/**
+ * Drops, as results arrive, the graphs that the report could not embed anyway, so that holding every result of
+ * a large run costs about the budget, not every document's graph. Safe in any arrival order: a graph is dropped
+ * only when graphs that come before it in the report's order (findings first, then by path) already fill the
+ * budget without it, and the report embeds exactly what it would have. Reports must be formatted in path order,
+ * as validateFiles returns them.
+ */
+export class GraphBudget {
+  /** Kept graphs as a max-heap on the report's order: the one to drop first is on top. */
+  private readonly heap: { key: [number, string]; nodes: number; report: FileReport }[] = [];
+  private total = 0;
+
+  add(report: FileReport): void {
+    const graph = report.result?.details?.graph;
+    if (graph === undefined || graph.ref.length === 0) return;
+    const entry = {
+      key: [report.result!.diagnostics.length > 0 ? 0 : 1, report.uri] as [number, string],
+      nodes: graph.ref.length,
+      report,
+    };
+    this.push(entry);
+    this.total += entry.nodes;
+    while (this.total > GRAPH_BUDGET) {
+      const last = this.pop()!;
+      this.total -= last.nodes;
+      const details = last.report.result!.details!;
+      details.graph = {
+        ...emptyGraph(),
+        omitted: { nodes: last.nodes, edges: details.graph.edges.length / 2, findings: 0 },
+      };
+    }
+  }
+
+  private static after(a: { key: [number, string] }, b: { key: [number, string] }): boolean {
+    return a.key[0] !== b.key[0] ? a.key[0] > b.key[0] : a.key[1] > b.key[1];
+  }
+
+  private push(entry: GraphBudget['heap'][number]): void {
+    const heap = this.heap;
+    heap.push(entry);
+    for (let i = heap.length - 1; i > 0;) {
+      const up = (i - 1) >> 1;
+      if (!GraphBudget.after(heap[i]!, heap[up]!)) break;
+      [heap[i], heap[up]] = [heap[up]!, heap[i]!];
+      i = up;
+    }
+  }
+
+  private pop(): GraphBudget['heap'][number] | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length > 0 && last !== undefined) {
+      heap[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && GraphBudget.after(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && GraphBudget.after(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function emptyGraph(): DependencyGraph {
+  return {
+    ref: [],
+    name: [],
+    version: [],
+    kind: [],
+    parent: [],
+    pointer: [],
+    edges: [],
+    severity: [],
+    findings: [],
+    omitted: { nodes: 0, edges: 0, findings: 0 },
+  };
+}
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -173,17 +260,20 @@ function versionSection(verdict: VersionVerdict | undefined): string {
 /** Which documents' graphs are embedded: those with findings first, then the rest, while the budget lasts. */
 function graphsToEmbed(reports: readonly FileReport[]): Set<number> {
   const order = reports
-    .map((r, i) => ({
-      i,
-      nodes: r.result?.details?.graph.ref.length ?? 0,
-      marked: (r.result?.diagnostics.length ?? 0) > 0,
-    }))
+    .map((r, i) => {
+      const graph = r.result?.details?.graph;
+      return {
+        i,
+        nodes: graph === undefined ? 0 : isDropped(graph) ? Infinity : graph.ref.length,
+        marked: (r.result?.diagnostics.length ?? 0) > 0,
+      };
+    })
     .filter((x) => x.nodes > 0)
     .sort((a, b) => Number(b.marked) - Number(a.marked) || a.i - b.i);
   const chosen = new Set<number>();
   let left = GRAPH_BUDGET;
   for (const x of order) {
-    if (x.nodes > left) continue;
+    if (x.nodes > left) break;
     left -= x.nodes;
     chosen.add(x.i);
   }
@@ -194,11 +284,11 @@ function graphSection(report: FileReport, index: number, embed: boolean): string
   const graph = report.result?.details?.graph;
   if (graph === undefined) return '';
   const nodes = graph.ref.length;
+  if (!embed && (nodes > 0 || isDropped(graph)))
+    return `<h3>Dependency graph</h3><p class="muted">${plural(nodes + graph.omitted.nodes, 'node')}: not drawn here, as this report's graph budget (${GRAPH_BUDGET} nodes) is spent. A report of this document alone draws it.</p>`;
   if (nodes === 0) return '<h3>Dependency graph</h3><p class="muted">No components.</p>';
   const marked = graph.severity.filter((s) => s > 0).length;
   const size = `${plural(nodes, 'node')}, ${graph.edges.length / 2 === 1 ? '1 dependency' : `${graph.edges.length / 2} dependencies`}${marked > 0 ? `, ${marked} marked` : ''}`;
-  if (!embed)
-    return `<h3>Dependency graph</h3><p class="muted">${size}: not drawn here, as this report's graph budget (${GRAPH_BUDGET} nodes) is spent. A report of this document alone draws it.</p>`;
   const title = `Dependency graph: ${size}`;
   const id = `graph-${index + 1}`;
   return (

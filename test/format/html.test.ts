@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { formatReports, validate, type FileReport } from '../../src/index.js';
-import { GRAPH_BUDGET, escapeHtml, jsonForScript } from '../../src/format/html.js';
+import { GRAPH_BUDGET, GraphBudget, escapeHtml, jsonForScript } from '../../src/format/html.js';
+import { validationDetails } from '../../src/validate/details.js';
 import type { EmbeddedGraph } from '../../src/format/html-graph.js';
 import { minimalBom } from '../helpers.js';
 
@@ -139,5 +140,51 @@ describe('html report', () => {
     expect(page).not.toContain('data-graph="graph-3"');
     expect(page).toContain('data-graph="graph-4"');
     expect(page).toContain(`not drawn here, as this report's graph budget (${GRAPH_BUDGET} nodes) is spent`);
+  });
+
+  it('drops, as results arrive, only the graphs the report could not embed anyway', () => {
+    // Reports made by hand (validating 200,000 components would be slow): sizes around the budget, some marked.
+    const sizes = [30_000, 5_000, 40_000, 20_000, 25_000, 1_000, 35_000, 10_000, 500];
+    const marked = new Set([3, 6, 8]);
+    const make = (): FileReport[] =>
+      sizes.map((n, i) => {
+        const components = Array.from({ length: n }, (_, j) => ({ 'bom-ref': `d${i}-${j}`, name: `c${j}` }));
+        const diagnostics = marked.has(i)
+          ? [
+              {
+                ruleId: 'schema/type' as const,
+                severity: 'error' as const,
+                message: 'x',
+                pointer: '/components/0/name',
+              },
+            ]
+          : [];
+        const uri = `boms/${String(i).padStart(2, '0')}.json`;
+        const details = validationDetails({ components }, diagnostics, [], undefined);
+        return {
+          path: uri,
+          uri,
+          result: { diagnostics, errors: diagnostics.length, warnings: 0, valid: !diagnostics.length, details },
+        };
+      });
+    const whole = formatReports('html', make(), options);
+    for (const arrival of [
+      [0, 1, 2, 3, 4, 5, 6, 7, 8],
+      [8, 7, 6, 5, 4, 3, 2, 1, 0],
+      [4, 0, 8, 2, 6, 1, 3, 7, 5],
+    ]) {
+      const reports = make();
+      const budget = new GraphBudget();
+      for (const i of arrival) budget.add(reports[i]!);
+      // Marked first (3, 6, 8: 55,500 nodes), then 0 (30,000) fits, then 1 (5,000) fits, then 2 (40,000) does not.
+      const kept = reports.filter((r) => r.result!.details!.graph.ref.length > 0).map((r) => r.uri);
+      expect(kept.length).toBeLessThanOrEqual(6);
+      expect(kept).toEqual(
+        expect.arrayContaining(['boms/00.json', 'boms/01.json', 'boms/03.json', 'boms/06.json', 'boms/08.json']),
+      );
+      expect(formatReports('html', reports, options)).toBe(whole);
+    }
+    expect(graphs(whole).map((g) => g.n)).toEqual([30_000, 5_000, 20_000, 35_000, 500]);
+    expect(whole).toContain("40000 nodes: not drawn here, as this report's graph budget");
   });
 });
