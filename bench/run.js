@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|R ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -18,7 +18,7 @@ import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'R'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -31,7 +31,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|R ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -323,6 +323,48 @@ const CASE_BUILDERS = {
     ];
   },
 
+  R(runs) {
+    // The html report against the SARIF report of the same run: time, size and peak RSS, for case E's 2,000 files
+    // and for one 20,000-component document. Each command writes its report to a scratch file (-o); its size and the
+    // process's peak RSS go in Notes.
+    const many = prepareMany();
+    const big = prepareBom(20000);
+    const out = (name) => join(DATA_DIR, name);
+    const report = (input, format, file, extra) =>
+      row(
+        `bomwright CLI \`validate --format ${format}\``,
+        [cliEntry(), 'validate', input.path, '--format', format, '-o', out(file), '--no-progress'],
+        extra.runs,
+        { outputFile: out(file), peakRss: true, ...extra },
+      );
+    const goals = [
+      { text: 'html report ÷ SARIF report, wall time', target: 'none (informational)', met: null },
+      { text: 'html report ÷ SARIF report, size', target: 'none (informational)', met: null, measure: 'output' },
+    ];
+    return [
+      {
+        caseId: 'R',
+        title: 'The html report of 2,000 files against their SARIF report, whole process',
+        input: many,
+        rows: [
+          report(many, 'sarif', 'report-many.sarif', { runs: runs.bulk, reference: true, timeoutMs: MANY_TIMEOUT_MS }),
+          report(many, 'html', 'report-many.html', { runs: runs.bulk, subject: true, timeoutMs: MANY_TIMEOUT_MS }),
+        ],
+        goals,
+      },
+      {
+        caseId: 'R',
+        title: 'The html report of one 20,000-component document against its SARIF report, whole process',
+        input: big,
+        rows: [
+          report(big, 'sarif', 'report-20000.sarif', { runs: runs.fast, reference: true }),
+          report(big, 'html', 'report-20000.html', { runs: runs.fast, subject: true }),
+        ],
+        goals,
+      },
+    ];
+  },
+
   F(runs) {
     const input = prepareBom(100000, { rich: true });
     const bigRow = (label, args, extra) => row(label, args, runs.bulk, { peakRss: true, ...extra });
@@ -396,6 +438,7 @@ function row(label, args, runs, extra = {}) {
     skipped: extra.skipped ?? null,
     peakRss: extra.peakRss ?? false,
     perRun: extra.perRun ?? null,
+    outputFile: extra.outputFile ?? null,
   };
 }
 
@@ -432,6 +475,8 @@ function measureSection(section) {
     if (r.peakRss) {
       stats.peakRss = results.every((s) => s.rssBytes !== null) ? summarize(results.map((s) => s.rssBytes)) : null;
     }
+    // What the command wrote (-o), the same bytes on every run.
+    if (r.outputFile) stats.outputBytes = statSync(r.outputFile).size;
     const rss = stats.peakRss ? `, peak RSS ${formatBytes(stats.peakRss.median)}` : '';
     log(`    ${r.label}: median ${formatMs(stats.median)}${rss} over ${stats.runs} run${stats.runs === 1 ? '' : 's'}`);
     return { ...r, outcome: stats };
@@ -535,6 +580,10 @@ function rowNotes(r, input) {
     if (o.timedOut) return `< ${formatRate(count / (r.command.timeoutMs / 1000))} ${unit}/s`;
     return `${formatRate(count / (o.median / 1000))} ${unit}/s`;
   }
+  if (r.outputFile) {
+    const rss = o.peakRss ? `, peak RSS ${formatBytes(o.peakRss.median)}` : '';
+    return `writes ${formatBytes(o.outputBytes)}${rss}`;
+  }
   if (r.peakRss) {
     if (!o.peakRss) return 'peak RSS n/a (no GNU time)';
     return `peak RSS ${formatBytes(o.peakRss.median)} (${formatRatio(o.peakRss.median / input.bytes)} the file)`;
@@ -564,6 +613,10 @@ function goalRatio(section, goal) {
     return { value: ratio, text: formatRatio(ratio) };
   }
   if (over.outcome.timedOut || over.outcome.skipped) return { value: null, text: '—' };
+  if (goal.measure === 'output') {
+    const ratio = of.outcome.outputBytes / over.outcome.outputBytes;
+    return { value: ratio, text: formatRatio(ratio) };
+  }
   if (of.outcome.timedOut) return { value: null, text: `> ${formatRatio(of.command.timeoutMs / over.outcome.median)}` };
   const ratio = of.outcome.median / over.outcome.median;
   return { value: ratio, text: formatRatio(ratio) };

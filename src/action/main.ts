@@ -2,14 +2,16 @@
  * The GitHub Action's entry (action.yml runs its committed bundle, action/dist/index.cjs). It reads the inputs
  * the runner passes as INPUT_* variables, validates with the same engine as the CLI (worker threads included:
  * the bundle is its own worker entry), and reports the GitHub way: annotations on the changed lines, outputs in
- * $GITHUB_OUTPUT, a summary table in $GITHUB_STEP_SUMMARY, and a SARIF file for code scanning.
+ * $GITHUB_OUTPUT, a summary table in $GITHUB_STEP_SUMMARY, a SARIF file for code scanning and, next to it, the html
+ * report for people (to upload as an artifact; the summary links to the run's artifacts).
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { BomwrightError, describeError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
+import { GraphBudget } from '../format/html.js';
 import { formatReports, totals } from '../format/index.js';
-import { formatJobSummary } from '../format/job-summary.js';
+import { artifactsUrl, formatJobSummary } from '../format/job-summary.js';
 import { neutralizeControls } from '../format/terminal.js';
 import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
 import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
@@ -62,7 +64,10 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   const base = baseRef ? resolveCommit(baseRef, root!) : undefined;
   const trustPaths = list(input(env, 'trust')).map((p) => path.resolve(workspace, p));
   const sarifFile = input(env, 'sarif-file', 'bomwright.sarif');
+  // The html report goes next to the SARIF file unless named.
+  const htmlFile = input(env, 'html-file', path.join(path.dirname(sarifFile), 'bomwright.html'));
 
+  const graphs = new GraphBudget();
   const { reports, workers } = await validateFiles(paths, {
     cwd: workspace,
     signatures,
@@ -70,6 +75,8 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     requireTrusted,
     allowUnverifiable,
     ...(baseRef ? { versionRule: { baseRef } } : {}),
+    details: true,
+    onFile: (report) => report && graphs.add(report),
   });
   const repoRoot = repositoryRoot(workspace);
   const options = { toolVersion: VERSION };
@@ -89,15 +96,28 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   const sarifPath = path.resolve(workspace, sarifFile);
   mkdirSync(path.dirname(sarifPath), { recursive: true });
   writeFileAtomic(sarifPath, formatReports('sarif', reports, options));
+  const htmlPath = path.resolve(workspace, htmlFile);
+  mkdirSync(path.dirname(htmlPath), { recursive: true });
+  writeFileAtomic(htmlPath, formatReports('html', reports, options));
   const t = totals(reports);
   if (env.GITHUB_OUTPUT)
-    appendFileSync(env.GITHUB_OUTPUT, `errors=${t.errors}\nwarnings=${t.warnings}\nsarif-file=${sarifPath}\n`);
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, formatJobSummary(reports));
+    appendFileSync(
+      env.GITHUB_OUTPUT,
+      `errors=${t.errors}\nwarnings=${t.warnings}\nsarif-file=${sarifPath}\nhtml-file=${htmlPath}\n`,
+    );
+  if (env.GITHUB_STEP_SUMMARY) {
+    const link = artifactsUrl(env);
+    const shown = path.relative(workspace, htmlPath).split(path.sep).join('/');
+    appendFileSync(
+      env.GITHUB_STEP_SUMMARY,
+      formatJobSummary(reports, { file: shown, ...(link === undefined ? {} : { artifactsUrl: link }) }),
+    );
+  }
   const threads = workers > 0 ? ` (${workers} worker threads)` : '';
   // Files that could not be checked at all are said as such: they fail the run too.
   const unchecked = t.failures > 0 ? `, ${t.failures} not checked (see above)` : '';
   stdout(
-    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${unchecked}${threads}; SARIF: ${sarifFile}\n`,
+    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${unchecked}${threads}; SARIF: ${sarifFile}; html: ${path.relative(workspace, htmlPath)}\n`,
   );
   if (failOn === 'never') return 0;
   if (t.errors > 0 || t.failures > 0) return 1;

@@ -1,11 +1,12 @@
 import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
+import { formatHtml } from './html.js';
 import { formatJunit } from './junit.js';
 import type { FileReport, ReportOptions } from './report.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 
-export const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
+export const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github', 'html'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export function formatReports(format: OutputFormat, reports: readonly FileReport[], options: ReportOptions): string {
@@ -20,6 +21,8 @@ export function formatReports(format: OutputFormat, reports: readonly FileReport
       return formatJunit(reports, options);
     case 'github':
       return formatGithub(reports, options);
+    case 'html':
+      return formatHtml(reports, options);
   }
 }
 

@@ -25,12 +25,16 @@ export interface SignerReport {
   algorithm?: string;
   keySource: KeySource;
   keyId?: string;
+  /** Subjects of the certificatePath's certificates, the signer's first (one line each). */
+  certificates?: string[];
   verdict: Verdict;
   /** Why it is invalid or unverifiable. */
   reason?: string;
   /** Only meaningful for valid signatures. */
   trust: Trust;
   trustReason?: string;
+  /** What made a trusted signature trusted: a key the trust store pins, or a root its certificate path reaches. */
+  trustedBy?: 'key' | 'root';
 }
 
 export interface VerifyOptions extends SignaturePolicy {
@@ -95,6 +99,9 @@ export function verifySignatureOf(
       ...(signer.algorithm === undefined ? {} : { algorithm: signer.algorithm }),
       keySource: keySourceOf(signer),
       ...(signer.keyId === undefined ? {} : { keyId: signer.keyId }),
+      ...(signer.certificates === undefined
+        ? {}
+        : { certificates: signer.certificates.map((c) => c.subject.replaceAll('\n', ', ')) }),
       verdict: 'invalid',
       trust: 'untrusted',
     };
@@ -114,7 +121,7 @@ function checkSigner(
   parsed: ParsedSignature,
   signer: SignerEntry,
   options: VerifyOptions,
-): Pick<SignerReport, 'verdict' | 'reason' | 'trust' | 'trustReason'> {
+): Pick<SignerReport, 'verdict' | 'reason' | 'trust' | 'trustReason' | 'trustedBy'> {
   const info = signer.info!;
   const store = options.trust ?? EMPTY_TRUST;
   let data: Buffer;
@@ -145,11 +152,16 @@ function checkSigner(
     if (signer.certificates) {
       const problem = certificatePathProblem(signer.certificates, store.roots, options.now ?? new Date());
       return problem === undefined
-        ? { verdict: 'valid', trust: 'trusted', trustReason: 'certificate path chains to a trust root' }
+        ? {
+            verdict: 'valid',
+            trust: 'trusted',
+            trustReason: 'certificate path chains to a trust root',
+            trustedBy: 'root',
+          }
         : { verdict: 'valid', trust: 'untrusted', trustReason: problem };
     }
     return isPinned(store, embedded)
-      ? { verdict: 'valid', trust: 'trusted', trustReason: 'the embedded key is in the trust store' }
+      ? { verdict: 'valid', trust: 'trusted', trustReason: 'the embedded key is in the trust store', trustedBy: 'key' }
       : { verdict: 'valid', trust: 'untrusted', trustReason: 'the embedded key is not in the trust store' };
   }
 
@@ -180,7 +192,7 @@ function checkSigner(
       continue;
     }
     if (checkBytes(info, key, data, signer.value!))
-      return { verdict: 'valid', trust: 'trusted', trustReason: `verified with ${candidate.source}` };
+      return { verdict: 'valid', trust: 'trusted', trustReason: `verified with ${candidate.source}`, trustedBy: 'key' };
   }
   return { verdict: 'invalid', reason: 'the signature does not match the signed data', trust: 'untrusted' };
 }

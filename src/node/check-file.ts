@@ -30,6 +30,8 @@ export interface CheckSettings {
   requireTrusted: boolean;
   allowUnverifiable?: boolean;
   allowExcludes: string[];
+  /** Also compute each result's details (signatures, version verdict, dependency graph) for rich reports. */
+  details?: boolean;
   /** The version rule against a previous release: a baseline file, a git revision, or HEAD for staged files. */
   versionRule?:
     | { mode: 'file'; baseline: string }
@@ -95,6 +97,7 @@ function validateOptions(settings: CheckSettings, trust: TrustStore, file?: stri
     requireTrusted: settings.requireTrusted,
     allowUnverifiable: settings.allowUnverifiable === true,
     allowExcludes: settings.allowExcludes,
+    ...(settings.details === true ? { details: true } : {}),
   };
 }
 

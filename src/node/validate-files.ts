@@ -35,6 +35,8 @@ export interface ValidateFilesOptions {
   /** Documents checked at once, in worker threads (default: the number of cores). */
   jobs?: number;
   versionRule?: VersionRuleSource;
+  /** Also compute each result's `details` (signatures, version verdict, dependency graph), as the html report needs. */
+  details?: boolean;
   /** Called once the inputs are known (absolute paths, `-` for standard input), before any is checked. */
   onStart?: (sources: readonly string[]) => void;
   /** Called as each input is done (in completion order); `report` is absent for skipped files (not BOMs). */
@@ -82,6 +84,7 @@ export async function validateFiles(
     requireTrusted: options.requireTrusted ?? false,
     allowUnverifiable: options.allowUnverifiable ?? false,
     allowExcludes: [...(options.allowExcludes ?? [])],
+    ...(options.details === true ? { details: true } : {}),
     ...(rule === undefined
       ? {}
       : 'baseline' in rule

@@ -13,7 +13,9 @@ import { indexDocument, type DocumentIndex } from './document-index.js';
 import { countBySeverity, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
-import { versionRule } from './version-rule.js';
+import { validationDetails, type ValidationDetails } from './details.js';
+import { versionRule, versionRuleWithVerdict, type VersionVerdict } from './version-rule.js';
+import type { SignerReport } from '../jsf/verify.js';
 
 /** What validate does with JSF signatures: check them, also require one on the document, or skip them. */
 export const SIGNATURE_MODES = ['verify', 'require', 'ignore'] as const;
@@ -43,6 +45,11 @@ export interface ValidateOptions {
    * a JSON object (the file was not a BOM then) has nothing to compare with.
    */
   baseline?: { document: unknown; name?: string };
+  /**
+   * Also return {@link ValidationResult.details}: each signer's verdict and trust, the version rule's verdict and
+   * the dependency graph, for rich reports (html). Off by default: the other reports pay nothing for it.
+   */
+  details?: boolean;
 }
 
 export interface ValidationResult {
@@ -53,6 +60,8 @@ export interface ValidationResult {
   warnings: number;
   /** True when there is no error (warnings allowed). */
   valid: boolean;
+  /** Only with `details: true`: signatures, the version rule's verdict and the dependency graph. */
+  details?: ValidationDetails;
 }
 
 /**
@@ -90,6 +99,26 @@ async function validateInto(
   input: Uint8Array | string | object,
   options: ValidateOptions,
   parsedInput: { value?: unknown; text?: string },
+): Promise<ValidationResult> {
+  const seen: Seen = { reports: [] };
+  const result = await check(input, options, parsedInput, seen);
+  if (options.details === true)
+    result.details = validationDetails(seen.document, result.diagnostics, seen.reports, seen.verdict);
+  return result;
+}
+
+/** What the checks saw on the way, for {@link ValidationResult.details}. */
+interface Seen {
+  document?: Record<string, unknown>;
+  reports: SignerReport[];
+  verdict?: VersionVerdict;
+}
+
+async function check(
+  input: Uint8Array | string | object,
+  options: ValidateOptions,
+  parsedInput: { value?: unknown; text?: string },
+  seen: Seen,
 ): Promise<ValidationResult> {
   const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
   const diagnostics: Diagnostic[] = [];
@@ -145,6 +174,7 @@ async function validateInto(
   const format = route.format;
   if (format === undefined) return finish(locate(diagnostics, text, reread), undefined);
   const document = value as Record<string, unknown>;
+  seen.document = document;
 
   const index = indexDocument(document);
   const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index)];
@@ -158,10 +188,14 @@ async function validateInto(
     });
   }
 
-  if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, options.baseline));
+  if (options.baseline !== undefined && options.details === true) {
+    const { diagnostics: found, verdict } = versionRuleWithVerdict(document, options.baseline);
+    ruleDiagnostics.push(...found);
+    seen.verdict = verdict;
+  } else if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, options.baseline));
 
   if (mode !== 'ignore' && options.skipSignatureVerification !== true)
-    ruleDiagnostics.push(...signatureDiagnostics(document, format, index, options));
+    ruleDiagnostics.push(...signatureDiagnostics(document, format, index, options, seen.reports));
 
   const validator = loadValidator(format);
   let fromSchema = schemaDiagnostics(runValidator(validator, document), document);
@@ -211,6 +245,7 @@ function signatureDiagnostics(
   format: SpecFormat,
   index: DocumentIndex,
   options: ValidateOptions,
+  reportsOut: SignerReport[],
 ): Diagnostic[] {
   const verifyOptions = {
     cyclonedx: true,
@@ -221,6 +256,7 @@ function signatureDiagnostics(
     ...index.signed.flatMap(({ record, pointer }) => verifySignatureOf(record, pointer, verifyOptions)),
     ...index.malformedSignatures.map(malformedSignatureReport),
   ];
+  reportsOut.push(...reports);
   return [
     ...judgeSignatures(reports, {
       requireTrusted: options.requireTrusted === true,

@@ -9,7 +9,7 @@ import { diffDocuments } from '../compare/diff.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodedText, decodeJsonBytes } from '../json/decode.js';
 import { parseJsonText } from '../json/parse.js';
-import { display, isRecord } from '../values.js';
+import { display, isRecord, truncate } from '../values.js';
 
 /** The previous release a document is compared with. */
 export interface Baseline {
@@ -41,7 +41,115 @@ function describeVersion(value: unknown): string {
  * holds. A baseline that is not a JSON object (a file that was not a BOM before) has nothing to compare with.
  */
 export function versionRule(document: unknown, baseline: Baseline): Diagnostic[] {
+  return checkVersionRule(document, parsedBaseline(baseline.document), baseline);
+}
+
+/** The version rule's findings and, for reports, what was compared and how it came out. */
+export function versionRuleWithVerdict(
+  document: unknown,
+  baseline: Baseline,
+): { diagnostics: Diagnostic[]; verdict: VersionVerdict } {
   const previous = parsedBaseline(baseline.document);
+  const diagnostics = checkVersionRule(document, previous, baseline);
+  const name = baseline.name === undefined ? {} : { baseline: truncate(baseline.name, 200) };
+  if (!isRecord(previous) || !isRecord(document))
+    return { diagnostics, verdict: { ...name, outcome: 'not-compared', changed: false, current: identity(document) } };
+  const changed = contentChanged(previous, document);
+  let diff: VersionVerdict['diff'];
+  if (changed) {
+    try {
+      diff = summarizeDiff(diffDocuments(previous, document));
+    } catch {
+      // Too deep to compare member by member: the verdict stands without the summary.
+    }
+  }
+  return {
+    diagnostics,
+    verdict: {
+      ...name,
+      outcome: diagnostics.length === 0 ? 'pass' : 'fail',
+      changed,
+      previous: identity(previous),
+      current: identity(document),
+      ...(diff === undefined ? {} : { diff }),
+    },
+  };
+}
+
+/** What the version rule compared and concluded, as plain data (a report shows it beside the findings). */
+export interface VersionVerdict {
+  /** The baseline's name (a file, a git revision). */
+  baseline?: string;
+  /** `not-compared`: the baseline is not a BOM (a new file, or not JSON then). */
+  outcome: 'pass' | 'fail' | 'not-compared';
+  /** Whether the content changed (signatures and metadata.timestamp aside). */
+  changed: boolean;
+  previous?: DocumentIdentity;
+  current: DocumentIdentity;
+  /** What changed, counted, with the first few labels of each kind; absent when nothing changed. */
+  diff?: DiffSummary;
+}
+
+export interface DocumentIdentity {
+  version?: string;
+  serialNumber?: string;
+}
+
+export interface ChangeCount {
+  added: number;
+  removed: number;
+  changed: number;
+  /** The first few labels (purl, bom-ref or name@version) of each, for people. */
+  examples: { added: string[]; removed: string[]; changed: string[] };
+}
+
+export interface DiffSummary {
+  components: ChangeCount;
+  services: ChangeCount;
+  dependencies: ChangeCount;
+  /** Changed members of metadata (timestamp included) and other top-level members (version, serialNumber…). */
+  members: string[];
+}
+
+const EXAMPLES = 10;
+
+function identity(document: unknown): DocumentIdentity {
+  if (!isRecord(document)) return {};
+  const out: DocumentIdentity = {};
+  const version = display(document.version, 100);
+  const serial = display(document.serialNumber, 100);
+  if (version !== undefined) out.version = version;
+  if (serial !== undefined) out.serialNumber = serial;
+  return out;
+}
+
+function summarizeDiff(diff: ReturnType<typeof diffDocuments>): DiffSummary {
+  const count = <A, R, C>(
+    d: { added: A[]; removed: R[]; changed: C[] },
+    label: (x: A | R | C) => string,
+  ): ChangeCount => ({
+    added: d.added.length,
+    removed: d.removed.length,
+    changed: d.changed.length,
+    examples: {
+      added: d.added.slice(0, EXAMPLES).map((x) => truncate(label(x), 200)),
+      removed: d.removed.slice(0, EXAMPLES).map((x) => truncate(label(x), 200)),
+      changed: d.changed.slice(0, EXAMPLES).map((x) => truncate(label(x), 200)),
+    },
+  });
+  const members = [...diff.metadata.members.map((m) => `metadata.${m}`), ...diff.document.map((c) => c.path)].slice(
+    0,
+    50,
+  );
+  return {
+    components: count(diff.components, (e) => e.label),
+    services: count(diff.services, (e) => e.label),
+    dependencies: count(diff.dependencies, (e) => e.ref),
+    members: members.map((m) => truncate(m, 200)),
+  };
+}
+
+function checkVersionRule(document: unknown, previous: unknown, baseline: Baseline): Diagnostic[] {
   if (!isRecord(previous) || !isRecord(document)) return [];
   const against = baseline.name === undefined ? '' : ` (compared with ${baseline.name})`;
   const finding = (message: string, pointer: string): Diagnostic => ({

@@ -63,8 +63,32 @@ describe('GitHub Action', () => {
     const rule = sarif.runs[0].tool.driver.rules[sarif.runs[0].results[0].ruleIndex];
     expect(rule.helpUri).toBe('https://github.com/bomwright/bomwright/blob/main/docs/rules/bom/version.md');
     expect(rule.help.markdown).toBe(readFileSync(path.join(ROOT, 'docs/rules/bom/version.md'), 'utf8'));
+    // The html report beside the SARIF file, named in the outputs and in the summary with the run's artifacts.
+    const html = readFileSync(path.join(dir, 'out/bomwright.html'), 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<code>sboms/bad.json</code>');
+    expect(html).toContain('data-graph="graph-1"');
+    expect(run.outputs).toContain(`html-file=${path.join(dir, 'out/bomwright.html')}\n`);
+    expect(run.summary).toContain('is `out/bomwright.html`.');
     expect(runAction(dir, { paths: 'sboms', 'fail-on': 'never' }).status).toBe(0);
     expect(runAction(dir, { paths: 'sboms/ok.json' }).status).toBe(0);
+  });
+
+  it('writes the html report where html-file says, and links the run’s artifacts from the summary', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    const run = runAction(
+      dir,
+      { paths: 'bom.json', 'html-file': 'reports/bom.html' },
+      { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/app', GITHUB_RUN_ID: '42' },
+    );
+    expect(run.status).toBe(0);
+    expect(readFileSync(path.join(dir, 'reports/bom.html'), 'utf8')).toContain('<code>bom.json</code>');
+    expect(run.outputs).toContain(`html-file=${path.join(dir, 'reports/bom.html')}\n`);
+    expect(run.summary).toContain(
+      "is `reports/bom.html` among [this run's artifacts](https://github.com/acme/app/actions/runs/42#artifacts) once uploaded.",
+    );
+    expect(run.stdout).toContain('; html: reports/bom.html');
   });
 
   it('on a pull request: the version rule against the base branch, annotations only on changed lines', () => {
@@ -99,6 +123,7 @@ describe('GitHub Action', () => {
       'base-ref',
       'fail-on',
       'sarif-file',
+      'html-file',
     ]);
     const source = readFileSync(path.join(ROOT, 'src/action/main.ts'), 'utf8');
     for (const name of inputs) expect(source, name).toContain(`'${name}'`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJobSummary } from '../../src/format/job-summary.js';
+import { artifactsUrl, formatJobSummary } from '../../src/format/job-summary.js';
 
 describe('formatJobSummary', () => {
   it('is a table row per document with its verdict, and a total line', () => {
@@ -28,5 +28,17 @@ describe('formatJobSummary', () => {
       '| `c.json` |  | ⚠️ unreadable | 0 | 0 |',
       '',
     ]);
+  });
+
+  it('names the html report and links the run’s artifacts', () => {
+    const url = artifactsUrl({ GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'a/b', GITHUB_RUN_ID: '7' });
+    expect(url).toBe('https://github.com/a/b/actions/runs/7#artifacts');
+    expect(artifactsUrl({ GITHUB_REPOSITORY: 'a/b' })).toBeUndefined();
+    const lines = formatJobSummary([], { file: 'out/r|`x`.html', artifactsUrl: url! }).split('\n');
+    expect(lines.at(-2)).toBe(
+      "The full report, with each document's findings, signatures, version rule and dependency graph, is `out/r\\|'x'.html` among [this run's artifacts](https://github.com/a/b/actions/runs/7#artifacts) once uploaded.",
+    );
+    expect(formatJobSummary([], { file: 'r.html' })).toContain('dependency graph, is `r.html`.\n');
+    expect(formatJobSummary([])).not.toContain('full report');
   });
 });

@@ -67,6 +67,7 @@ describe('signer reports, member by member', () => {
         verdict: 'valid',
         trust: 'trusted',
         trustReason: 'verified with secret.jwk',
+        trustedBy: 'key',
       },
     ]);
   });

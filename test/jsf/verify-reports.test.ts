@@ -19,6 +19,7 @@ describe('signer reports', () => {
         verdict: 'valid',
         trust: 'trusted',
         trustReason: 'the embedded key is in the trust store',
+        trustedBy: 'key',
       },
     ]);
     expect(verify(signed).reports).toEqual([
@@ -42,6 +43,7 @@ describe('signer reports', () => {
         verdict: 'valid',
         trust: 'trusted',
         trustReason: 'verified with a.pem',
+        trustedBy: 'key',
       },
     ]);
     expect(verify(signed, trusting(ed)).reports).toEqual([
@@ -59,7 +61,14 @@ describe('signer reports', () => {
   it('no key information: the trusted keys are tried', () => {
     const signed = sign({ x: 1 }, { key: a, publicKey: false });
     expect(verify(signed, trusting(b, a)).reports).toEqual([
-      { ...base, keySource: 'implicit', verdict: 'valid', trust: 'trusted', trustReason: 'verified with a.pem' },
+      {
+        ...base,
+        keySource: 'implicit',
+        verdict: 'valid',
+        trust: 'trusted',
+        trustReason: 'verified with a.pem',
+        trustedBy: 'key',
+      },
     ]);
     expect(verify(signed, trusting(b)).reports).toEqual([
       {

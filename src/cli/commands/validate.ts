@@ -1,6 +1,7 @@
 import { BomwrightError } from '../../errors.js';
 import { formatGithubFile, formatGithubSummary } from '../../format/github.js';
 import { formatReports, OUTPUT_FORMATS, totals, type OutputFormat } from '../../format/index.js';
+import { GraphBudget } from '../../format/html.js';
 import { formatTextFile, formatTextSummary } from '../../format/text.js';
 import { SIGNATURE_MODES, type SignatureMode } from '../../validate/index.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
@@ -178,10 +179,14 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
   const streaming = STREAMED.has(options.format) && options.output === undefined;
   let progress: Progress | undefined;
   let withErrors = 0;
+  // Graphs the html report could not embed are dropped as they arrive: memory stays near its budget.
+  const graphs = options.format === 'html' ? new GraphBudget() : undefined;
   let result: ValidateFilesResult;
   try {
     result = await validateFiles(options.paths, {
       ...options.check,
+      // Only the html report shows signatures, the version verdict and the graph: the others pay nothing for them.
+      ...(options.format === 'html' ? { details: true } : {}),
       onStart: (sources) => {
         if (options.output !== undefined) {
           refuseOverwriting(options.output, [
@@ -204,6 +209,7 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
       },
       onFile: (report) => {
         if (report !== undefined) {
+          graphs?.add(report);
           if (report.failure !== undefined || (report.result && !report.result.valid)) withErrors++;
           if (streaming) {
             const lines =
