@@ -40,7 +40,7 @@ export function expectLinear(
   n: number,
   factor = 8,
   tries = 3,
-  attempts = 3,
+  attempts = 5,
 ): void {
   const small = prepare(n);
   const large = prepare(4 * n);
