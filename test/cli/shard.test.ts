@@ -253,6 +253,11 @@ describe('merge-reports refuses what it cannot merge exactly: exit 2, one line n
       2,
       "bomwright: E_USAGE: Name every shard's report, e.g. bomwright merge-reports shards/*.sarif",
     ]);
+    const stdin = await runCli(['merge-reports', j1!, '-'], { cwd: dir, input: '{}' });
+    expect([stdin.code, stdin.stderr.split('\n')[0]]).toEqual([
+      2,
+      'bomwright: E_USAGE: merge-reports reads files, not standard input (-)',
+    ]);
     const over = await runCli(['merge-reports', j1!, j2!, '-o', j2!], { cwd: dir });
     expect(over.code).toBe(2);
     expect(over.stderr).toContain(`E_USAGE: Refusing to write ${path.join(dir, j2!)}: it is a report to merge`);

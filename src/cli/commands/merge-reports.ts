@@ -9,6 +9,7 @@ import { readFileOrFail } from '../../node/files.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { writeFileAtomic } from '../../node/write.js';
 import { defineCommand } from '../command.js';
+import { restoreStdin } from '../options.js';
 import { EXIT_OK } from '../exit-codes.js';
 import path from 'node:path';
 
@@ -35,6 +36,7 @@ export const mergeReportsCommand = defineCommand({
         type: 'string',
         array: true,
         default: [] as string[],
+        coerce: restoreStdin,
         describe: "Every shard's report (in any order)",
       })
       .option('format', {
@@ -51,6 +53,8 @@ export const mergeReportsCommand = defineCommand({
     const files = argv.files;
     if (files.length === 0)
       throw new BomwrightError('E_USAGE', "Name every shard's report, e.g. bomwright merge-reports shards/*.sarif");
+    // Each report is a file of its own, named in messages; standard input would be one unnamed report of N.
+    if (files.includes('-')) throw new BomwrightError('E_USAGE', 'merge-reports reads files, not standard input (-)');
     const output = argv.output;
     if (output !== undefined)
       refuseOverwriting(
