@@ -10,7 +10,7 @@
  */
 import { BomwrightError } from '../errors.js';
 import { unescapeXml } from './junit.js';
-import { compareUri, type ShardStamp } from './report.js';
+import { compareUri, MAX_SHARDS, type ShardStamp } from './report.js';
 
 export const MERGE_FORMATS = ['sarif', 'json', 'junit'] as const;
 export type MergeFormat = (typeof MERGE_FORMATS)[number];
@@ -116,10 +116,14 @@ function checkOneRun(taken: readonly Taken[]): void {
     byIndex.set(t.stamp.index, t);
   }
   const count = first.stamp.count;
-  const missing: string[] = [];
-  for (let index = 1; index <= count; index++) if (!byIndex.has(index)) missing.push(`${index}/${count}`);
-  if (missing.length > 0) {
-    const which = missing.length === 1 ? `shard ${missing[0]} is` : `shards ${missing.join(', ')} are`;
+  const absent = count - byIndex.size;
+  if (absent > 0) {
+    // Named up to five, so a stamp claiming thousands of shards still makes one short line.
+    const missing: string[] = [];
+    for (let index = 1; index <= count && missing.length < 5; index++)
+      if (!byIndex.has(index)) missing.push(`${index}/${count}`);
+    const more = absent > missing.length ? ` and ${absent - missing.length} more` : '';
+    const which = absent === 1 ? `shard ${missing[0]} is` : `shards ${missing.join(', ')}${more} are`;
     throw new BomwrightError('E_MERGE', `${which} missing: the merged report needs every shard's report`);
   }
 }
@@ -357,6 +361,7 @@ function readStamp(name: string, value: unknown): ShardStamp & { source: unknown
     !whole(index) ||
     !whole(count) ||
     index > count ||
+    count > MAX_SHARDS ||
     typeof settings !== 'string' ||
     !/^[0-9a-f]{1,64}$/.test(settings)
   )

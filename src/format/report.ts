@@ -25,6 +25,9 @@ export interface ReportOptions {
  * everything that shapes the report (operands, options, bomwright's version), so that merge-reports can refuse
  * shards of different runs.
  */
+/** The most shards a run may have (a CI matrix has at most a few hundred jobs); stamps beyond it are not ours. */
+export const MAX_SHARDS = 999_999;
+
 export interface ShardStamp {
   index: number;
   count: number;

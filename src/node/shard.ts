@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
-import type { ShardStamp } from '../format/report.js';
+import { MAX_SHARDS, type ShardStamp } from '../format/report.js';
 import { repositoryRoot, toPosix } from './paths.js';
 
 /** Shard `index` of `count`, 1-based. */
@@ -24,10 +24,10 @@ export function parseShard(text: string, what = '--shard'): Shard {
   const match = /^([1-9]\d{0,5})\/([1-9]\d{0,5})$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (match === null || index > count)
+  if (match === null || index > count || count > MAX_SHARDS)
     throw new BomwrightError(
       'E_USAGE',
-      `${what} must be I/N, shard I of N with 1 ≤ I ≤ N ≤ 999999 (e.g. 2/4), not ${JSON.stringify(text)}`,
+      `${what} must be I/N, shard I of N with 1 ≤ I ≤ N ≤ ${MAX_SHARDS} (e.g. 2/4), not ${JSON.stringify(text)}`,
     );
   return { index, count };
 }

@@ -240,6 +240,15 @@ describe('mergeReports: what it refuses', () => {
     expect(mergeError(() => mergeReports([texts[1]!, texts[3]!])).message).toBe(
       "shards 1/4, 3/4 are missing: the merged report needs every shard's report",
     );
+    // A stamp that claims many shards: five are named, the rest counted.
+    const many = formatReports(format, reports, { ...options, shard: stamp(3, 999_999) });
+    expect(mergeError(() => mergeReports([{ name: 'many', text: many }])).message).toBe(
+      "shards 1/999999, 2/999999, 4/999999, 5/999999, 6/999999 and 999993 more are missing: the merged report needs every shard's report",
+    );
+    const tooMany = formatReports(format, reports, { ...options, shard: stamp(1, 1_000_000) });
+    expect(mergeError(() => mergeReports([{ name: 'x', text: tooMany }])).message).toBe(
+      'x: has a shard stamp that is not one bomwright writes',
+    );
     // Two stamps that claim the whole run each, over the same documents.
     const overlapping = [1, 2].map((index) => ({
       name: `o${index}`,
