@@ -47,6 +47,8 @@ interface Part {
   value: unknown;
   /** sarif: results and notifications are two lists, each in document order. */
   list?: 'results' | 'notifications';
+  /** junit: the test case is a failure. */
+  failed?: boolean;
 }
 
 /** One shard's report, taken apart. */
@@ -80,11 +82,11 @@ export function mergeReports(inputs: readonly ReportText[], options: MergeOption
   for (const t of taken)
     if (t.format !== format) refuse(t.name, `is a ${t.format} report, not ${format}: merge the reports of one format`);
   checkOneRun(taken);
-  const shards = [...taken].sort((a, b) => a.stamp.index - b.stamp.index);
-  const parts = mergeParts(shards);
-  const documents = shards.reduce((sum, t) => sum + t.documents, 0);
-  if (documents === 0) throw new BomwrightError('E_NO_MATCH', `No BOM documents in any of the ${shards.length} shards`);
-  const first = shards[0]!;
+  const parts = mergeParts(taken);
+  const documents = taken.reduce((sum, t) => sum + t.documents, 0);
+  if (documents === 0) throw new BomwrightError('E_NO_MATCH', `No BOM documents in any of the ${taken.length} shards`);
+  // Every shard has the same frame (checked): the first one's is copied.
+  const first = taken[0]!;
   const text =
     format === 'json'
       ? buildJson(first.whole as Json, parts)
@@ -285,7 +287,7 @@ function buildSarif(log: Json, parts: readonly Part[]): string {
 // --- junit --------------------------------------------------------------------------------------------------
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
-const FOOTER = ['  </testsuite>', '</testsuites>'];
+const FOOTER = '\n  </testsuite>\n</testsuites>\n';
 const CASE_START = '    <testcase ';
 const COUNTS = / (tests|failures)="(\d+)"/g;
 
@@ -297,57 +299,61 @@ function takeJunit(name: string, text: string): Taken {
   function malformed(): never {
     return refuse(name, 'is not JUnit XML as bomwright validate writes it');
   }
-  if (!text.endsWith('\n')) malformed();
-  const lines = text.slice(0, -1).split('\n');
-  const [declaration, suites, suite] = lines;
-  if (declaration !== XML_DECLARATION || suites === undefined || suite === undefined) malformed();
-  if (!suites.startsWith('<testsuites ') || !suite.startsWith('  <testsuite ')) malformed();
-  if (lines.length < 5 || lines.at(-2) !== FOOTER[0] || lines.at(-1) !== FOOTER[1]) malformed();
+  const lines = text.split('\n');
+  const [declaration, suites = '', suite = ''] = lines;
+  if (
+    declaration !== XML_DECLARATION ||
+    !suites.startsWith('<testsuites ') ||
+    !suite.startsWith('  <testsuite ') ||
+    !text.endsWith(FOOTER)
+  )
+    malformed();
   // The stamp: formatJunit's properties block, exactly.
-  const shard = /^ {6}<property name="bomwright\.shard" value="(\d+)\/(\d+)"\/>$/.exec(lines[4] ?? '');
-  const settings = /^ {6}<property name="bomwright\.settings" value="([^"]*)"\/>$/.exec(lines[5] ?? '');
+  const shard = /^ {6}<property name="bomwright\.shard" value="(\d+)\/(\d+)"\/>$/.exec(lines[4]!);
+  const settings = /^ {6}<property name="bomwright\.settings" value="([^"]*)"\/>$/.exec(lines[5]!);
   if (lines[3] !== '    <properties>' || lines[6] !== '    </properties>' || shard === null || settings === null)
     notShard(name);
   const stamp = readStamp(name, { index: Number(shard[1]), count: Number(shard[2]), settings: settings[1] });
-  const body = lines.slice(7, -2);
+  const body = lines.slice(7, -3);
   if (body.length > 0 && !body[0]!.startsWith(CASE_START)) malformed();
   const cases: string[][] = [];
   for (const line of body) {
     if (line.startsWith(CASE_START)) cases.push([line]);
     else cases.at(-1)!.push(line);
   }
-  let failures = 0;
-  const parts = cases.map((caseLines) => {
+  const parts = cases.map((caseLines): Part => {
     const block = caseLines.join('\n');
     const match = /^ {4}<testcase classname="[^"]*" name="([^"]*)"/.exec(block);
     if (match === null) malformed();
-    if (block.includes('<failure ')) failures++;
     const uri = unescapeXml(match[1]!);
     if (uri.includes('\uFFFD'))
       refuse(
         name,
         `names a document with a character XML cannot carry (${JSON.stringify(uri)}), so its place is unknown: merge json or sarif reports instead`,
       );
-    return { uri, value: caseLines };
+    return { uri, value: caseLines, failed: block.includes('<failure ') };
   });
+  const failures = parts.filter((p) => p.failed).length;
   for (const header of [suites, suite]) {
     const counts = Object.fromEntries([...header.matchAll(COUNTS)].map((m) => [m[1], Number(m[2])]));
     if (counts.tests !== cases.length || counts.failures !== failures)
       refuse(name, 'has tests or failures counts that do not match its test cases');
   }
-  const frame = [declaration, suites.replace(COUNTS, ' $1=""'), suite.replace(COUNTS, ' $1=""')].join('\n');
+  const frame = [declaration, suites.replace(COUNTS, ''), suite.replace(COUNTS, '')].join('\n');
   return { name, format: 'junit', stamp, documents: cases.length, frame, parts, whole: lines };
 }
 
 function buildJunit(lines: readonly string[], parts: readonly Part[]): string {
-  const cases = parts.map((p) => p.value as string[]);
-  const failures = cases.filter((c) => c.join('\n').includes('<failure ')).length;
+  const failures = parts.filter((p) => p.failed).length;
   const counted = (header: string) =>
     header.replace(
       COUNTS,
-      (_, attribute: string) => ` ${attribute}="${attribute === 'tests' ? cases.length : failures}"`,
+      (_, attribute: string) => ` ${attribute}="${attribute === 'tests' ? parts.length : failures}"`,
     );
-  return [lines[0]!, counted(lines[1]!), counted(lines[2]!), ...cases.flat(), ...FOOTER, ''].join('\n');
+  return (
+    [lines[0]!, counted(lines[1]!), counted(lines[2]!), ...parts.flatMap((p) => p.value as string[])].join('\n') +
+    FOOTER
+  );
 }
 
 // --- shared -------------------------------------------------------------------------------------------------

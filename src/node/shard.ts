@@ -21,10 +21,11 @@ export interface Shard {
 
 /** `I/N` with 1 ≤ I ≤ N; `what` names the option or input in the one-line usage error. */
 export function parseShard(text: string, what = '--shard'): Shard {
+  // At most six digits: N ≤ MAX_SHARDS.
   const match = /^([1-9]\d{0,5})\/([1-9]\d{0,5})$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (match === null || index > count || count > MAX_SHARDS)
+  if (match === null || index > count)
     throw new BomwrightError(
       'E_USAGE',
       `${what} must be I/N, shard I of N with 1 ≤ I ≤ N ≤ ${MAX_SHARDS} (e.g. 2/4), not ${JSON.stringify(text)}`,
@@ -34,7 +35,7 @@ export function parseShard(text: string, what = '--shard'): Shard {
 
 /** The shard (1 to count) a document falls to, from its report uri: see the module's comment. */
 export function shardOf(uri: string, count: number): number {
-  const digest = createHash('sha256').update(uri, 'utf8').digest();
+  const digest = createHash('sha256').update(uri).digest();
   return (digest.readUIntBE(0, 6) % count) + 1;
 }
 
@@ -49,7 +50,7 @@ export function shardStamp(
 ): ShardStamp {
   const where = toPosix(path.relative(repositoryRoot(run.cwd), path.resolve(run.cwd)));
   const digest = createHash('sha256')
-    .update(JSON.stringify([where, run.operands, run.settings]), 'utf8')
+    .update(JSON.stringify([where, run.operands, run.settings]))
     .digest('hex');
   return { index: shard.index, count: shard.count, settings: digest.slice(0, 16) };
 }

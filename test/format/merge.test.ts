@@ -42,6 +42,9 @@ async function allReports(): Promise<FileReport[]> {
     ['boms/Upper.json', invalid],
     ['boms/space d.json', valid],
     ['z/\u00e9.json', both],
+    // Apart only by the line break (0x0A sorts before 0): the junit name keeps it.
+    ['z/a\nb.json', invalid],
+    ['z/a0.json', warned],
   ];
   const reports = entries.map(([uri, outcome]) =>
     typeof outcome === 'string' ? { path: uri, uri, failure: outcome } : { path: uri, uri, result: outcome! },
@@ -99,7 +102,7 @@ describe('mergeReports: the same bytes as one run', () => {
 
   it.each(FORMATS)('%s: a shard that no document fell to merges', async (format) => {
     const reports = await allReports();
-    // Twelve reports over twenty shards: shard 20, among others, gets none.
+    // Fourteen reports over twenty shards: shard 20, among others, gets none.
     const texts = shardTexts(format, reports, 20);
     expect(texts.at(-1)!.text).toBe(formatReports(format, [], { ...options, shard: stamp(20, 20) }));
     expect(mergeReports(texts).text).toBe(formatReports(format, reports, options));
@@ -125,13 +128,13 @@ describe('mergeReports: the same bytes as one run', () => {
     const json = JSON.parse(mergeReports(shardTexts('json', reports, 3)).text);
     const single = JSON.parse(formatReports('json', reports, options));
     expect(json.summary).toEqual(single.summary);
-    expect(json.summary).toEqual({ documents: 12, errors: 10, warnings: 5, invalid: 7, unreadable: 1 });
+    expect(json.summary).toEqual({ documents: 14, errors: 11, warnings: 6, invalid: 8, unreadable: 1 });
     expect(json.shard).toBeUndefined();
     const sarif = JSON.parse(mergeReports(shardTexts('sarif', reports, 3)).text);
     expect(sarif.runs[0].invocations[0]).not.toHaveProperty('properties');
     expect(sarif.runs[0].invocations[0].executionSuccessful).toBe(false);
     const junit = mergeReports(shardTexts('junit', reports, 3)).text;
-    expect(junit).toContain('<testsuites name="bomwright" tests="12" failures="8">');
+    expect(junit).toContain('<testsuites name="bomwright" tests="14" failures="9">');
     expect(junit).not.toContain('<properties>');
   });
 
@@ -148,6 +151,12 @@ describe('mergeReports: the same bytes as one run', () => {
       toolExecutionNotifications: [],
       properties: { note: 'kept' },
     });
+    // Such a property is part of what every shard must share.
+    const other = JSON.parse(texts[1]!.text);
+    other.runs[0].invocations[0].properties.note = 'changed';
+    expect(
+      mergeError(() => mergeReports([texts[0]!, { name: 'b', text: JSON.stringify(other, null, 2) + '\n' }])).message,
+    ).toBe('b: differs from shard-1.sarif outside its documents (tool, rules or report layout)');
   });
 
   it('takes the format from the option or the first report', async () => {
@@ -161,7 +170,8 @@ describe('mergeReports: the same bytes as one run', () => {
 
 describe('mergeReports: what it refuses', () => {
   it('nothing to merge, and a run whose shards found no document', () => {
-    expect(mergeError(() => mergeReports([])).code).toBe('E_USAGE');
+    const none = mergeError(() => mergeReports([]));
+    expect([none.code, none.message]).toEqual(['E_USAGE', 'Name the shard reports to merge']);
     for (const format of FORMATS) {
       const texts = [1, 2].map((index) => ({
         name: `s${index}`,
@@ -186,6 +196,7 @@ describe('mergeReports: what it refuses', () => {
     ['text', 'bomwright: 0 errors\n', 'is neither JSON nor JUnit XML'],
     ['JSON of something else', '{"documents": []}', 'is not a json, sarif or junit report of bomwright validate'],
     ['a JSON array', '[1]', 'is not a json, sarif or junit report of bomwright validate'],
+    ['JSON null', 'null', 'is not a json, sarif or junit report of bomwright validate'],
     ['another JSON report version', '{"reportVersion": 2}', 'has reportVersion 2, not 1'],
     ['XML of something else', '<?xml version="1.0"?>\n<a/>\n', 'is not JUnit XML as bomwright validate writes it'],
     ['very deep JSON', `{"reportVersion": 1, "x": ${'['.repeat(5000)}${']'.repeat(5000)}}`, 'nests deeper than 32'],
@@ -193,6 +204,23 @@ describe('mergeReports: what it refuses', () => {
     const error = mergeError(() => mergeReports([{ name: 'x.out', text }]));
     expect(error.code).toBe('E_MERGE');
     expect(error.message).toContain(`x.out: ${message}`);
+  });
+
+  it('json: nesting up to 32 levels, and not one more', async () => {
+    const reports = await allReports();
+    const [one, two] = shardTexts('json', reports, 2);
+    // report → documents → document → diagnostics → diagnostic → extra: the arrays add the rest.
+    const nested = (levels: number) => {
+      const report = JSON.parse(two!.text);
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = [value];
+      report.documents[0].diagnostics.push({ extra: value });
+      return { name: 'b', text: JSON.stringify(report, null, 2) + '\n' };
+    };
+    expect(mergeReports([one!, nested(27)]).documents).toBe(reports.length);
+    expect(mergeError(() => mergeReports([one!, nested(28)])).message).toBe(
+      'b: nests deeper than 32 levels, which no bomwright report does',
+    );
   });
 
   it.each(FORMATS)('%s: a report that is not a shard report', async (format) => {
@@ -234,9 +262,11 @@ describe('mergeReports: what it refuses', () => {
     expect(mergeError(() => mergeReports([...texts, { ...texts[1]!, name: 'again' }])).message).toBe(
       `again: is shard 2/4, and so is shard-2.${format}`,
     );
-    expect(mergeError(() => mergeReports(texts.slice(0, 3))).message).toBe(
+    const missing = mergeError(() => mergeReports(texts.slice(0, 3)));
+    expect([missing.code, missing.message]).toEqual([
+      'E_MERGE',
       "shard 4/4 is missing: the merged report needs every shard's report",
-    );
+    ]);
     expect(mergeError(() => mergeReports([texts[1]!, texts[3]!])).message).toBe(
       "shards 1/4, 3/4 are missing: the merged report needs every shard's report",
     );
@@ -306,9 +336,33 @@ describe('mergeReports: what it refuses', () => {
     expect(
       edit((l) => ((l.runs[0].invocations[0]!.properties as { shard: { documents: number } }).shard.documents = 1)),
     ).toBe('b: names more documents than its stamp says it checked (1)');
-    expect(edit((l) => (l.runs[0].results[0] = { locations: [] }))).toBe(
-      'b: has a result or notification without an artifact URI',
-    );
+    for (const entry of [
+      null,
+      {},
+      { locations: [] },
+      { locations: [{}] },
+      { locations: [{ physicalLocation: {} }] },
+      { locations: [{ physicalLocation: { artifactLocation: {} } }] },
+      { locations: [{ physicalLocation: { artifactLocation: { uri: 7 } } }] },
+    ])
+      expect(edit((l) => (l.runs[0].results[0] = entry))).toBe(
+        'b: has a result or notification without an artifact URI',
+      );
+    const stamp = (l: Log) => (l.runs[0].invocations[0]!.properties as { shard: Record<string, unknown> }).shard;
+    for (const [key, value] of [
+      ['index', 0],
+      ['index', 1.5],
+      ['count', 2.5],
+      ['count', 0],
+      ['settings', 123],
+      ['settings', 'xyz0123456789abcdef'],
+      ['settings', '0123456789abcdefxyz'],
+      ['settings', ''],
+    ] as const)
+      expect(
+        edit((l) => (stamp(l)[key] = value)),
+        `${key} ${value}`,
+      ).toBe('b: has a shard stamp that is not one bomwright writes');
     expect(
       edit(
         (l) =>
@@ -333,6 +387,32 @@ describe('mergeReports: what it refuses', () => {
       'b: has tests or failures counts that do not match its test cases',
     );
     expect(merge(two!.text.trimEnd())).toBe('b: is not JUnit XML as bomwright validate writes it');
+    // Changed in every shard alike, so that only the layout check can tell.
+    const both = (from: string | RegExp, to: string) =>
+      mergeError(() =>
+        mergeReports([one!, two!].map((t, i) => ({ name: `s${i + 1}`, text: t.text.replace(from, to) }))),
+      ).message;
+    for (const [from, to] of [
+      ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.1" encoding="UTF-8"?>'],
+      ['<testsuites ', '<testsuitez '],
+      ['  <testsuite ', '  <testsuitez '],
+      ['</testsuites>\n', '</testsuites>\n\n'],
+    ] as const)
+      expect(both(from, to), from).toBe('s1: is not JUnit XML as bomwright validate writes it');
+    for (const [from, to] of [
+      ['    <properties>', '    <propertiez>'],
+      ['    </properties>', '    </propertiez>'],
+      ['      <property name="bomwright.shard"', 'x     <property name="bomwright.shard"'],
+      [/(bomwright\.shard" value="\d\/2"\/>)/, '$1 '],
+      ['      <property name="bomwright.settings"', 'x     <property name="bomwright.settings"'],
+      [/(bomwright\.settings" value="\w+"\/>)/, '$1 '],
+    ] as const)
+      expect(both(from, to), String(from)).toBe(
+        's1: is not a shard report (it has no shard stamp): merge the reports of validate --shard I/N runs',
+      );
+    expect(merge(two!.text.replace('<testsuites name="bomwright"', '<testsuites name="other"'))).toBe(
+      'b: differs from shard-1.junit outside its documents (tool, rules or report layout)',
+    );
     expect(merge(two!.text.replace('  </testsuite>\n', ''))).toBe(
       'b: is not JUnit XML as bomwright validate writes it',
     );
