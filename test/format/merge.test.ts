@@ -402,9 +402,9 @@ describe('mergeReports: what it refuses', () => {
     for (const [from, to] of [
       ['    <properties>', '    <propertiez>'],
       ['    </properties>', '    </propertiez>'],
-      ['      <property name="bomwright.shard"', 'x     <property name="bomwright.shard"'],
+      ['      <property name="bomwright.shard"', 'x      <property name="bomwright.shard"'],
       [/(bomwright\.shard" value="\d\/2"\/>)/, '$1 '],
-      ['      <property name="bomwright.settings"', 'x     <property name="bomwright.settings"'],
+      ['      <property name="bomwright.settings"', 'x      <property name="bomwright.settings"'],
       [/(bomwright\.settings" value="\w+"\/>)/, '$1 '],
     ] as const)
       expect(both(from, to), String(from)).toBe(
