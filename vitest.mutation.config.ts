@@ -16,6 +16,7 @@ export default defineConfig({
       'test/format/**/*.test.ts',
       'test/formats/**/*.test.ts',
       'test/node/write.test.ts',
+      'test/node/shard.test.ts',
       'test/api.test.ts',
       'test/readme.test.ts',
     ],

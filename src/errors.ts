@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'E_RESPONSE_SHAPE',
   'E_REQUEST_SHAPE',
   'E_REFUSED',
+  'E_MERGE',
   'E_INTERNAL',
 ] as const;
 

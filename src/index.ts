@@ -19,6 +19,10 @@ export type { Baseline } from './validate/version-rule.js';
 export { validateFiles } from './node/validate-files.js';
 /** What {@link validateFiles} takes and returns. */
 export type { ValidateFilesOptions, ValidateFilesResult, VersionRuleSource } from './node/validate-files.js';
+/** The shard (1 to N) a document falls to by its report uri, as `validateFiles({ shard })` chooses. */
+export { shardOf } from './node/shard.js';
+/** Shard `index` of `count`, as {@link validateFiles} takes it. */
+export type { Shard } from './node/shard.js';
 /** One finding about one place in a document, and its severity. */
 export type { Diagnostic } from './diagnostics/diagnostic.js';
 /** Every rule bomwright reports, by stable id, with severity, description and hint. */
@@ -34,7 +38,11 @@ export type { SpecFormat } from './formats/formats.js';
 /** Validation reports in one of the {@link OUTPUT_FORMATS} (text, json, sarif, junit, github). */
 export { formatReports, OUTPUT_FORMATS } from './format/index.js';
 /** What {@link formatReports} takes. */
-export type { FileReport, ReportOptions, OutputFormat } from './format/index.js';
+export type { FileReport, ReportOptions, OutputFormat, ShardStamp } from './format/index.js';
+/** The json, sarif or junit reports of every shard of one run → the report of one unsharded run. */
+export { mergeReports, MERGE_FORMATS } from './format/merge.js';
+/** What {@link mergeReports} takes and returns. */
+export type { ReportText, MergeOptions, MergeResult, MergeFormat } from './format/merge.js';
 /** A {@link diff} as `+`/`-`/`~` lines (text) or JSON. */
 export { formatDiff } from './format/diff.js';
 

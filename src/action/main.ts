@@ -17,6 +17,7 @@ import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
 import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
 import { validateFiles } from '../node/validate-files.js';
 import { repositoryRoot } from '../node/paths.js';
+import { parseShard, shardStamp } from '../node/shard.js';
 import { writeFileAtomic } from '../node/write.js';
 import { SIGNATURE_MODES, type SignatureMode } from '../validate/index.js';
 
@@ -66,6 +67,8 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   const sarifFile = input(env, 'sarif-file', 'bomwright.sarif');
   // The html report goes next to the SARIF file unless named.
   const htmlFile = input(env, 'html-file', path.join(path.dirname(sarifFile), 'bomwright.html'));
+  const shardInput = input(env, 'shard');
+  const shard = shardInput ? parseShard(shardInput, 'input shard') : undefined;
 
   const graphs = new GraphBudget();
   const { reports, workers } = await validateFiles(paths, {
@@ -77,9 +80,27 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     ...(baseRef ? { versionRule: { baseRef } } : {}),
     details: true,
     onFile: (report) => report && graphs.add(report),
+    ...(shard === undefined ? {} : { shard }),
   });
   const repoRoot = repositoryRoot(workspace);
-  const options = { toolVersion: VERSION };
+  // A shard's SARIF is stamped for `bomwright merge-reports`, with a digest of what shapes it.
+  const stamp =
+    shard === undefined
+      ? undefined
+      : shardStamp(shard, {
+          cwd: workspace,
+          operands: paths,
+          settings: {
+            action: true,
+            signatures,
+            trust: list(input(env, 'trust')),
+            requireTrusted,
+            allowUnverifiable,
+            baseRef,
+            toolVersion: VERSION,
+          },
+        });
+  const options = { toolVersion: VERSION, ...(stamp === undefined ? {} : { shard: stamp }) };
   for (const report of reports) {
     // Annotations only where the pull request changed something: the rest was there before.
     const changed = base ? changedLines(path.join(repoRoot, report.uri), base, repoRoot) : undefined;
@@ -116,8 +137,9 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   const threads = workers > 0 ? ` (${workers} worker threads)` : '';
   // Files that could not be checked at all are said as such: they fail the run too.
   const unchecked = t.failures > 0 ? `, ${t.failures} not checked (see above)` : '';
+  const share = shard === undefined ? '' : ` (shard ${shard.index}/${shard.count})`;
   stdout(
-    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${unchecked}${threads}; SARIF: ${sarifFile}; html: ${path.relative(workspace, htmlPath)}\n`,
+    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${share}${unchecked}${threads}; SARIF: ${sarifFile}; html: ${path.relative(workspace, htmlPath)}\n`,
   );
   if (failOn === 'never') return 0;
   if (t.errors > 0 || t.failures > 0) return 1;

@@ -26,5 +26,5 @@ export function formatReports(format: OutputFormat, reports: readonly FileReport
   }
 }
 
-export type { FileReport, ReportOptions } from './report.js';
+export type { FileReport, ReportOptions, ShardStamp } from './report.js';
 export { totals } from './report.js';

@@ -6,6 +6,8 @@ export function formatJson(reports: readonly FileReport[], options: ReportOption
   const out = {
     reportVersion: 1,
     tool: { name: 'bomwright', version: options.toolVersion },
+    // A shard's report says which share of which run it is (merge-reports drops it again).
+    ...(options.shard === undefined ? {} : { shard: { ...options.shard } }),
     summary: {
       documents: t.files,
       errors: t.errors,

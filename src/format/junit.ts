@@ -35,11 +35,24 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="bomwright" tests="${reports.length}" failures="${failures}">`,
     `  <testsuite name="bomwright validate" tests="${reports.length}" failures="${failures}" errors="0" skipped="0">`,
+    ...shardProperties(options),
     ...cases,
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** A shard's report says which share of which run it is (merge-reports drops it again). No user text here. */
+function shardProperties(options: ReportOptions): string[] {
+  const shard = options.shard;
+  if (shard === undefined) return [];
+  return [
+    '    <properties>',
+    `      <property name="bomwright.shard" value="${shard.index}/${shard.count}"/>`,
+    `      <property name="bomwright.settings" value="${escapeXml(shard.settings)}"/>`,
+    '    </properties>',
+  ];
 }
 
 /** XML 1.0 text: escape markup and drop characters XML cannot carry at all. */
@@ -51,3 +64,13 @@ function escapeXml(text: string): string {
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;');
 }
+
+/**
+ * escapeXml undone, for merge-reports' ordering by name. Characters XML cannot carry were replaced by U+FFFD and
+ * stay so: the caller must not rely on such names.
+ */
+export function unescapeXml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot);/g, (_, name: string) => XML_ENTITIES[name]!);
+}
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"' };

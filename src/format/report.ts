@@ -16,6 +16,30 @@ export interface ReportOptions {
   /** Only errors: drop warnings from the output (they still count for --max-warnings). */
   quiet?: boolean;
   toolVersion: string;
+  /** The share of a sharded run this report covers; json, sarif and junit record it for merge-reports. */
+  shard?: ShardStamp;
+}
+
+/**
+ * Which share of which run a report covers: shard `index` of `count` (1-based), and `settings`, a digest of
+ * everything that shapes the report (operands, options, bomwright's version), so that merge-reports can refuse
+ * shards of different runs.
+ */
+/** The most shards a run may have (a CI matrix has at most a few hundred jobs); stamps beyond it are not ours. */
+export const MAX_SHARDS = 999_999;
+
+export interface ShardStamp {
+  index: number;
+  count: number;
+  settings: string;
+}
+
+/**
+ * The order of documents in every report: by `uri`, UTF-16 code unit by code unit (JavaScript's `<`). One
+ * comparator for validateFiles and merge-reports, so a merged report is in the order a single run writes.
+ */
+export function compareUri(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export interface Totals {

@@ -61,7 +61,17 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
         },
         originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root' } } },
         results,
-        invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
+        invocations: [
+          {
+            executionSuccessful: notifications.length === 0,
+            toolExecutionNotifications: notifications,
+            // A shard's report says which share of which run it is, and how many documents it checked (clean
+            // ones leave no result); merge-reports drops it again.
+            ...(options.shard === undefined
+              ? {}
+              : { properties: { shard: { ...options.shard, documents: reports.length } } }),
+          },
+        ],
       },
     ],
   };

@@ -4,7 +4,7 @@
  * users share it; each then formats the reports its own way.
  */
 import { BomwrightError } from '../errors.js';
-import type { FileReport } from '../format/report.js';
+import { compareUri, type FileReport } from '../format/report.js';
 import type { SignatureMode } from '../validate/index.js';
 import type { CheckSettings } from './check-file.js';
 import { gitRoot, headCommit, resolveCommit, stagedJsonFiles } from './git.js';
@@ -12,6 +12,7 @@ import { resolveInputs, STDIN } from './discover.js';
 import { loadTrustStore } from './keys.js';
 import { displayPath, repositoryRoot } from './paths.js';
 import { checkAll, defaultJobs } from './pool.js';
+import { shardOf, type Shard } from './shard.js';
 
 /** The version rule's baseline: a previous release's file, each file at a git revision, or HEAD for the index. */
 export type VersionRuleSource = { baseline: string } | { baseRef: string } | { staged: true };
@@ -37,8 +38,16 @@ export interface ValidateFilesOptions {
   versionRule?: VersionRuleSource;
   /** Also compute each result's `details` (signatures, version verdict, dependency graph), as the html report needs. */
   details?: boolean;
-  /** Called once the inputs are known (absolute paths, `-` for standard input), before any is checked. */
-  onStart?: (sources: readonly string[]) => void;
+  /**
+   * Check only the documents that fall to shard `index` of `count` (by their report uri, see shard.ts); the
+   * others are not even read. A shard that no document falls to is not an error.
+   */
+  shard?: Shard;
+  /**
+   * Called once the inputs are known (absolute paths, `-` for standard input), before any is checked; `found`
+   * also has the inputs of the other shards.
+   */
+  onStart?: (sources: readonly string[], found: readonly string[]) => void;
   /** Called as each input is done (in completion order); `report` is absent for skipped files (not BOMs). */
   onFile?: (report: FileReport | undefined) => void;
 }
@@ -55,7 +64,8 @@ const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
 /**
  * Validates every BOM the operands name. A missing file or a pattern matching nothing is a usage error, and so
  * is finding no BOM at all (a CI job must not pass by validating nothing), except for staged files, where a
- * commit without BOM changes has nothing to check.
+ * commit without BOM changes has nothing to check, and for a shard, which cannot know what the others found
+ * (merge-reports refuses a run whose shards found nothing); a shard's operands must still name some file.
  */
 export async function validateFiles(
   operands: readonly string[],
@@ -63,12 +73,19 @@ export async function validateFiles(
 ): Promise<ValidateFilesResult> {
   const cwd = options.cwd ?? process.cwd();
   const rule = options.versionRule;
+  const shard = options.shard;
+  if (shard !== undefined) refuseShardWith(rule, operands);
   const root = rule !== undefined && !('baseline' in rule) ? gitRoot(cwd) : undefined;
   // --staged checks exactly what is about to be committed: the staged BOM files, whatever the operands say.
-  const inputs =
+  const found =
     rule !== undefined && 'staged' in rule
       ? stagedJsonFiles(root!).map((source) => ({ source, explicit: false }))
       : await resolveInputs(operands.length > 0 ? operands : ['.'], cwd);
+  const repoRoot = repositoryRoot(cwd);
+  const uriOf = (source: string) => (source === STDIN ? '<stdin>' : displayPath(source, repoRoot));
+  // Chosen by path before anything is read: a shard never reads the other shards' files.
+  const inputs =
+    shard === undefined ? found : found.filter((input) => shardOf(uriOf(input.source), shard.count) === shard.index);
   if (rule !== undefined && 'baseline' in rule && inputs.length !== 1)
     throw new BomwrightError('E_USAGE', '--baseline compares one document; name exactly one file');
   const trustPaths = [...(options.trustPaths ?? [])];
@@ -93,8 +110,10 @@ export async function validateFiles(
           ? { versionRule: { mode: 'ref' as const, commit: resolveCommit(rule.baseRef, root!), root: root! } }
           : { versionRule: { mode: 'staged' as const, head: headCommit(root!), root: root! } }),
   };
-  const repoRoot = repositoryRoot(cwd);
-  options.onStart?.(inputs.map((input) => input.source));
+  options.onStart?.(
+    inputs.map((input) => input.source),
+    found.map((input) => input.source),
+  );
   const reports: FileReport[] = [];
   const { workers } = await checkAll(inputs, settings, trust, options.jobs ?? defaultJobs(), (index, outcome) => {
     if (outcome.kind === 'skipped') {
@@ -105,16 +124,27 @@ export async function validateFiles(
     const isStdin = source === STDIN;
     const report: FileReport = {
       path: isStdin ? '<stdin>' : displayPath(source, cwd),
-      uri: isStdin ? '<stdin>' : displayPath(source, repoRoot),
+      uri: uriOf(source),
       ...(outcome.kind === 'result' ? { result: outcome.result } : { failure: outcome.failure }),
     };
     reports.push(report);
     options.onFile?.(report);
   });
-  if (reports.length === 0 && !(rule !== undefined && 'staged' in rule)) {
+  const nothingFound = shard === undefined ? reports.length === 0 : found.length === 0;
+  if (nothingFound && !(rule !== undefined && 'staged' in rule)) {
     throw new BomwrightError('E_NO_MATCH', `No BOM documents found in ${operands.join(' ') || '.'}`);
   }
   // Deterministic whatever the completion order.
-  reports.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  reports.sort((a, b) => compareUri(a.uri, b.uri));
   return { reports, workers };
+}
+
+/** Sharding splits many files found on disk; the version rule's one baseline, the index and stdin are not that. */
+function refuseShardWith(rule: VersionRuleSource | undefined, operands: readonly string[]): void {
+  if (rule !== undefined && 'staged' in rule)
+    throw new BomwrightError('E_USAGE', '--shard cannot be used with --staged: a pre-commit check is one process');
+  if (rule !== undefined && 'baseline' in rule)
+    throw new BomwrightError('E_USAGE', '--shard cannot be used with --baseline, which compares one document');
+  if (operands.includes(STDIN))
+    throw new BomwrightError('E_USAGE', '--shard cannot take standard input (-): it has no path to be placed by');
 }

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SAMPLES, tempDir } from '../helpers.js';
+import { ROOT, runCli, SAMPLES, tempDir } from '../helpers.js';
 
 /**
  * The committed bundle, run the way the runner runs a node24 action (`node <main>` in the workspace), from a copy
@@ -124,6 +124,7 @@ describe('GitHub Action', () => {
       'fail-on',
       'sarif-file',
       'html-file',
+      'shard',
     ]);
     const source = readFileSync(path.join(ROOT, 'src/action/main.ts'), 'utf8');
     for (const name of inputs) expect(source, name).toContain(`'${name}'`);
@@ -146,6 +147,38 @@ describe('GitHub Action', () => {
         `::error title=bomwright::E_USAGE: input ${name} must be ${allowed}, not ${JSON.stringify(value)}\n`,
       );
     }
+  });
+
+  it('shard: checks its share, writes a stamped SARIF, and the merged shards are the unsharded SARIF', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, '.git'));
+    mkdirSync(path.join(dir, 'sboms'));
+    for (let i = 0; i < 12; i++)
+      writeFileSync(
+        path.join(dir, `sboms/bom-${i}.json`),
+        i % 4 === 0 ? SAMPLE.replace('"version": 1', '"version": 0') : SAMPLE,
+      );
+    const whole = runAction(dir, { paths: 'sboms', 'sarif-file': 'all.sarif' });
+    expect(whole.status).toBe(1);
+    const files: string[] = [];
+    let documents = 0;
+    for (const index of [1, 2, 3]) {
+      const run = runAction(dir, { paths: 'sboms', shard: ` ${index}/3 `, 'sarif-file': `shard-${index}.sarif` });
+      expect(run.stdout).toMatch(new RegExp(`in (\\d+) documents \\(shard ${index}/3\\)`));
+      const log = JSON.parse(readFileSync(path.join(dir, `shard-${index}.sarif`), 'utf8'));
+      expect(log.runs[0].invocations[0].properties.shard).toMatchObject({ index, count: 3 });
+      documents += log.runs[0].invocations[0].properties.shard.documents;
+      files.push(`shard-${index}.sarif`);
+    }
+    expect(documents).toBe(12);
+    const merged = await runCli(['merge-reports', ...files], { cwd: dir });
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toBe(readFileSync(path.join(dir, 'all.sarif'), 'utf8'));
+    const bad = runAction(dir, { paths: 'sboms', shard: '4/3' });
+    expect([bad.status, bad.stdout]).toEqual([
+      2,
+      '::error title=bomwright::E_USAGE: input shard must be I/N, shard I of N with 1 ≤ I ≤ N ≤ 999999 (e.g. 2/4), not "4/3"\n',
+    ]);
   });
 
   it('checks many files in worker threads inside its single file, with the same results', () => {

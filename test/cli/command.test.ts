@@ -45,6 +45,7 @@ describe('commands as modules', () => {
     const names = COMMANDS.map((c) => c.command.split(' ')[0]);
     expect(names).toEqual([
       'validate',
+      'merge-reports',
       'sign',
       'verify',
       'init',

@@ -38,6 +38,11 @@ describe('SARIF', () => {
     const check = ajv.compile(schema);
     const log = JSON.parse(formatReports('sarif', await reports(), options)) as unknown;
     expect(check(log), JSON.stringify(check.errors, null, 2)).toBe(true);
+    // A shard's log too: its stamp is an invocation's property bag.
+    const shard = { index: 2, count: 4, settings: '0123456789abcdef' };
+    const stamped = JSON.parse(formatReports('sarif', await reports(), { ...options, shard }));
+    expect(stamped.runs[0].invocations[0].properties).toEqual({ shard: { ...shard, documents: 3 } });
+    expect(check(stamped), JSON.stringify(check.errors, null, 2)).toBe(true);
   });
 
   it('uses repository-relative URIs, stable rule ids and rule indexes', async () => {

@@ -11,6 +11,7 @@ import { serviceCommand } from './service.js';
 import { addCommand, setCommand } from './edit.js';
 import { initCommand } from './init.js';
 import { keygenCommand } from './keygen.js';
+import { mergeReportsCommand } from './merge-reports.js';
 import { normalizeCommand } from './normalize.js';
 import { signCommand } from './sign.js';
 import { validateCommand } from './validate.js';
@@ -18,6 +19,7 @@ import { verifyCommand } from './verify.js';
 
 export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
+  mergeReportsCommand,
   signCommand,
   verifyCommand,
   initCommand,

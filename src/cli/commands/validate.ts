@@ -20,6 +20,7 @@ import { createProgress, type Progress } from '../progress.js';
 import { writeFileAtomic } from '../../node/write.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { filesOf } from '../../node/keys.js';
+import { parseShard, shardStamp, type Shard } from '../../node/shard.js';
 
 /** What validateFiles needs from the command line, passed on as it is. */
 type CheckOptions = Pick<
@@ -35,6 +36,7 @@ type CheckOptions = Pick<
   | 'allowExcludes'
   | 'jobs'
   | 'versionRule'
+  | 'shard'
 >;
 
 export interface ValidateCommandOptions {
@@ -127,6 +129,10 @@ export const validateCommand = defineCommand({
       .option('staged', {
         type: 'boolean',
         describe: 'Check the staged BOM files (the index) against HEAD: for pre-commit hooks',
+      })
+      .option('shard', {
+        type: 'string',
+        describe: 'Check only shard I of N (e.g. 2/4), chosen by path; merge-reports joins the N reports',
       }),
   handler: (argv, context) => {
     const maxWarnings = argv.maxWarnings;
@@ -134,6 +140,7 @@ export const validateCommand = defineCommand({
       throw new BomwrightError('E_USAGE', '--max-warnings must be a whole number of at least 0');
     }
     const versionRule = versionRuleSource(argv);
+    const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
     return runValidate({
       paths: argv.paths,
       check: {
@@ -148,6 +155,7 @@ export const validateCommand = defineCommand({
         allowExcludes: argv.allowExcludes,
         jobs: jobCount(argv.jobs),
         ...(versionRule === undefined ? {} : { versionRule }),
+        ...(shard === undefined ? {} : { shard }),
       },
       format: argv.format,
       output: argv.output,
@@ -172,8 +180,26 @@ function jobCount(value: number | undefined): number {
   return value;
 }
 
+/**
+ * What a shard's report is stamped with: the shard and a digest of what shapes the report, so that merge-reports
+ * refuses shards of different runs. Not --jobs, --progress, --output or --max-warnings: they change no report.
+ */
+function stampOf(shard: Shard, options: ValidateCommandOptions) {
+  const { cwd, jobs: _jobs, shard: _shard, ...check } = options.check;
+  return shardStamp(shard, {
+    cwd: cwd ?? process.cwd(),
+    operands: options.paths,
+    settings: { ...check, format: options.format, quiet: options.quiet, toolVersion: options.toolVersion },
+  });
+}
+
 export async function runValidate(options: ValidateCommandOptions): Promise<number> {
-  const reportOptions = { quiet: options.quiet, toolVersion: options.toolVersion };
+  const shard = options.check.shard;
+  const reportOptions = {
+    quiet: options.quiet,
+    toolVersion: options.toolVersion,
+    ...(shard === undefined ? {} : { shard: stampOf(shard, options) }),
+  };
   const rule = options.check.versionRule;
   const baselineFile = rule !== undefined && 'baseline' in rule ? rule.baseline : undefined;
   const streaming = STREAMED.has(options.format) && options.output === undefined;
@@ -187,10 +213,11 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
       ...options.check,
       // Only the html report shows signatures, the version verdict and the graph: the others pay nothing for them.
       ...(options.format === 'html' ? { details: true } : {}),
-      onStart: (sources) => {
+      onStart: (sources, found) => {
         if (options.output !== undefined) {
+          // Another shard's inputs too: running the shards one after another must not destroy one.
           refuseOverwriting(options.output, [
-            ...sources.map((file) => ({ file, role: 'an input' })),
+            ...found.map((file) => ({ file, role: 'an input' })),
             ...[...(options.check.trustPaths ?? []), ...(options.check.trustRootPaths ?? [])]
               .flatMap(filesOf)
               .map((file) => ({ file, role: 'a trust file' })),
@@ -226,9 +253,14 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     progress?.stop();
   }
   const found = result.reports;
-  if (found.length === 0) {
+  if (found.length === 0 && shard === undefined) {
     // Only for --staged: a commit without BOM changes has nothing to check, and the hook must let it through.
     if (!options.quiet) options.stdout('No staged BOM documents\n');
+    return EXIT_OK;
+  }
+  if (found.length === 0 && streaming) {
+    // A shard no document fell to passes; its json, sarif or junit report is written below, to be merged.
+    if (!options.quiet) options.stdout(`No BOM documents in shard ${shard!.index}/${shard!.count}\n`);
     return EXIT_OK;
   }
   if (streaming) {
