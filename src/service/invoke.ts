@@ -67,15 +67,12 @@ export function checkBody(operation: Operation, body: unknown): void {
   if (body === undefined) return;
   const error = shapeProblem(operation.body, body);
   if (error !== undefined) {
-    const where = error?.instancePath === '' || error === undefined ? 'the body' : error.instancePath;
+    const where = error.instancePath === '' ? 'the body' : error.instancePath;
     const extra =
-      error?.keyword === 'additionalProperties'
+      error.keyword === 'additionalProperties'
         ? ` '${String((error.params as { additionalProperty: string }).additionalProperty)}'`
         : '';
-    throw new ServiceError(
-      'E_REQUEST_SHAPE',
-      `${operation.name}: ${where} ${error?.message ?? 'is not valid'}${extra}`,
-    );
+    throw new ServiceError('E_REQUEST_SHAPE', `${operation.name}: ${where} ${error.message!}${extra}`);
   }
   if (operation.body === 'threadReply') checkAttachmentSizes(body);
 }
@@ -84,7 +81,8 @@ export function checkBody(operation: Operation, body: unknown): void {
 export const MAX_ATTACHMENT_BYTES = 3 * 1024 * 1024;
 
 function checkAttachmentSizes(body: unknown): void {
-  const attachments = (body as { post?: { attachments?: unknown } }).post?.attachments;
+  // The shape has required `post` already.
+  const attachments = (body as { post: { attachments?: unknown } }).post.attachments;
   if (!Array.isArray(attachments)) return;
   attachments.forEach((attachment: { name?: unknown; contentBytes?: unknown; item?: unknown }, i) => {
     const size =
@@ -148,8 +146,9 @@ export async function* pages(
 ): AsyncGenerator<unknown, void, undefined> {
   let response = first;
   for (let page = 0; ; page++) {
-    const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown } | undefined;
-    if (body === undefined || !Array.isArray(body.value))
+    const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown } | null | undefined;
+    // A page of null, text or a list is as wrong as one without its array, and must not be read as an object.
+    if (body === null || typeof body !== 'object' || !Array.isArray(body.value))
       throw new ServiceError('E_RESPONSE_SHAPE', 'A collection page has no "value" array', {
         status: response.status,
         clientRequestId: response.clientRequestId,

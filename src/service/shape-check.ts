@@ -30,9 +30,12 @@ export function shapeProblem(shape: string, body: unknown): ErrorObject | undefi
     validate = ajv.compile(BODY_SHAPES[shape]!.schema);
     validators.set(shape, validate);
   }
-  return validate(body)
-    ? undefined
-    : (validate.errors?.[0] ?? { keyword: 'false', instancePath: '', schemaPath: '', params: {} });
+  return validate(body) ? undefined : firstError(validate);
+}
+
+/** ajv sets `errors` whenever a validation fails. */
+function firstError(validate: ValidateFunction): ErrorObject {
+  return validate.errors![0]!;
 }
 
 const resourceValidators = new Map<string, ValidateFunction>();
@@ -49,7 +52,7 @@ export function resourceProblem(resource: ResourceName, value: unknown): string 
     resourceValidators.set(resource, validate);
   }
   if (validate(value)) return undefined;
-  const error = validate.errors?.[0];
-  const where = error === undefined || error.instancePath === '' ? 'the body' : error.instancePath;
-  return `${where} ${error?.message ?? 'is not valid'} (not a ${resource})`;
+  const error = firstError(validate);
+  const where = error.instancePath === '' ? 'the body' : error.instancePath;
+  return `${where} ${error.message!} (not a ${resource})`;
 }
