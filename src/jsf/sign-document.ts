@@ -7,6 +7,7 @@ import { BomwrightError } from '../errors.js';
 import { parsePointer, resolvePointer } from '../json/pointer.js';
 import { findFormatBySpecVersion } from '../formats/formats.js';
 import { findPlaces } from '../formats/signable.js';
+import { unsafeSignedNumbers } from './judge.js';
 import { applySignature, type SignOptions } from './sign.js';
 import { isRecord } from '../values.js';
 
@@ -113,10 +114,20 @@ export function signDocumentCounted(
       }
     }
   }
-  for (const target of targets) {
-    const holder = resolvePointer(copy, target);
-    if (!isRecord(holder)) throw new BomwrightError('E_INTERNAL', `Target ${target} is not an object`);
-    applySignature(holder, { ...options, ...perTarget?.get(target) });
+  const holders = targets.map((pointer) => {
+    const record = resolvePointer(copy, pointer);
+    if (!isRecord(record)) throw new BomwrightError('E_INTERNAL', `Target ${pointer} is not an object`);
+    return { record, pointer };
+  });
+  // A signature cannot pin a number beyond 2^53 (validate reports signature/unsafe-number): refuse to make one.
+  const unsafe = unsafeSignedNumbers(holders, property);
+  if (unsafe.length > 0) {
+    const more = unsafe.length > 1 ? ` (and ${unsafe.length - 1} more)` : '';
+    throw new BomwrightError(
+      'E_INPUT',
+      `Cannot sign: the number at ${unsafe[0]!.pointer} is 2^53 or more${more}, and a signature cannot pin it (write it as a string, or correct it)`,
+    );
   }
+  for (const { record, pointer } of holders) applySignature(record, { ...options, ...perTarget?.get(pointer) });
   return { document: copy, signed: targets.length };
 }
