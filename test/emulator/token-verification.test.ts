@@ -1,0 +1,162 @@
+/**
+ * The emulator's token check, through its library functions: who a valid token speaks for, and the exact reason
+ * the 401 gives for each way a token can be wrong (expired, another audience or issuer, another algorithm or key,
+ * malformed, too long, naming nobody). Also which stored key sets are accepted.
+ */
+import { generateKeyPair, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  allApplicationRoles,
+  createKeys,
+  isEmulatorKeys,
+  mintToken,
+  publicVerificationKey,
+  TOKEN_AUDIENCE,
+  tokenIssuer,
+  TokenRefusal,
+  verifyToken,
+  type EmulatorKeys,
+  type VerificationKey,
+} from '../../src/emulator/auth.js';
+import { importJWK } from 'jose';
+
+const TENANT = 'tenant-1';
+let keys: EmulatorKeys;
+let key: VerificationKey;
+const user = { id: 'u-1', userPrincipalName: 'adele@contoso.example' };
+
+beforeAll(async () => {
+  keys = await createKeys();
+  key = await publicVerificationKey(keys);
+});
+
+async function refusal(token: string): Promise<string> {
+  try {
+    await verifyToken(TENANT, key, token);
+  } catch (error) {
+    expect(error).toBeInstanceOf(TokenRefusal);
+    return (error as Error).message;
+  }
+  throw new Error('the token was accepted');
+}
+
+/** A token signed with the emulator's key, with the claims given on top of valid ones. */
+async function signed(claims: Record<string, unknown>, options: { iss?: string; aud?: string; exp?: number } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ idtyp: 'user', oid: 'u-1', upn: 'a@b.example', ...claims })
+    .setProtectedHeader({ alg: 'ES256' })
+    .setIssuer(options.iss ?? tokenIssuer(TENANT))
+    .setAudience(options.aud ?? TOKEN_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(options.exp ?? now + 600)
+    .sign(await importJWK(keys.signingKey, 'ES256'));
+}
+
+describe('a valid token', () => {
+  it('speaks for its user, with the scopes, directory roles and account kind it carries', async () => {
+    const token = await mintToken(keys, TENANT, {
+      user: { ...user, accountType: 'personal' },
+      scopes: ['Mail.Read', 'User.Read'],
+      directoryRoles: ['groupsAdministrator', 'Not A Role'],
+    });
+    const principal = await verifyToken(TENANT, key, token);
+    expect(principal).toMatchObject({ kind: 'user', userId: 'u-1', userPrincipalName: user.userPrincipalName });
+    if (principal.kind !== 'user') throw new Error('not a user');
+    expect([...principal.scopes]).toEqual(['Mail.Read', 'User.Read']);
+    expect([...principal.directoryRoles]).toEqual(['groupsAdministrator']);
+    expect(principal.personalAccount).toBe(true);
+    const work = await verifyToken(TENANT, key, await mintToken(keys, TENANT, { user }));
+    expect(work.kind === 'user' && work.personalAccount).toBe(false);
+  });
+
+  it('speaks for its application, with its roles (every application role by default)', async () => {
+    const principal = await verifyToken(
+      TENANT,
+      key,
+      await mintToken(keys, TENANT, { appId: 'app-1', roles: ['A', 'B'] }),
+    );
+    expect(principal).toMatchObject({ kind: 'app', appId: 'app-1' });
+    if (principal.kind !== 'app') throw new Error('not an app');
+    expect([...principal.roles]).toEqual(['A', 'B']);
+    const all = await verifyToken(TENANT, key, await mintToken(keys, TENANT, { appId: 'app-1' }));
+    expect(all.kind === 'app' && [...all.roles]).toEqual(allApplicationRoles());
+    expect(allApplicationRoles()).toEqual([...allApplicationRoles()].sort());
+  });
+
+  it('keeps only the strings of a roles list, and reads a missing scope as none', async () => {
+    const app = await verifyToken(TENANT, key, await signed({ idtyp: 'app', appid: 'a', roles: ['R', 5, null] }));
+    expect(app.kind === 'app' && [...app.roles]).toEqual(['R']);
+    const noScope = await verifyToken(TENANT, key, await signed({}));
+    expect(noScope.kind === 'user' && noScope.scopes.size).toBe(0);
+  });
+});
+
+describe('a refused token says why', () => {
+  it('expired', async () => {
+    expect(await refusal(await mintToken(keys, TENANT, { user, expiresInSeconds: -60 }))).toBe(
+      'Lifetime validation failed, the token is expired.',
+    );
+  });
+
+  it('another audience or another tenant’s issuer', async () => {
+    expect(await refusal(await signed({}, { aud: 'api://elsewhere' }))).toBe('Invalid audience.');
+    expect(await refusal(await signed({}, { iss: tokenIssuer('other-tenant') }))).toBe('Invalid issuer.');
+    expect(await refusal(await mintToken(keys, 'other-tenant', { user }))).toBe('Invalid issuer.');
+  });
+
+  it('another algorithm, another key, or no token at all', async () => {
+    const hmac = await new SignJWT({ idtyp: 'user' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('s'.repeat(32)));
+    expect(await refusal(hmac)).toBe('Access token validation failure: the signing algorithm is not allowed.');
+    const other = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ idtyp: 'user', oid: 'u', upn: 'u@x' })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer(tokenIssuer(TENANT))
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(other.privateKey);
+    expect(await refusal(forged)).toBe('Access token validation failure: invalid signature.');
+    expect(await refusal('not.a.token')).toBe('Access token validation failure: the token is malformed.');
+  });
+
+  it('a claim missing (no expiry), a token over 16 KiB, and one that names nobody', async () => {
+    const noExpiry = await new SignJWT({ idtyp: 'user', oid: 'u', upn: 'u@x' })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer(tokenIssuer(TENANT))
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .sign(await importJWK(keys.signingKey, 'ES256'));
+    expect(await refusal(noExpiry)).toBe('Access token validation failure: claim exp is not valid.');
+    expect(await refusal('x'.repeat(16_385))).toBe('Access token is too long.');
+    // Exactly 16 KiB is read (and then found malformed).
+    expect(await refusal('x'.repeat(16_384))).toBe('Access token validation failure: the token is malformed.');
+    for (const claims of [
+      { idtyp: 'device' },
+      { idtyp: 'user', oid: 5 },
+      { idtyp: 'user', upn: undefined },
+      { idtyp: 'app', appid: 7 },
+    ])
+      expect(await refusal(await signed(claims)), JSON.stringify(claims)).toBe(
+        'Access token validation failure: the token names no user or application.',
+      );
+  });
+});
+
+describe('stored keys', () => {
+  it('are accepted only with a link secret and an EC signing key', async () => {
+    const good = await createKeys();
+    expect(isEmulatorKeys(good)).toBe(true);
+    for (const bad of [
+      null,
+      'keys',
+      { ...good, linkSecret: 5 },
+      { ...good, signingKey: null },
+      { ...good, signingKey: 'jwk' },
+      { ...good, signingKey: { ...good.signingKey, kty: 'RSA' } },
+      { signingKey: good.signingKey },
+    ])
+      expect(isEmulatorKeys(bad), JSON.stringify(bad)).toBe(false);
+  });
+});
