@@ -100,6 +100,20 @@ export function depthFirstOrder(graph: DependencyGraph, parent: number[] = []): 
   return order;
 }
 
+/** Numbers each distinct string in first-seen order, so repeated kinds and purl prefixes are sent once. */
+function interner(): { values: string[]; index(value: string): number } {
+  const values: string[] = [];
+  const indexOf = new Map<string, number>();
+  return {
+    values,
+    index(value) {
+      let index = indexOf.get(value);
+      if (index === undefined) indexOf.set(value, (index = values.push(value) - 1));
+      return index;
+    },
+  };
+}
+
 /** The graph in the page's form. */
 export function embedGraph(graph: DependencyGraph): EmbeddedGraph {
   const n = graph.ref.length;
@@ -107,18 +121,8 @@ export function embedGraph(graph: DependencyGraph): EmbeddedGraph {
   const order = depthFirstOrder(graph, treeParent);
   const position = new Int32Array(n);
   order.forEach((node, i) => (position[node] = i));
-  const kinds: string[] = [];
-  const kindIndex = new Map<string, number>();
-  const k = order.map((node) => {
-    const kind = graph.kind[node]!;
-    let index = kindIndex.get(kind);
-    if (index === undefined) {
-      index = kinds.length;
-      kinds.push(kind);
-      kindIndex.set(kind, index);
-    }
-    return index;
-  });
+  const kinds = interner();
+  const k = order.map((node) => kinds.index(graph.kind[node]!));
   const p: number[] = [];
   order.forEach((node, i) => {
     const parent = graph.parent[node]!;
@@ -132,31 +136,23 @@ export function embedGraph(graph: DependencyGraph): EmbeddedGraph {
   const f: number[] = [];
   for (let i = 0; i < graph.findings.length; i += 2) f.push(position[graph.findings[i]!]!, graph.findings[i + 1]!);
   const flat = n <= FLAT_LIMIT;
-  const prefixes: string[] = [];
-  const prefixIndex = new Map<string, number>();
+  const prefixes = interner();
   const r = order.map((node) => {
     const ref = graph.ref[node]!;
     const tail = graph.name[node] === '' ? '' : `${graph.name[node]!}@${graph.version[node]!}`;
     if (tail === '' || graph.version[node] === '' || ref.length <= tail.length || !ref.endsWith(tail)) return ref;
-    const prefix = ref.slice(0, -tail.length);
-    let index = prefixIndex.get(prefix);
-    if (index === undefined) {
-      index = prefixes.length;
-      prefixes.push(prefix);
-      prefixIndex.set(prefix, index);
-    }
-    return index;
+    return prefixes.index(ref.slice(0, -tail.length));
   });
   return {
     n,
     b: BRANCHING,
     flat,
     r,
-    rp: prefixes,
+    rp: prefixes.values,
     a: order.map((node) => graph.name[node]!),
     v: order.map((node) => graph.version[node]!),
     k,
-    t: kinds,
+    t: kinds.values,
     p,
     tp: order.map((node, i) => (treeParent[node]! < 0 ? 0 : i - position[treeParent[node]!]!)),
     e,

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { RULES, type RuleId } from '../diagnostics/rules.js';
-import type { DependencyGraph, SignatureDetail, ValidationDetails } from '../validate/details.js';
+import { emptyGraph, type DependencyGraph, type SignatureDetail, type ValidationDetails } from '../validate/details.js';
 import type { ChangeCount, VersionVerdict } from '../validate/version-rule.js';
 import { embedGraph } from './html-graph.js';
 import { SCRIPT, STYLE } from './html-page.js';
@@ -91,21 +91,6 @@ export class GraphBudget {
     }
     return top;
   }
-}
-
-function emptyGraph(): DependencyGraph {
-  return {
-    ref: [],
-    name: [],
-    version: [],
-    kind: [],
-    parent: [],
-    pointer: [],
-    edges: [],
-    severity: [],
-    findings: [],
-    omitted: { nodes: 0, edges: 0, findings: 0 },
-  };
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -104,7 +104,8 @@ function signatureDetail(report: SignerReport): SignatureDetail {
 
 const text = (value: unknown): string => (value === undefined ? '' : cut(display(value, DETAIL_LIMITS.text) ?? ''));
 
-function emptyGraph(): DependencyGraph {
+/** A graph with no nodes: the start of one being built, or the stand-in for one left out. */
+export function emptyGraph(): DependencyGraph {
   return {
     ref: [],
     name: [],
