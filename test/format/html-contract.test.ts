@@ -170,6 +170,13 @@ describe('the html page', () => {
       '<li><strong class="">0</strong> errors</li>',
       '<li><strong class="">0</strong> warnings</li>',
     ]);
+    // A result that says valid does not count when the document also failed.
+    const failedValid: FileReport = { ...made('v.json', []), failure: 'E_READ: later' };
+    expect(headerOf(html([failedValid])).slice(5, 8)).toEqual([
+      '<li><strong class="good">0</strong> valid</li>',
+      '<li><strong class="">0</strong> invalid</li>',
+      '<li><strong class="bad">1</strong> not checked</li>',
+    ]);
     // Valid with an error count of 2 in the title.
     const two = html([made('a.json', [finding('bom/version'), finding('schema/type')])]);
     expect(two).toContain('<title>bomwright report: 2 errors, 1 document</title>');
@@ -194,12 +201,17 @@ describe('the html page', () => {
       `<tr><td><code>bom/serial-number-nil</code></td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td>${description('bom/serial-number-nil')}</td></tr>`,
       '</tbody></table>',
     ]);
-    // Ties by id, whatever order the documents name them in.
-    const tied = html([made('a.json', [finding('schema/type'), finding('bom/version')])]);
-    expect([...tableOf(tied, 'Findings by rule').matchAll(/<tr><td><code>([^<]+)<\/code>/g)].map((m) => m[1])).toEqual([
-      'bom/version',
-      'schema/type',
-    ]);
+    // Ties by id, and more findings first whatever their severity, in whichever order the documents name them.
+    const order = (diagnostics: Diagnostic[]) =>
+      [
+        ...tableOf(html([made('a.json', diagnostics)]), 'Findings by rule').matchAll(/<tr><td><code>([^<]+)<\/code>/g),
+      ].map((m) => m[1]);
+    expect(order([finding('schema/type'), finding('bom/version')])).toEqual(['bom/version', 'schema/type']);
+    expect(order([finding('bom/version'), finding('schema/type')])).toEqual(['bom/version', 'schema/type']);
+    const warnings = Array.from({ length: 3 }, () => finding('bom/serial-number-nil'));
+    const errors = [finding('schema/type'), finding('schema/type')];
+    expect(order([...warnings, ...errors])).toEqual(['bom/serial-number-nil', 'schema/type']);
+    expect(order([...errors, ...warnings])).toEqual(['bom/serial-number-nil', 'schema/type']);
     // --quiet leaves warnings out of the table, and a rule with only warnings out altogether.
     const quiet = tableOf(html(reports, { ...options, quiet: true }), 'Findings by rule');
     expect(quiet).toContain(
@@ -211,7 +223,15 @@ describe('the html page', () => {
     expect(block(none, '<h2>Findings by rule</h2>', '<h2>Documents</h2>')).toBe(
       '<h2>Findings by rule</h2>\n<p class="muted">No findings.</p>\n<h2>Documents</h2>',
     );
-    expect(none).toContain('<select id="filter-rule"><option value="">all rules</option></select>');
+    expect(block(none, '<form id="filters"', '</form>')).toBe(
+      '<form id="filters" hidden aria-label="Filter the findings"><fieldset><legend>Severity</legend>' +
+        '<label><input type="checkbox" name="severity" value="error" checked> errors</label>' +
+        '<label><input type="checkbox" name="severity" value="warning" checked> warnings</label></fieldset>' +
+        '<label>Rule <select id="filter-rule"><option value="">all rules</option></select></label>' +
+        '<button type="button" id="filter-reset">Show all</button>' +
+        '<span id="filter-status" role="status" aria-live="polite"></span></form>',
+    );
+    expect(none).toContain('</header>\n<main>\n<h2>Findings by rule</h2>\n');
   });
 
   it('lists the documents with format, verdict, counts, signatures and the version rule’s outcome', async () => {
