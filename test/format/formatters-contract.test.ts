@@ -205,7 +205,10 @@ describe('junit', () => {
     const out = formatJunit(
       [
         doc('a.json', findings()),
-        doc('w.json', [d('bom/serial-number-nil', { line: 2, column: 9 })]),
+        doc('w.json', [
+          d('bom/serial-number-nil', { line: 2, column: 9 }),
+          d('bom/serial-number-nil', { pointer: '' }),
+        ]),
         doc('one.json', [d('bom/version', { pointer: '' })]),
         doc('ok.json', []),
         gone('x.json', 'E_READ: <gone>'),
@@ -223,7 +226,8 @@ describe('junit', () => {
         'a.json:1:1 error not an object [schema/type]</failure>',
         '    </testcase>',
         '    <testcase classname="bomwright.validate" name="w.json">',
-        '      <system-out>w.json:2:9 warning bom/serial-number-nil broke at /p [bom/serial-number-nil]</system-out>',
+        '      <system-out>w.json:2:9 warning bom/serial-number-nil broke at /p [bom/serial-number-nil]',
+        'w.json:1:1 warning bom/serial-number-nil broke [bom/serial-number-nil]</system-out>',
         '    </testcase>',
         '    <testcase classname="bomwright.validate" name="one.json">',
         '      <failure message="1 error: bom/version broke" type="bom/version">one.json:1:1 error bom/version broke [bom/version]</failure>',

@@ -132,21 +132,28 @@ describe('the embedded graph', () => {
   });
 
   it('pins errors before warnings, at most 60 offenders, each with up to 6 neighbours by edge or nesting', () => {
-    // Node 0 depends on 1…8 (so positions are indices); 11 is nested in 10 and 13 in 12.
-    const severity = (i: number) => (i === 0 || i === 11 || i === 12 ? 2 : i >= 100 && i < 170 ? 1 : 0);
+    // Node 0 depends on 1…8 (so positions are indices); 181 is nested in 180 and 183 in 182. Warnings on 20…89
+    // come before the errors 0, 181 and 182 in document order, errors first all the same.
+    const severity = (i: number) => (i === 0 || i === 181 || i === 182 ? 2 : i >= 20 && i < 90 ? 1 : 0);
     const nodes = bare(200, (i) => ({
       severity: severity(i),
-      ...(i === 11 ? { parent: 10 } : i === 13 ? { parent: 12 } : {}),
+      ...(i === 181 ? { parent: 180 } : i === 183 ? { parent: 182 } : {}),
     }));
     const edges = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((to) => [0, to]);
     const embedded = embedGraph(graphOf(nodes, edges));
-    expect(embedded.r.slice(0, 14)).toEqual(Array.from({ length: 14 }, (_, i) => `n${i}`));
+    expect(embedded.r).toEqual(Array.from({ length: 200 }, (_, i) => `n${i}`));
     expect(embedded.flat).toBe(false);
-    // 3 errors, then the first 57 of 70 warnings; 0's first 6 dependencies; 11's parent and 12's child.
-    const warnings = Array.from({ length: 57 }, (_, i) => 100 + i);
-    expect(embedded.pin).toEqual([0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, ...warnings]);
+    // 3 errors, then the first 57 of 70 warnings; 0's first 6 dependencies; 181's parent and 182's child.
+    const warnings = Array.from({ length: 57 }, (_, i) => 20 + i);
+    expect(embedded.pin).toEqual([0, 1, 2, 3, 4, 5, 6, ...warnings, 180, 181, 182, 183]);
     // Pinned or not, every mark is listed.
     expect(embedded.s.length).toBe(2 * 73);
+  });
+
+  it('pins the first warnings in document order when there are more than 60', () => {
+    const nodes = bare(200, (i) => ({ severity: i >= 100 && i < 170 ? 1 : i === 10 ? 2 : 0 }));
+    const embedded = embedGraph(graphOf(nodes));
+    expect(embedded.pin).toEqual([10, ...Array.from({ length: 59 }, (_, i) => 100 + i)]);
   });
 
   it('pins a neighbour that depends on the offender as well as one it depends on', () => {
