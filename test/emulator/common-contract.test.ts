@@ -3,8 +3,12 @@
  * (`{base}/v1.0/{collection}/{id}`, `('{id}')` or `({id})`, percent-encoded ids), with the exact refusal otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { SEED_IDS } from '../../src/emulator/index.js';
-import { useEmulator, type Reply } from './harness.js';
+import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
+import { loadState } from '../../src/emulator/journal.js';
+import type { JsonRecord } from '../../src/emulator/store.js';
+import { tempDir } from '../helpers.js';
+import { Harness, useEmulator, type Reply } from './harness.js';
+import { CASE, SEARCH, userSourceUrl } from './samples.js';
 
 const U = SEED_IDS.users;
 const G = SEED_IDS.groups;
@@ -79,5 +83,37 @@ describe('reference URLs', () => {
     expect(refused.body.error.message).toBe(
       `Invalid @odata.id: '${long.slice(0, 119)}…' is not a reference to an object of this service.`,
     );
+  });
+});
+
+describe('id lists in loosely typed records', () => {
+  it('reads only the ids of a list, and a missing list as empty, when a write copies it', async () => {
+    // A seed's eDiscovery searches are free-form: one lists a number among its sources, one has no list at all.
+    const seed = structuredClone(DEFAULT_SEED) as unknown as {
+      ediscoveryCases: { searches: Record<string, unknown>[] }[];
+    };
+    const searches = seed.ediscoveryCases[0]!.searches;
+    searches[0]!.custodianSources = [7, 'legacy-source'];
+    searches.push({ id: 'search-without-sources', displayName: 'No list' });
+    const stateDir = tempDir();
+    const local = new Harness({ seed, stateDir });
+    await local.start();
+    try {
+      for (const search of [SEARCH, 'search-without-sources']) {
+        const added = await local.call(
+          'POST',
+          `/security/cases/ediscoveryCases/${CASE}/searches/${search}/custodianSources/$ref`,
+          { body: { '@odata.id': userSourceUrl(local.emulator.url) } },
+        );
+        expect(added.status, added.text).toBe(204);
+      }
+      const stored = loadState(stateDir, true).store.get('ediscoveryCases', CASE)!.searches as JsonRecord[];
+      expect(stored.map((s) => s.custodianSources)).toEqual([
+        ['legacy-source', '2b4ff8f1-9003-4f6a-8b7c-9d0e1f2a3b03'],
+        ['2b4ff8f1-9003-4f6a-8b7c-9d0e1f2a3b03'],
+      ]);
+    } finally {
+      await local.emulator.close();
+    }
   });
 });
