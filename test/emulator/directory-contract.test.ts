@@ -250,12 +250,13 @@ describe('home realm discovery policies', () => {
     ]);
     expect((await api.call('GET', `${path}?$top=0`)).body.value).toEqual([]);
     expect((await api.call('GET', `${path}?$top=2147483647`)).body.value).toHaveLength(2);
-    expectFault(
-      await api.call('GET', `${path}?$top=-1`),
-      400,
-      'BadRequest',
-      "Invalid value '-1' for query option $top: expected a non-negative 32-bit integer.",
-    );
+    for (const top of ['-1', '2147483648'])
+      expectFault(
+        await api.call('GET', `${path}?$top=${top}`),
+        400,
+        'BadRequest',
+        `Invalid value '${top}' for query option $top: expected a non-negative 32-bit integer.`,
+      );
     expectFault(
       await api.call('GET', `${path}?$select=appliesTo`),
       400,
