@@ -2,7 +2,8 @@
  * What every handler shares: how a user is addressed, and which reference URLs name an object of this service
  * (`{base}/v1.0/{collection}/{id}`, `('{id}')` or `({id})`, percent-encoded ids), with the exact refusal otherwise.
  */
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/journal.js';
 import type { JsonRecord } from '../../src/emulator/store.js';
@@ -12,6 +13,17 @@ import { CASE, SEARCH, userSourceUrl } from './samples.js';
 
 const U = SEED_IDS.users;
 const G = SEED_IDS.groups;
+/** State folders made by this file, removed after it. */
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+function stateFolder(): string {
+  const folder = tempDir('bomwright-emulator-');
+  folders.push(folder);
+  return folder;
+}
+
 const api = useEmulator();
 
 function expectBadReference(reply: Reply, url: string, why = 'is not a reference to an object of this service'): void {
@@ -95,7 +107,7 @@ describe('id lists in loosely typed records', () => {
     const searches = seed.ediscoveryCases[0]!.searches;
     searches[0]!.custodianSources = [7, 'legacy-source'];
     searches.push({ id: 'search-without-sources', displayName: 'No list' });
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     const local = new Harness({ seed, stateDir });
     await local.start();
     try {

@@ -3,7 +3,8 @@
  * bundles, each to the letter: error codes and messages, the exact resource shapes and contexts, and the state a
  * write leaves (read back from the emulator's state folder) or, when refused, does not change.
  */
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/journal.js';
 import type { JsonRecord } from '../../src/emulator/store.js';
@@ -77,7 +78,18 @@ function seed(): unknown {
   return s;
 }
 
-const stateDir = tempDir();
+/** State folders made by this file, removed after it. */
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+function stateFolder(): string {
+  const folder = tempDir('bomwright-emulator-');
+  folders.push(folder);
+  return folder;
+}
+
+const stateDir = stateFolder();
 const api = useEmulator({ seed: seed(), stateDir });
 const stored = (collection: 'ediscoveryCases' | 'cloudPcs' | 'bundles' | 'engagementRoles', id: string) =>
   loadState(stateDir, true).store.get(collection, id)!;

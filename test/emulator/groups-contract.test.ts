@@ -3,10 +3,10 @@
  * limits on both sides, the exact records a clone creates (read back from the emulator's state folder), and that a
  * refused request changes nothing.
  */
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SEED, SEED_IDS, type EmulatorOptions } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/journal.js';
-import type { EmulatorOptions } from '../../src/emulator/index.js';
 import type { JsonRecord } from '../../src/emulator/store.js';
 import { tempDir } from '../helpers.js';
 import { Harness, useEmulator, type Reply } from './harness.js';
@@ -21,6 +21,17 @@ const BUILDS = SEED_IDS.channels.builds;
 const GENERAL = SEED_IDS.channels.general;
 const tabsOf = (channel: string, team: string = G.release): string =>
   `/teams/${team}/channels/${encodeURIComponent(channel)}/tabs`;
+
+/** State folders made by this file, removed after it. */
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+function stateFolder(): string {
+  const folder = tempDir('bomwright-emulator-');
+  folders.push(folder);
+  return folder;
+}
 
 const api = useEmulator({ clonePolls: 1 });
 
@@ -601,7 +612,7 @@ describe('team clone', () => {
   });
 
   it('copies every part asked for: the group as asked, channels with unconfigured tabs, settings, apps, members and owners', async () => {
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     await withEmulator({ stateDir, clonePolls: 0 }, async (local) => {
       const id = await cloneOf(local, G.release, {
         displayName: 'Release Copy',
@@ -669,7 +680,7 @@ describe('team clone', () => {
   });
 
   it('without members, channels, tabs, settings or apps: the caller alone, the General channel bare, no settings, no apps', async () => {
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     await withEmulator({ stateDir, clonePolls: 0 }, async (local) => {
       // A tab on General shows that tabs are copied only when asked for.
       const pinned = await local.call('POST', tabsOf(GENERAL), {
@@ -719,7 +730,7 @@ describe('team clone', () => {
   });
 
   it('computes the mail nickname: letters and digits of the name, at most 56, "team" when none, a number when taken', async () => {
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     await withEmulator({ stateDir, clonePolls: 0 }, async (local) => {
       const nickname = async (body: Record<string, unknown>) =>
         storedRecord(stateDir, 'groups', await cloneOf(local, G.release, { partsToClone: 'apps', ...body }))
@@ -735,7 +746,7 @@ describe('team clone', () => {
   });
 
   it('makes an education class clone HiddenMembership and a class, whatever visibility is asked for', async () => {
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     await withEmulator({ stateDir, clonePolls: 0 }, async (local) => {
       const id = await cloneOf(local, G.physics, {
         displayName: 'Physics 102',
@@ -774,7 +785,7 @@ describe('team clone', () => {
     });
     // The release group is public here: an omitted visibility copies it.
     seed.groups.find((g) => g.id === G.release)!.visibility = 'Public';
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     await withEmulator({ seed, stateDir, clonePolls: 0 }, async (local) => {
       const copy = await cloneOf(local, bare, { displayName: 'Bare copy', partsToClone: 'channels,settings' });
       expect(storedRecord(stateDir, 'groups', copy)).toMatchObject({ visibility: 'Private', classification: null });
@@ -810,7 +821,7 @@ describe('team clone', () => {
     const seed = structuredClone(DEFAULT_SEED) as unknown as { teams: Record<string, unknown>[] };
     const error = { code: 'TeamArchiving', message: 'The team is being archived.' };
     seed.teams.find((t) => t.id === G.physics)!.cloneError = error;
-    const stateDir = tempDir();
+    const stateDir = stateFolder();
     await withEmulator({ seed, stateDir, clonePolls: 0 }, async (local) => {
       const teamsBefore = [...loadState(stateDir, true).store.all('teams')].length;
       const started = await local.call('POST', `/teams/${G.physics}/clone`, {
