@@ -120,8 +120,14 @@ export function loadState(dir: string, readOnly = false): LoadedState {
     const json = text.slice(space + 1);
     if (space !== 8 || checksum(json) !== text.slice(0, 8))
       throw corrupt(journalFile, `record ${line} at byte ${offset} fails its checksum: the journal is corrupt`);
-    const record = JSON.parse(json) as { s?: unknown; c?: unknown };
-    if (typeof record.s !== 'number' || !validChanges(record.c))
+    // A matching checksum over text that is not a record can only come from a hand edit: refused all the same.
+    let record: { s?: unknown; c?: unknown } | null;
+    try {
+      record = JSON.parse(json) as typeof record;
+    } catch {
+      throw corrupt(journalFile, `record ${line} at byte ${offset} is not JSON`);
+    }
+    if (typeof record?.s !== 'number' || !validChanges(record.c))
       throw corrupt(journalFile, `record ${line} at byte ${offset} is not a change record`);
     if (record.s > seq) {
       store.apply(record.c);
