@@ -238,6 +238,16 @@ describe('tokens minted by the library', () => {
     }
   });
 
+  it('give a user without directory roles in the seed a token without any', async () => {
+    const seed = {
+      tenant: { id: 't1', defaultUser: 'ada@example.org' },
+      users: [{ id: 'u1', userPrincipalName: 'ada@example.org', displayName: 'Ada' }],
+    };
+    const api = await start({ seed });
+    expect(api.emulator.tenantId).toBe('t1');
+    expect(claims(await api.emulator.token())).toMatchObject({ oid: 'u1', tid: 't1', wids: [], acct: 0 });
+  });
+
   it('reads an empty tenant as empty id and default user', () => {
     expect(tenantOf(new Store())).toEqual({ id: '', defaultUser: '' });
   });
