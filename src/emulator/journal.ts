@@ -10,8 +10,9 @@
  *
  * Recovery: records at or below the snapshot's seq are already in it (replaying them again is harmless, since
  * changes are whole-record puts and removals). Bytes after the last newline are a torn write that was never
- * acknowledged (its fsync never returned): they are reported and cut off. A complete line that fails its checksum
- * is corruption: loading stops with an error naming the byte offset rather than guess.
+ * acknowledged (its fsync never returned): they are reported and cut off. A complete line that fails its checksum,
+ * is not a change record, or skips a seq (records lost) is corruption: loading stops with an error naming the byte
+ * offset rather than guess.
  */
 import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -129,6 +130,12 @@ export function loadState(dir: string, readOnly = false): LoadedState {
     }
     if (typeof record?.s !== 'number' || !validChanges(record.c))
       throw corrupt(journalFile, `record ${line} at byte ${offset} is not a change record`);
+    // Records are numbered one after the other from the snapshot's seq: a jump means records were lost.
+    if (record.s > seq + 1)
+      throw corrupt(
+        journalFile,
+        `record ${line} at byte ${offset} has seq ${record.s} where ${seq + 1} was next: records are missing`,
+      );
     if (record.s > seq) {
       store.apply(record.c);
       seq = record.s;

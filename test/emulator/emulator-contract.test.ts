@@ -305,7 +305,8 @@ describe('the state folder', () => {
     const api = await start({ stateDir });
     await api.emulator.close();
     const journal = path.join(stateDir, 'journal.log');
-    const content = encodeRecord(1_000, [['meta', 'probe', { value: 1 }]]) + '0badc0de {"s":1001,';
+    const next = JSON.parse(readFileSync(path.join(stateDir, 'snapshot.json'), 'utf8')).seq + 1;
+    const content = encodeRecord(next, [['meta', 'probe', { value: 1 }]]) + '0badc0de {"s":1001,';
     writeFileSync(journal, content);
     const token = claims(await tokenFromState(stateDir, { user: 'megan@contoso.example' }));
     expect(token).toMatchObject({ upn: 'megan@contoso.example', oid: SEED_IDS.users.megan });

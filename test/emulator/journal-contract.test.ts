@@ -6,10 +6,11 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeRecord, Journal, loadState } from '../../src/emulator/journal.js';
 import { Store, type Change, type JsonRecord } from '../../src/emulator/store.js';
 import { tempDir } from '../helpers.js';
+import type { Body } from './harness.js';
 
 const FORMAT = 'bomwright-emulator-state/1';
 
@@ -35,6 +36,8 @@ const put = (id: string, value: JsonRecord): Change => ['users', id, value];
 function refusal(dir: string, message: string): void {
   expect(() => loadState(dir)).toThrow(expect.objectContaining({ code: 'E_STATE', message }));
 }
+
+const snapshotOf = (dir: string): Body => JSON.parse(readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
 
 const openFds = (): number => readdirSync('/proc/self/fd').length;
 
@@ -178,6 +181,29 @@ describe('loading a state folder', () => {
     }
   });
 
+  it('refuses a record that skips a seq, after the snapshot or after another record: records were lost', () => {
+    const afterSnapshot = folder({
+      snapshot: { format: FORMAT, seq: 5, state: {} },
+      journal: encodeRecord(4, []) + encodeRecord(7, []),
+    });
+    refusal(
+      afterSnapshot.dir,
+      `${afterSnapshot.journal}: record 2 at byte ${encodeRecord(4, []).length} has seq 7 where 6 was next: records are missing`,
+    );
+    const first = encodeRecord(1, []) + encodeRecord(2, []);
+    const afterRecord = folder({ journal: first + encodeRecord(4, []) });
+    refusal(
+      afterRecord.dir,
+      `${afterRecord.journal}: record 3 at byte ${first.length} has seq 4 where 3 was next: records are missing`,
+    );
+    // Without its snapshot, a compacted journal no longer starts at 1.
+    const noSnapshot = folder({ journal: encodeRecord(2, []) });
+    refusal(
+      noSnapshot.dir,
+      `${noSnapshot.journal}: record 1 at byte 0 has seq 2 where 1 was next: records are missing`,
+    );
+  });
+
   it('accepts puts and removals (null) of any collection', () => {
     const { dir } = folder({
       journal:
@@ -244,6 +270,7 @@ describe('the journal', () => {
     const dir = tempDir();
     const store = new Store();
     store.apply([put('u0', { id: 'u0' })]);
+    writeFileSync(path.join(dir, 'snapshot.json'), JSON.stringify({ format: FORMAT, seq: 10, state: store.toJSON() }));
     const journal = await Journal.open(dir, 10, store);
     expect(journal.lastSeq).toBe(10);
     const changes: Change[][] = [[put('u1', { id: 'u1' })], [put('u2', { id: 'u2' }), ['users', 'u0', null]]];
@@ -260,6 +287,7 @@ describe('the journal', () => {
     const reloaded = loadState(dir, true);
     expect(reloaded.seq).toBe(12);
     expect(reloaded.store.get('users', 'u2')).toEqual({ id: 'u2' });
+    expect(reloaded.store.toJSON()).toEqual(store.toJSON());
     await journal.close();
   });
 
@@ -272,10 +300,12 @@ describe('the journal', () => {
     const change: Change[] = [put('u2', { id: 'u2' })];
     store.apply(change);
     await journal.append(change);
-    // Over the threshold counting the bytes already there: compacted.
-    expect(statSync(path.join(dir, 'journal.log')).size).toBe(0);
-    expect(loadState(dir).store.toJSON()).toEqual(store.toJSON());
+    // Over the threshold counting the bytes already there: compacted (the snapshot is written before the
+    // journal is emptied, which may still be under way when the write is acknowledged).
+    expect(snapshotOf(dir)).toMatchObject({ seq: 2, state: { users: { u1: { id: 'u1' }, u2: { id: 'u2' } } } });
+    await vi.waitFor(() => expect(statSync(path.join(dir, 'journal.log')).size).toBe(0));
     await journal.close();
+    expect(loadState(dir).store.toJSON()).toEqual(store.toJSON());
   });
 
   it('compacts once the journal reaches compactBytes exactly, and not a byte before', async () => {
@@ -288,13 +318,13 @@ describe('the journal', () => {
 
     const at = await opened(record.length);
     await at.write([put('u1', { id: 'u1' })]);
-    expect(statSync(at.file).size).toBe(0);
-    const snapshot = JSON.parse(readFileSync(path.join(at.dir, 'snapshot.json'), 'utf8'));
+    const snapshot = snapshotOf(at.dir);
     expect(snapshot).toMatchObject({ format: FORMAT, seq: 1 });
     expect(snapshot.state.users).toEqual({ u1: { id: 'u1' } });
+    await vi.waitFor(() => expect(statSync(at.file).size).toBe(0));
     // Counting starts again after a compaction.
     await at.write([put('u2', { id: 'u2' })]);
-    expect(statSync(at.file).size).toBe(0);
+    expect(snapshotOf(at.dir).seq).toBe(2);
     await at.journal.close();
     expect(loadState(at.dir).store.toJSON()).toEqual(at.store.toJSON());
   });
