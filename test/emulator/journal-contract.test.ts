@@ -353,6 +353,8 @@ describe('the journal', () => {
     const results = await Promise.allSettled([journal.append([]), journal.append([]), journal.append([])]);
     for (const result of results) expect(result).toMatchObject({ status: 'rejected', reason: failure });
     await expect(journal.append([])).rejects.toMatchObject(failure);
+    // A write refused up front takes no seq.
+    expect(journal.lastSeq).toBe(3);
     await journal.close();
     expect(readdirSync(dir)).toEqual(['journal.log']);
   });
