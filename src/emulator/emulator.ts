@@ -95,8 +95,7 @@ export function tlsDirFor(stateDir: string | undefined): string {
   return stateDir === undefined ? defaultTlsDir() : path.join(stateDir, 'tls');
 }
 
-async function loadOrCreateKeys(stateDir: string | undefined): Promise<EmulatorKeys> {
-  if (stateDir === undefined) return createKeys();
+async function loadOrCreateKeys(stateDir: string): Promise<EmulatorKeys> {
   const file = path.join(stateDir, KEYS_FILE);
   let text: string | undefined;
   try {

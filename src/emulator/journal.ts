@@ -10,8 +10,9 @@
  *
  * Recovery: records at or below the snapshot's seq are already in it (replaying them again is harmless, since
  * changes are whole-record puts and removals). Bytes after the last newline are a torn write that was never
- * acknowledged (its fsync never returned): they are reported and cut off. A complete line that fails its checksum
- * is corruption: loading stops with an error naming the byte offset rather than guess.
+ * acknowledged (its fsync never returned): they are reported and cut off. A complete line that fails its checksum,
+ * is not a change record, or skips a seq (records lost) is corruption: loading stops with an error naming the byte
+ * offset rather than guess.
  */
 import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -120,9 +121,21 @@ export function loadState(dir: string, readOnly = false): LoadedState {
     const json = text.slice(space + 1);
     if (space !== 8 || checksum(json) !== text.slice(0, 8))
       throw corrupt(journalFile, `record ${line} at byte ${offset} fails its checksum: the journal is corrupt`);
-    const record = JSON.parse(json) as { s?: unknown; c?: unknown };
-    if (typeof record.s !== 'number' || !validChanges(record.c))
+    // A matching checksum over text that is not a record can only come from a hand edit: refused all the same.
+    let record: { s?: unknown; c?: unknown } | null;
+    try {
+      record = JSON.parse(json) as typeof record;
+    } catch {
+      throw corrupt(journalFile, `record ${line} at byte ${offset} is not JSON`);
+    }
+    if (typeof record?.s !== 'number' || !validChanges(record.c))
       throw corrupt(journalFile, `record ${line} at byte ${offset} is not a change record`);
+    // Records are numbered one after the other from the snapshot's seq: a jump means records were lost.
+    if (record.s > seq + 1)
+      throw corrupt(
+        journalFile,
+        `record ${line} at byte ${offset} has seq ${record.s} where ${seq + 1} was next: records are missing`,
+      );
     if (record.s > seq) {
       store.apply(record.c);
       seq = record.s;

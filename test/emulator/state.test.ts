@@ -103,7 +103,9 @@ describe('durable state (--state DIR)', () => {
       createdSeq: 1_000_000,
       changeSeq: 1_000_000,
     };
-    const record = encodeRecord(1_000_000, [
+    // The next record after the snapshot's seq: a record further on would mean records were lost.
+    const next = (JSON.parse(readFileSync(path.join(stateDir, 'snapshot.json'), 'utf8')) as { seq: number }).seq + 1;
+    const record = encodeRecord(next, [
       ['messages', message.id, message],
       ['meta', 'mailChangeSeq', { value: 1_000_000 }],
     ]);

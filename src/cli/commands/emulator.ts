@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { BomwrightError } from '../../errors.js';
+import { checkServerOptions, parseLatency, tlsChoice, tokenRequest } from '../../emulator/run-options.js';
 import { loadCommandBundle } from '../command-bundle.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -24,20 +25,6 @@ function defaultTlsDir(): string {
   return path.join(process.env.BOMWRIGHT_HOME ?? path.join(homedir(), '.bomwright'), 'emulator-tls');
 }
 const ACTIONS = ['run', 'seed', 'token', 'cert'] as const;
-
-function parseLatency(text: string | undefined): [number, number] | undefined {
-  if (text === undefined) return undefined;
-  const match = /^(\d{1,6})(?:-(\d{1,6}))?$/.exec(text.trim());
-  if (match === null) throw new BomwrightError('E_USAGE', `--latency takes MS or MIN-MAX milliseconds, not '${text}'`);
-  const min = Number(match[1]);
-  const max = match[2] === undefined ? min : Number(match[2]);
-  if (max < min) throw new BomwrightError('E_USAGE', `--latency ${text}: the maximum is below the minimum`);
-  return [min, max];
-}
-
-function list(values: readonly string[] | undefined): string[] | undefined {
-  return values?.flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
-}
 
 interface RunOptions {
   host: string;
@@ -67,23 +54,13 @@ function readPem(file: string, what: string, cwd: string): string {
 
 /** `--tls`: the emulator's own certificate; with `--cert` and `--key`: the user's (which imply --tls). */
 function tlsOption(options: { tls: boolean; cert?: string; key?: string }, cwd: string) {
-  if ((options.cert === undefined) !== (options.key === undefined))
-    throw new BomwrightError('E_USAGE', '--cert and --key go together: the certificate and its private key (PEM)');
-  if (options.cert !== undefined)
-    return { cert: readPem(options.cert, 'certificate', cwd), key: readPem(options.key!, 'private key', cwd) };
-  return options.tls ? true : undefined;
+  const choice = tlsChoice(options);
+  if (choice === undefined || choice === true) return choice;
+  return { cert: readPem(choice.cert, 'certificate', cwd), key: readPem(choice.key, 'private key', cwd) };
 }
 
 async function run(options: RunOptions, context: CliContext): Promise<number> {
-  if (options.throttle !== undefined && !(options.throttle >= 0 && options.throttle <= 1))
-    throw new BomwrightError(
-      'E_USAGE',
-      `--throttle takes a share of requests between 0 and 1, not ${options.throttle}`,
-    );
-  if (!(options.retryAfter > 0 && options.retryAfter <= 3600))
-    throw new BomwrightError('E_USAGE', `--retry-after takes seconds between 0 and 3600, not ${options.retryAfter}`);
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65_535)
-    throw new BomwrightError('E_USAGE', `--port takes 0 to 65535, not ${options.port}`);
+  checkServerOptions(options);
   const emulator = await loadEmulator();
   let seed: unknown;
   if (options.seed !== undefined) {
@@ -188,19 +165,7 @@ function postJson(url: string, payload: unknown, ca: string | undefined): Promis
 }
 
 async function token(options: TokenCommandOptions, context: CliContext): Promise<number> {
-  if (options.user !== undefined && options.app !== undefined)
-    throw new BomwrightError(
-      'E_USAGE',
-      '--user and --app are exclusive: a token speaks for a user or for an application',
-    );
-  const request = {
-    user: options.user,
-    app: options.app,
-    scopes: list(options.scopes),
-    roles: list(options.roles),
-    directoryRoles: list(options.directoryRoles),
-    expiresInSeconds: options.expiresIn,
-  };
+  const request = tokenRequest(options);
   if (options.state !== undefined) {
     const emulator = await loadEmulator();
     context.stdout(`${await emulator.tokenFromState(path.resolve(context.cwd, options.state), request)}\n`);
