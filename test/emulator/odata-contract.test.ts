@@ -91,7 +91,7 @@ describe('$select names fields of the resource', () => {
 describe('$expand names navigation properties, nested only through $expand', () => {
   const allowed = { owner: { manager: {} }, members: {} };
   /** Every name may be expanded inside every other, without end: only the depth limit stops a chain. */
-  const endless: Record<string, unknown> = {};
+  const endless: Record<string, Record<string, unknown>> = {};
   endless.a = endless;
   const chain = (levels: number): string => (levels === 1 ? 'a' : `a($expand=${chain(levels - 1)})`);
 
