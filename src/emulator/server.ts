@@ -339,8 +339,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       send(result);
     } catch (error) {
       if (error instanceof ServiceFault) fail(error);
-      else if (error instanceof BodyTooLarge)
-        fail(new ServiceFault(413, 'RequestEntityTooLarge', error.message));
+      else if (error instanceof BodyTooLarge) fail(new ServiceFault(413, 'RequestEntityTooLarge', error.message));
       else if (error instanceof SyntaxError) fail(badRequest('The request body is not valid JSON.'));
       else {
         options.log?.(

@@ -241,7 +241,10 @@ describe('what the transport makes of the token check’s failures', () => {
     personalAccount: false,
   };
 
-  async function serve(authenticate: EmulatorCore['authenticate'], commit = vi.fn((_changes: readonly Change[]) => Promise.resolve())) {
+  async function serve(
+    authenticate: EmulatorCore['authenticate'],
+    commit = vi.fn((_changes: readonly Change[]) => Promise.resolve()),
+  ) {
     const { store, keys } = await openState(undefined, undefined);
     running = await startServer(
       {
