@@ -317,6 +317,14 @@ describe('request bodies', () => {
         'Invalid value at /@odata.id: must be string.',
       );
       expectFault(await call(`{"@odata.id":${nested('[', ']', 64)}}`), 400, 'BadRequest', message);
+      // Depth is nesting, not a count of brackets: 70 siblings are one level.
+      for (const sibling of ['[]', '{}'])
+        expectFault(
+          await call(`{"@odata.id":"x","a":[${`${sibling},`.repeat(70)}${sibling}]}`),
+          400,
+          'BadRequest',
+          "Property 'a' does not exist on type 'vendor.graph.directoryObject' (at the body).",
+        );
       // Brackets inside strings (also after an escaped quote) are text, not nesting.
       expectFault(
         await call(JSON.stringify({ '@odata.id': `\\"${'['.repeat(100)}`, [`"${'{'.repeat(100)}`]: 1 })),
@@ -376,6 +384,24 @@ describe('response framing and the request log', () => {
     expect(none.status).toBe(204);
     expect(none.headers.get('content-type')).toBeNull();
     expect(none.headers.get('content-length')).toBeNull();
+  });
+
+  it('builds links from the Host the request came with, or its own address when that is missing or not a host', async () => {
+    const token = await api.token();
+    const context = async (request: string): Promise<string> => {
+      const { text } = await rawExchange(
+        api.emulator.url,
+        `GET /v1.0/groups/${SEED_IDS.groups.release} ${request}Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(text, request).toMatch(/^HTTP\/1\.1 200 /);
+      return rawBody(text)['@odata.context'] as string;
+    };
+    const own = `${api.emulator.url}/v1.0/$metadata#groups/$entity`;
+    expect(await context('HTTP/1.1\r\nHost: localhost:1234\r\n')).toBe(
+      'http://localhost:1234/v1.0/$metadata#groups/$entity',
+    );
+    expect(await context('HTTP/1.0\r\n')).toBe(own);
+    expect(await context('HTTP/1.1\r\nHost: evil.example/x\r\n')).toBe(own);
   });
 
   it('logs the path cut to 300 characters', async () => {
@@ -491,7 +517,8 @@ describe('latency, timeouts and shutdown', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('waits min + draw × (max − min) milliseconds', async () => {
-    const slow = new Harness({ latencyMs: [1000, 1100] });
+    const logged: string[] = [];
+    const slow = new Harness({ latencyMs: [1000, 1100], log: (line) => logged.push(line) });
     await slow.start();
     try {
       await slow.token();
@@ -502,6 +529,11 @@ describe('latency, timeouts and shutdown', () => {
       // 1099.9 ms: not the minimum, nor min + draw × (max + min) = 3099 ms.
       expect(elapsed).toBeGreaterThanOrEqual(1_095);
       expect(elapsed).toBeLessThan(2_500);
+      // The logged time is the request's own, latency included, in milliseconds.
+      await vi.waitFor(() => expect(logged).toHaveLength(1));
+      const ms = Number(/ (\d+\.\d)ms /.exec(logged[0]!)![1]);
+      expect(ms).toBeGreaterThanOrEqual(1_095);
+      expect(ms).toBeLessThan(2_500);
     } finally {
       vi.restoreAllMocks();
       await slow.emulator.close();
