@@ -90,6 +90,8 @@ describe('a valid token', () => {
       JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
     expect(claims(await mintToken(keys, TENANT, { user })).wids).toEqual([]);
     expect(claims(await mintToken(keys, TENANT, {})).sub).toBe('');
+    expect(claims(await mintToken(keys, TENANT, { user })).sub).toBe(user.id);
+    expect(claims(await mintToken(keys, TENANT, { appId: 'app-1' })).sub).toBe('app-1');
   });
 
   it('reads no roles from a token without a roles list, and no empty scope from doubled blanks', async () => {
