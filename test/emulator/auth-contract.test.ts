@@ -52,24 +52,29 @@ describe('the Authorization header and the 401 challenge', () => {
     }
   });
 
-  it('refuses a token that is only blanks the parser keeps (a no-break space) as a malformed header', async () => {
+  it('reads blanks the parser keeps (a no-break space) as blanks: no header at all, or a missing token', async () => {
     const { port } = new URL(api.emulator.url);
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          Buffer.from(
-            `GET /v1.0${METHODS} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \xa0\r\n\r\n`,
-            'latin1',
+    const send = (authorization: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write(
+            Buffer.from(
+              `GET /v1.0${METHODS} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: ${authorization}\r\n\r\n`,
+              'latin1',
+            ),
           ),
-        ),
-      );
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk.toString()));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(data));
-    });
-    expect(text).toMatch(/^HTTP\/1\.1 401 /);
-    expect(text).toContain('The Authorization header must be \\"Bearer <access token>\\".');
+        );
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(data));
+      });
+    const blank = await send('\xa0');
+    expect(blank).toMatch(/^HTTP\/1\.1 401 /);
+    expect(blank).toContain('"message":"Access token is empty."');
+    const noToken = await send('Bearer \xa0');
+    expect(noToken).toMatch(/^HTTP\/1\.1 401 /);
+    expect(noToken).toContain('The Authorization header must be \\"Bearer <access token>\\".');
   });
 
   it('gives the reason a token was refused, with error="invalid_token" in the challenge', async () => {
