@@ -95,7 +95,12 @@ function jsonDepthExceeded(text: string): boolean {
   return false;
 }
 
-class BodyTooLarge extends Error {}
+/** A body over the limit of its route (the emulator's own routes take less than the service's). */
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`The request body is larger than ${limit} bytes.`);
+  }
+}
 
 const EMPTY = Buffer.alloc(0);
 
@@ -108,7 +113,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     request.resume();
-    return Promise.reject(new BodyTooLarge());
+    return Promise.reject(new BodyTooLarge(limit));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -119,7 +124,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         refused = true;
-        reject(new BodyTooLarge());
+        reject(new BodyTooLarge(limit));
         return;
       }
       chunks.push(chunk);
@@ -334,14 +339,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       send(result);
     } catch (error) {
       if (error instanceof ServiceFault) fail(error);
-      else if (error instanceof BodyTooLarge)
-        fail(
-          new ServiceFault(
-            413,
-            'RequestEntityTooLarge',
-            `The request body is larger than ${options.maxBodyBytes} bytes.`,
-          ),
-        );
+      else if (error instanceof BodyTooLarge) fail(new ServiceFault(413, 'RequestEntityTooLarge', error.message));
       else if (error instanceof SyntaxError) fail(badRequest('The request body is not valid JSON.'));
       else {
         options.log?.(

@@ -4,7 +4,7 @@
  * malformed, too long, naming nobody). Also which stored key sets are accepted.
  */
 import { generateKeyPair, SignJWT } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   allApplicationRoles,
   createKeys,
@@ -14,8 +14,10 @@ import {
   TOKEN_AUDIENCE,
   tokenIssuer,
   TokenRefusal,
+  VerifiedTokens,
   verifyToken,
   type EmulatorKeys,
+  type Principal,
   type VerificationKey,
 } from '../../src/emulator/auth.js';
 import { importJWK } from 'jose';
@@ -83,6 +85,22 @@ describe('a valid token', () => {
     expect(allApplicationRoles()).toEqual([...allApplicationRoles()].sort());
   });
 
+  it('carries only what was asked for: no directory roles unless given, no subject without a user or app', async () => {
+    const claims = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(claims(await mintToken(keys, TENANT, { user })).wids).toEqual([]);
+    expect(claims(await mintToken(keys, TENANT, {})).sub).toBe('');
+    expect(claims(await mintToken(keys, TENANT, { user })).sub).toBe(user.id);
+    expect(claims(await mintToken(keys, TENANT, { appId: 'app-1' })).sub).toBe('app-1');
+  });
+
+  it('reads no roles from a token without a roles list, and no empty scope from doubled blanks', async () => {
+    const app = await verifyToken(TENANT, key, await signed({ idtyp: 'app', appid: 'a' }));
+    expect(app.kind === 'app' && app.roles.size).toBe(0);
+    const spaced = await verifyToken(TENANT, key, await signed({ scp: ' Mail.Read  User.Read ' }));
+    expect(spaced.kind === 'user' && [...spaced.scopes]).toEqual(['Mail.Read', 'User.Read']);
+  });
+
   it('keeps only the strings of a roles list, and reads a missing scope as none', async () => {
     const app = await verifyToken(TENANT, key, await signed({ idtyp: 'app', appid: 'a', roles: ['R', 5, null] }));
     expect(app.kind === 'app' && [...app.roles]).toEqual(['R']);
@@ -134,6 +152,7 @@ describe('a refused token says why', () => {
     expect(await refusal('x'.repeat(16_384))).toBe('Access token validation failure: the token is malformed.');
     for (const claims of [
       { idtyp: 'device' },
+      { idtyp: 'device', appid: 'a' },
       { idtyp: 'user', oid: 5 },
       { idtyp: 'user', upn: undefined },
       { idtyp: 'app', appid: 7 },
@@ -158,5 +177,30 @@ describe('stored keys', () => {
       { signingKey: good.signingKey },
     ])
       expect(isEmulatorKeys(bad), JSON.stringify(bad)).toBe(false);
+  });
+});
+
+describe('verified tokens', () => {
+  it('are checked once and then answered from memory until they expire', async () => {
+    const token = await mintToken(keys, TENANT, { user });
+    const verify = vi.fn((t: string) => verifyToken(TENANT, key, t));
+    const cache = new VerifiedTokens(verify);
+    const first = await cache.principal(token);
+    const second = cache.principal(token);
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).toBe(first);
+    expect(verify).toHaveBeenCalledTimes(1);
+  });
+
+  it('are checked again once expired, and a refused token is never kept', async () => {
+    const expired = await mintToken(keys, TENANT, { user, expiresInSeconds: -1 });
+    const principal: Principal = { kind: 'app', appId: 'a', roles: new Set(), directoryRoles: new Set() };
+    const verify = vi.fn(() => Promise.resolve(principal));
+    const cache = new VerifiedTokens(verify);
+    await cache.principal(expired);
+    await cache.principal(expired);
+    expect(verify).toHaveBeenCalledTimes(2);
+    const refusing = new VerifiedTokens(() => Promise.reject(new TokenRefusal('no')));
+    await expect(refusing.principal(expired)).rejects.toThrow('no');
   });
 });
