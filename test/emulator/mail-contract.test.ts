@@ -4,8 +4,11 @@
  * which changes a later round reports, what the message writes answer and change, and how event forward and
  * permanent delete treat each path form.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
+import { loadState } from '../../src/emulator/journal.js';
+import { tempDir } from '../helpers.js';
 import { useEmulator, type Body, type Harness, type Reply } from './harness.js';
 
 const U = SEED_IDS.users;
@@ -146,6 +149,7 @@ describe('message delta: the first round', () => {
     expect(await at('receivedDateTime gt 2026-11-04T11:44:59.999Z')).toEqual(INBOX.slice(3));
     expect(await at("  RECEIVEDDATETIME GE '2026-11-04T12:45:00+01:00'  ")).toEqual(INBOX.slice(3));
     expect(await at('receivedDateTime Gt 2026-11-05T14:20:00Z')).toEqual([]);
+    expect(await at('receivedDateTime   ge   2026-11-05T14:20:00Z')).toEqual(INBOX.slice(4));
     expect(await at('receivedDateTime ge 2020-01-01T00:00:00Z')).toEqual(INBOX);
   });
 
@@ -434,6 +438,47 @@ describe('message delta: later rounds', () => {
     expect(seen.length).toBeGreaterThan(1);
     const next = await round(api, rest.deltaLink);
     expect(ids(next.items)).toEqual([during.body.id]);
+    // That change was the last one: the round after it has nothing.
+    expect((await round(api, next.deltaLink)).items).toEqual([]);
+  });
+
+  it('leaves a deletion made during a later round to the round after it', async () => {
+    const start = await round(api, DELTA);
+    for (const subject of ['p', 'q']) await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject } });
+    const first = await api.call('GET', start.deltaLink, { headers: { Prefer: 'odata.maxpagesize=1' } });
+    expect(first.body.value).toHaveLength(1);
+    await api.call('DELETE', '/me/messages/AAMkAGMsgAdele0003');
+    const rest = await round(api, first.body['@odata.nextLink'], { Prefer: 'odata.maxpagesize=1' });
+    expect(rest.items.some((item) => item['@removed'] !== undefined)).toBe(false);
+    const next = await round(api, rest.deltaLink);
+    expect(next.items).toEqual([
+      { '@odata.type': '#vendor.graph.message', id: 'AAMkAGMsgAdele0003', '@removed': { reason: 'deleted' } },
+    ]);
+  });
+
+  it('counts a message created as the last change of a round as updated in the next', async () => {
+    const created = await api.call('POST', '/me/mailFolders/inbox/messages', {
+      body: { subject: 'last of the round' },
+    });
+    const updates = await round(api, `${DELTA}?changeType=updated`);
+    const creations = await round(api, `${DELTA}?changeType=created`);
+    await api.call('PATCH', `/me/messages/${created.body.id}`, { body: { isRead: true } });
+    expect(ids((await round(api, updates.deltaLink)).items)).toEqual([created.body.id]);
+    expect((await round(api, creations.deltaLink)).items).toEqual([]);
+  });
+
+  it('orders a later round by change, a removal before a later update', async () => {
+    const start = await round(api, DELTA);
+    const made = await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'short-lived' } });
+    await api.call('DELETE', `/me/messages/${made.body.id}`);
+    await api.call('PATCH', '/me/messages/AAMkAGMsgAdele0005', { body: { subject: 'touched after' } });
+    const changes = await round(api, start.deltaLink);
+    expect(ids(changes.items)).toEqual([made.body.id, 'AAMkAGMsgAdele0005']);
+    expect(changes.items[0]['@removed']).toEqual({ reason: 'deleted' });
+    const paged = await round(api, start.deltaLink, { Prefer: 'odata.maxpagesize=1' });
+    expect(ids(paged.items)).toEqual([made.body.id, 'AAMkAGMsgAdele0005']);
+    // The deletion was not the last change, but the round after this one has nothing either.
+    expect((await round(api, changes.deltaLink)).items).toEqual([]);
   });
 
   it('pages a later round as well, keeping its place between removals', async () => {
@@ -449,6 +494,8 @@ describe('message delta: later rounds', () => {
     expect(ids(paged.items)).toEqual(made);
     expect(paged.pages.map((page) => page.body.value.length)).toEqual([1, 1, 1]);
     for (const item of paged.items) expect(item['@removed']).toEqual({ reason: 'deleted' });
+    // The last deletion was the last change of that round: the next round does not repeat it.
+    expect((await round(api, paged.deltaLink)).items).toEqual([]);
   });
 });
 
@@ -773,5 +820,181 @@ describe('permanent delete of events', () => {
       'itemNotFound',
       "Group 'nope' was not found.",
     );
+  });
+});
+
+describe('calendars and recorded forwards', () => {
+  // Lee's default calendar is not his first; Patti has no calendar at all; Megan has an event in a calendar id of
+  // Adele's; an exception names a single event as its series; Lee has a folder with the id of Megan's inbox.
+  const seed = structuredClone(DEFAULT_SEED) as unknown as {
+    users: Record<string, unknown>[];
+    events: Record<string, unknown>[];
+  };
+  const user = (id: string): Record<string, unknown> => seed.users.find((u) => u.id === id)!;
+  user(U.lee).calendars = [
+    { id: 'lee-side', name: 'Side', isDefault: false },
+    { id: 'lee-main', name: 'Calendar', isDefault: true },
+  ];
+  user(U.lee).mailFolders = [{ id: 'megan-inbox', displayName: 'Inbox', wellKnownName: 'inbox' }];
+  user(U.patti).calendars = [];
+  const event = (id: string, owner: string, calendarId: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    owner: `users/${owner}`,
+    calendarId,
+    type: 'singleInstance',
+    subject: id,
+    start: { dateTime: '2026-12-01T09:00:00', timeZone: 'UTC' },
+    end: { dateTime: '2026-12-01T10:00:00', timeZone: 'UTC' },
+    ...extra,
+  });
+  seed.events.push(
+    event('evt-lee-main', U.lee, 'lee-main'),
+    event('evt-lee-side', U.lee, 'lee-side'),
+    event('evt-patti', U.patti, 'patti-calendar'),
+    event('evt-megan-odd', U.megan, 'adele-calendar'),
+    event('evt-adele-odd-exc', U.adele, 'adele-calendar', { type: 'exception', seriesMasterId: 'evt-adele-planning' }),
+  );
+  const stateDir = tempDir();
+  const api = useEmulator({ seed, stateDir });
+  afterAll(async () => {
+    await api.emulator?.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+  const gone = 'The specified object was not found in the store.';
+  const forward = { ToRecipients: [{ EmailAddress: { Address: 'dana@fabrikam.example', Name: 'Dana' } }] };
+
+  it('finds the default calendar by its flag, not its place, and none for a user without calendars', async () => {
+    expect(
+      (await api.call('POST', `/users/${U.lee}/calendar/events/evt-lee-main/forward`, { body: forward })).status,
+    ).toBe(202);
+    for (const path of [
+      `/users/${U.lee}/calendar/events/evt-lee-side/forward`,
+      `/users/${U.patti}/calendar/events/evt-patti/forward`,
+      // A calendar the user does not have, even if the event names it.
+      `/users/${U.patti}/calendars/patti-calendar/events/evt-patti/forward`,
+    ])
+      expectError(await api.call('POST', path, { body: forward }), 404, 'ErrorItemNotFound', gone);
+    for (const path of [
+      `/users/${U.patti}/events/evt-patti/forward`,
+      `/users/${U.megan}/calendars/megan-calendar/events/evt-megan-gonogo/forward`,
+      '/me/events/evt-adele-planning/forward',
+    ])
+      expect((await api.call('POST', path, { body: forward })).status, path).toBe(202);
+  });
+
+  it('refuses a message event form naming another owner’s event or another series’ exception', async () => {
+    const message = `/users/${U.adele}/messages/AAMkAGMsgAdele0003/event`;
+    for (const path of [
+      `${message}/calendar/events/evt-megan-odd/permanentDelete`,
+      `${message}/exceptionOccurrences/evt-adele-odd-exc/permanentDelete`,
+    ])
+      expectError(await api.call('POST', path), 404, 'ErrorItemNotFound', gone);
+    // Only a series master takes other events with it.
+    expect((await api.call('POST', `/users/${U.adele}/events/evt-adele-planning/permanentDelete`)).status).toBe(204);
+    expect((await api.call('GET', `/users/${U.adele}/events/evt-adele-odd-exc`)).status).toBe(200);
+  });
+
+  it('refuses a message delta token on a folder of the same id of another user', async () => {
+    const megan = await round(api, `/users/${U.megan}/mailFolders/inbox/messages/delta`);
+    const token = new URL(megan.deltaLink).searchParams.get('$deltatoken')!;
+    expectError(
+      await api.call('GET', `/users/${U.lee}/mailFolders/megan-inbox/messages/delta?$deltatoken=${token}`),
+      400,
+      'syncStateNotFound',
+      'The delta or skip token is not valid for this folder; start a new round without a token.',
+    );
+  });
+
+  it('records each forward on the event, and the notification on the organizer’s copy, in the tenant state', async () => {
+    const megan = await api.token({ user: 'megan@contoso.example' });
+    const first = await api.call('POST', `/users/${U.megan}/events/evt-megan-gonogo/forward`, {
+      token: megan,
+      body: {
+        Comment: 'Please join',
+        ToRecipients: [{ EmailAddress: { Address: 'kai@fabrikam.example', Name: 'Kai' } }],
+      },
+    });
+    expect(first.status).toBe(202);
+    const second = await api.call('POST', `/users/${U.megan}/events/evt-megan-gonogo/forward`, {
+      token: megan,
+      body: { toRecipients: [{ emailAddress: { address: 'lou@fabrikam.example' } }] },
+    });
+    expect(second.status).toBe(202);
+    // Every acknowledged write is in the state folder already; read it while the emulator runs.
+    const organizer = loadState(stateDir, true).store.get('events', 'evt-adele-gonogo')!;
+    expect(organizer.notifications).toEqual([
+      // Adele forwarded Megan's copy above: a forward from a work mailbox notifies the organizer whoever sends it.
+      {
+        kind: 'forwarded',
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: 'Dana', address: 'dana@fabrikam.example' } }],
+        comment: '',
+        dateTime: expect.any(String),
+      },
+      {
+        kind: 'forwarded',
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: 'Kai', address: 'kai@fabrikam.example' } }],
+        comment: 'Please join',
+        dateTime: expect.any(String),
+      },
+      {
+        kind: 'forwarded',
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: null, address: 'lou@fabrikam.example' } }],
+        comment: '',
+        dateTime: expect.any(String),
+      },
+    ]);
+    expect(organizer.forwards).toBeUndefined();
+    // With the organizer's copy gone, a forward changes only the forwarded event.
+    expect((await api.call('POST', `/users/${U.adele}/events/evt-adele-gonogo/permanentDelete`)).status).toBe(204);
+    const third = await api.call('POST', `/users/${U.megan}/events/evt-megan-gonogo/forward`, {
+      token: megan,
+      body: { comment: 'late', ToRecipients: [{ EmailAddress: { Address: 'sky@fabrikam.example' } }] },
+    });
+    expect(third.status).toBe(202);
+    await api.emulator.close();
+
+    const { store } = loadState(stateDir, true);
+    const forwards = store.get('events', 'evt-megan-gonogo')!.forwards as Body[];
+    expect(forwards).toEqual([
+      {
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: 'Dana', address: 'dana@fabrikam.example' } }],
+        comment: '',
+        dateTime: expect.any(String),
+      },
+      {
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: 'Kai', address: 'kai@fabrikam.example' } }],
+        comment: 'Please join',
+        dateTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
+      {
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: null, address: 'lou@fabrikam.example' } }],
+        comment: '',
+        dateTime: expect.any(String),
+      },
+      {
+        by: `users/${U.megan}`,
+        to: [{ emailAddress: { name: null, address: 'sky@fabrikam.example' } }],
+        comment: 'late',
+        dateTime: expect.any(String),
+      },
+    ]);
+    expect(store.get('events', 'evt-adele-gonogo')).toBeUndefined();
+    // An event without an organizer's copy records the forward only.
+    const lee = store.get('events', 'evt-lee-main')!;
+    expect(lee.notifications).toBeUndefined();
+    expect(lee.forwards).toEqual([
+      {
+        by: `users/${U.lee}`,
+        to: [{ emailAddress: { name: 'Dana', address: 'dana@fabrikam.example' } }],
+        comment: '',
+        dateTime: expect.any(String),
+      },
+    ]);
   });
 });
