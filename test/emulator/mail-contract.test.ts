@@ -853,6 +853,10 @@ describe('calendars and recorded forwards', () => {
     event('evt-patti', U.patti, 'patti-calendar'),
     event('evt-megan-odd', U.megan, 'adele-calendar'),
     event('evt-adele-odd-exc', U.adele, 'adele-calendar', { type: 'exception', seriesMasterId: 'evt-adele-planning' }),
+    event('evt-lee-ghost', U.lee, 'ghost-calendar'),
+    // An organizer's copy with a resource attendee that has no address.
+    event('evt-lee-room', U.lee, 'lee-main', { attendees: [{ type: 'resource', status: { response: 'none' } }] }),
+    event('evt-megan-room', U.megan, 'megan-calendar', { organizerEventId: 'evt-lee-room' }),
   );
   const stateDir = tempDir();
   const api = useEmulator({ seed, stateDir });
@@ -872,6 +876,7 @@ describe('calendars and recorded forwards', () => {
       `/users/${U.patti}/calendar/events/evt-patti/forward`,
       // A calendar the user does not have, even if the event names it.
       `/users/${U.patti}/calendars/patti-calendar/events/evt-patti/forward`,
+      `/users/${U.lee}/calendars/ghost-calendar/events/evt-lee-ghost/forward`,
     ])
       expectError(await api.call('POST', path, { body: forward }), 404, 'ErrorItemNotFound', gone);
     for (const path of [
@@ -880,6 +885,20 @@ describe('calendars and recorded forwards', () => {
       '/me/events/evt-adele-planning/forward',
     ])
       expect((await api.call('POST', path, { body: forward })).status, path).toBe(202);
+  });
+
+  it('adds a forward’s recipient to an organizer’s copy that has an attendee without an address', async () => {
+    const reply = await api.call('POST', `/users/${U.megan}/events/evt-megan-room/forward`, { body: forward });
+    expect(reply.status, reply.text).toBe(202);
+    const room = await api.call('GET', `/users/${U.lee}/events/evt-lee-room`);
+    expect(room.body.attendees).toEqual([
+      { type: 'resource', status: { response: 'none' } },
+      {
+        emailAddress: { name: 'Dana', address: 'dana@fabrikam.example' },
+        type: 'optional',
+        status: { response: 'none' },
+      },
+    ]);
   });
 
   it('refuses a message event form naming another owner’s event or another series’ exception', async () => {
