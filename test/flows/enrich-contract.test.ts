@@ -7,6 +7,11 @@ import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
 import { enrichApproval } from '../../src/flows/approval.js';
 import { enrichAuthors } from '../../src/flows/authors.js';
 import { enrichLabel } from '../../src/flows/label.js';
+import { commitChange } from '../../src/flows/change.js';
+import { sign } from '../../src/index.js';
+import type { KeyMaterial } from '../../src/jsf/keys.js';
+import { signObject } from '../../src/jsf/sign.js';
+import { freshKey } from '../jsf/fixtures.js';
 import { createClient, type ServiceApi } from '../../src/service/index.js';
 import { useService, type Body } from '../emulator/harness.js';
 
@@ -24,6 +29,34 @@ userNamed('lee').phoneMethods = [
 userNamed('isaiah').authenticationMethods = [
   { '@odata.type': '#vendor.graph.fido2AuthenticationMethod', id: 'isaiah-key', displayName: 'key' },
 ];
+
+// A requestor without a display name, on a delivered request not yet completed; label templates without a
+// creator or date, and with a creator known only by id.
+const NONAME = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a99';
+const UNCOMPLETED = '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c99';
+seed.users.push({
+  ...structuredClone(userNamed('lee')),
+  id: NONAME,
+  userPrincipalName: 'noname@contoso.example',
+  displayName: '',
+  mail: 'nn@contoso.example',
+});
+seed.assignmentRequests.push({
+  id: UNCOMPLETED,
+  accessPackageId: SEED_IDS.accessPackage,
+  requestorId: NONAME,
+  requestType: 'userAdd',
+  state: 'delivered',
+  status: 'Delivered',
+  createdDateTime: '2026-11-21T08:00:00Z',
+  completedDateTime: null,
+});
+const BARE = '5df6cc48-0e1e-0266-b515-c5ecb4b691d3';
+const BY_ID = '6e07dd59-1f2f-0377-c626-d6fdc5c7a2e4';
+seed.labelCategories[1].subcategories.push(
+  { id: BARE, displayName: 'Bare' },
+  { id: BY_ID, displayName: 'By id', createdBy: { user: { id: SEED_IDS.users.patti } } },
+);
 
 const { harness: api, requests, service: client } = useService({ seed });
 let service: ServiceApi;
@@ -132,6 +165,21 @@ describe('enrich label', () => {
     });
   });
 
+  it('records only the fields the template has, and the creator by id when it has no name', async () => {
+    const bare = await enrichLabel(bom(), service, { category: CATEGORY, subcategory: BARE });
+    expect(named((bare.document as Body).metadata, 'bomwright:label:')).toEqual({
+      'bomwright:label:displayName': 'Bare',
+      'bomwright:label:id': BARE,
+    });
+    const byId = await enrichLabel(bom(), service, { category: CATEGORY, subcategory: BY_ID });
+    expect(named((byId.document as Body).metadata, 'bomwright:label:')).toEqual({
+      'bomwright:label:displayName': 'By id',
+      'bomwright:label:id': BY_ID,
+      'bomwright:label:createdBy': PATTI,
+      'bomwright:label:createdByUserId': PATTI,
+    });
+  });
+
   it('refuses metadata that is not an object, and properties that are not an array, as E_INPUT', async () => {
     await expect(
       enrichLabel(bom(undefined, { metadata: 'x' }), service, { category: CATEGORY, subcategory: SUBCATEGORY }),
@@ -169,6 +217,19 @@ describe('enrich approval', () => {
         value: `getAssignmentRequest identityGovernance/entitlementManagement/assignmentRequests/${DELIVERED}`,
       },
     ]);
+  });
+
+  it('names a requestor without a display name by principal name, and records no completion it does not have', async () => {
+    const result = await enrichApproval(bom(), service, { request: UNCOMPLETED });
+    expect(named((result.document as Body).metadata, 'bomwright:approval:')).toEqual({
+      'bomwright:approval:id': UNCOMPLETED,
+      'bomwright:approval:requestType': 'userAdd',
+      'bomwright:approval:state': 'delivered',
+      'bomwright:approval:status': 'Delivered',
+      'bomwright:approval:createdDateTime': '2026-11-21T08:00:00Z',
+      'bomwright:approval:accessPackage': 'Release approvers',
+      'bomwright:approval:requestor': 'noname@contoso.example',
+    });
   });
 
   it('counts the policy check as a call and returns its requirements', async () => {
@@ -353,5 +414,86 @@ describe('enrich authors', () => {
     await expect(enrichAuthors(bom({ authors: [{ email: 'chris@contoso.example' }] }), service)).rejects.toMatchObject({
       status: 400,
     });
+  });
+});
+
+describe('committing a change', () => {
+  const signedParts = (): { doc: Record<string, unknown>; key: KeyMaterial } => {
+    const key = freshKey('ES256');
+    const component = signObject({ type: 'library', name: 'x', version: '1' }, { key });
+    return { doc: bom({}, { components: [component] }), key };
+  };
+
+  it('hands back the original object itself, unbumped, when the content is the same', async () => {
+    const original = bom();
+    const result = await commitChange(original, structuredClone(original));
+    expect(result.document).toBe(original);
+    expect(result).toEqual({
+      document: original,
+      changed: false,
+      valid: true,
+      diagnostics: [],
+      version: 2,
+      resigned: 0,
+      droppedSignatures: [],
+    });
+    const { version: _v, ...versionless } = bom();
+    expect((await commitChange(versionless, structuredClone(versionless))).version).toBe(1);
+  });
+
+  it('bumps a changed document by one, serial number kept, with the given timestamp', async () => {
+    const doc = bom();
+    const edited = { ...structuredClone(doc), metadata: { properties: [{ name: 'team', value: 'release' }] } };
+    const result = await commitChange(doc, edited, { now: new Date('2026-05-06T07:08:09.500Z') });
+    expect(result).toMatchObject({ changed: true, valid: true, version: 3, resigned: 0, droppedSignatures: [] });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.document).toMatchObject({ version: 3, serialNumber: doc.serialNumber });
+    expect((result.document.metadata as Body).timestamp).toBe('2026-05-06T07:08:09Z');
+  });
+
+  it('validates a fresh document as it is, without bumping it or verifying its signatures', async () => {
+    const { doc } = signedParts();
+    const result = await commitChange(bom(), doc, { fresh: true });
+    expect(result).toEqual({
+      document: doc,
+      changed: true,
+      valid: true,
+      diagnostics: [],
+      version: 2,
+      resigned: 0,
+      droppedSignatures: [],
+    });
+    const { version: _v, ...versionless } = bom();
+    expect((await commitChange(versionless, doc, { fresh: true })).version).toBe(1);
+  });
+
+  it('refuses, as E_USAGE, to leave two signatures stale, naming them in the plural', async () => {
+    const { doc, key } = signedParts();
+    const signed = sign(doc, { key }) as Record<string, unknown>;
+    const edited = structuredClone(signed);
+    (edited.components as Body)[0].description = 'changed';
+    await expect(commitChange(signed, edited)).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message:
+        'The document is signed (2 signatures) and this change invalidates them: re-sign with --key, or remove them with --drop-signatures',
+    });
+    const one = sign(bom(), { key }) as Record<string, unknown>;
+    const changed = { ...structuredClone(one), metadata: { properties: [{ name: 'a', value: 'b' }] } };
+    await expect(commitChange(one, changed)).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message:
+        'The document is signed (1 signature) and this change invalidates it: re-sign with --key, or remove it with --drop-signatures',
+    });
+  });
+
+  it('verifies what it signed again (an untrusted key is a warning), and reports what it dropped', async () => {
+    const key = freshKey('ES256');
+    const one = sign(bom(), { key }) as Record<string, unknown>;
+    const changed = { ...structuredClone(one), metadata: { properties: [{ name: 'a', value: 'b' }] } };
+    const resigned = await commitChange(one, changed, { key });
+    expect(resigned).toMatchObject({ changed: true, valid: true, resigned: 1, droppedSignatures: [] });
+    expect(resigned.diagnostics.some((d) => d.severity === 'warning')).toBe(true);
+    const dropped = await commitChange(one, changed, { dropSignatures: true });
+    expect(dropped).toMatchObject({ changed: true, valid: true, resigned: 0, droppedSignatures: ['/signature'] });
   });
 });
