@@ -65,6 +65,40 @@ book.tables.push(
   },
 );
 
+const COMPONENTS_SHEET = '{00000000-0001-0000-0000-000000000000}';
+book.tables.push(
+  {
+    // Every field, an unknown column, cells to trim, empty and null cells, an SPDX expression; columns AA to AI.
+    id: '7',
+    name: 'Complete',
+    worksheetId: COMPONENTS_SHEET,
+    address: 'AA40:AI44',
+    columns: [
+      column('1', 'name', 0, ['name', ' widget ', 'plain', '', 'gadget']),
+      column('2', 'version', 1, ['version', '2.0', null, '', '1']),
+      column('3', 'type', 2, ['type', 'framework', '', '', 'library']),
+      column('4', 'purl', 3, ['purl', 'pkg:npm/widget@2.0', '', '', '']),
+      column('5', 'license', 4, ['license', 'MIT OR Apache-2.0', ',', '', 'MIT,BSD-3-Clause']),
+      column('6', 'supplier', 5, ['supplier', 'Widget Co', '', '', '']),
+      column('7', 'group', 6, ['group', 'org.widget', '', '', '']),
+      column('8', 'description', 7, ['description', 'A widget', null, '', '']),
+      column('9', 'notes', 8, ['notes', 'ignored', '', 'only a note', '']),
+    ],
+  },
+  {
+    id: '8',
+    name: 'BadType',
+    worksheetId: COMPONENTS_SHEET,
+    address: 'A50:D52',
+    columns: [
+      column('1', 'name', 0, ['name', 'g', 'h']),
+      column('2', 'version', 1, ['version', '1', '1']),
+      column('3', 'type', 2, ['type', 'gizmo', 'library']),
+      column('4', 'description', 3, ['description', 'new', '']),
+    ],
+  },
+);
+
 const { requests, service: client } = useService({ seed });
 let service: ServiceApi;
 beforeAll(() => {
@@ -111,6 +145,12 @@ describe('import workbook: the table and its rows', () => {
       flag: true,
     });
     expect(result).toMatchObject({ flagged: 2, calls: 2 + 2 + 8 });
+    expect((result.document as Body).components[0].properties).toEqual([
+      {
+        name: 'bomwright:source',
+        value: 'listTableColumns me/drive/root:/Documents/Inventory.xlsx:/workbook/tables/Offset',
+      },
+    ]);
     // Every request of the flow (before the checks below) names the workbook by its path.
     expect(requests).toHaveLength(12);
     expect(requests.filter((line) => line.includes('/root:/Documents/Inventory.xlsx:/'))).toHaveLength(12);
@@ -160,6 +200,45 @@ describe('import workbook: the table and its rows', () => {
       code: 'E_INPUT',
       message: 'Table Overfull has 100001 rows; at most 100000 are read',
     });
+  });
+});
+
+describe('import workbook: fields', () => {
+  it('builds each component from its row: every field, trimmed, empty and null cells left out, unknown columns ignored', async () => {
+    const result = await importWorkbook(fresh(), service, { item, table: 'Complete' });
+    expect(result).toMatchObject({ added: 3, updated: 0, rejected: [] });
+    const [widget, plain, gadget] = (result.document as Body).components;
+    expect(widget).toMatchObject({
+      type: 'framework',
+      supplier: { name: 'Widget Co' },
+      group: 'org.widget',
+      name: 'widget',
+      version: '2.0',
+      description: 'A widget',
+      licenses: [{ expression: 'MIT OR Apache-2.0' }],
+      purl: 'pkg:npm/widget@2.0',
+    });
+    expect(Object.keys(plain).sort()).toEqual(['bom-ref', 'name', 'properties', 'type']);
+    expect(plain).toMatchObject({ type: 'library', name: 'plain' });
+    expect(gadget.licenses).toEqual([{ license: { id: 'MIT' } }, { license: { id: 'BSD-3-Clause' } }]);
+  });
+
+  it('rejects a row the schema refuses, naming the member, and restores the component it had updated', async () => {
+    const existing = { ...fresh(), components: [{ type: 'library', 'bom-ref': 'g', name: 'g', version: '1' }] };
+    const before = structuredClone(existing);
+    const result = await importWorkbook(existing, service, { item, table: 'BadType' });
+    expect(existing).toEqual(before);
+    const components = (result.document as Body).components;
+    expect(components[0]).toEqual(before.components[0]);
+    expect(components.map((c: Body) => c.name)).toEqual(['g', 'h']);
+    expect(result.rejected).toHaveLength(1);
+    expect(result.rejected[0]).toMatchObject({ row: 51, address: 'A51:D51' });
+    expect(result.rejected[0]!.problems).toEqual([expect.stringMatching(/^\/type: ./)]);
+    expect(result).toMatchObject({ added: 1, updated: 0 });
+
+    const added = await importWorkbook(fresh(), service, { item, table: 'BadType' });
+    expect((added.document as Body).components.map((c: Body) => c.name)).toEqual(['h']);
+    expect(added).toMatchObject({ added: 1, updated: 0 });
   });
 });
 
