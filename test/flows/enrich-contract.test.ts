@@ -26,6 +26,16 @@ userNamed('patti').phoneMethods = [
 userNamed('lee').phoneMethods = [
   { id: 'lee-alt', phoneNumber: '+1 4255550133', phoneType: 'alternateMobile', smsSignInState: 'ready' },
 ];
+userNamed('patti').authenticationMethods = [
+  { '@odata.type': '#vendor.graph.deviceHelloForBusinessAuthenticationMethod', id: 'patti-hello', displayName: 'PC' },
+  {
+    '@odata.type': '#vendor.graph.fido2AuthenticationMethod',
+    id: 'patti-key',
+    displayName: 'key',
+    model: 'Patti key',
+    attestationLevel: 'notAttested',
+  },
+];
 userNamed('isaiah').authenticationMethods = [
   { '@odata.type': '#vendor.graph.fido2AuthenticationMethod', id: 'isaiah-key', displayName: 'key' },
 ];
@@ -263,12 +273,18 @@ describe('enrich authors', () => {
     );
     const authors = (result.document as Body).metadata.authors;
     expect(authors.map((a: Body) => a.phone)).toEqual(['+1 4255550122', '+1 4255550133']);
+    // Patti's FIDO2 key is listed after her Windows Hello: its details are still the ones recorded.
+    expect(named((result.document as Body).metadata, 'bomwright:authentication:patti')).toEqual({
+      'bomwright:authentication:patti@contoso.example:phishingResistant': 'true',
+      'bomwright:authentication:patti@contoso.example:fido2Model': 'Patti key',
+      'bomwright:authentication:patti@contoso.example:fido2AttestationLevel': 'notAttested',
+    });
     expect(result.people).toEqual([
       {
         email: 'patti@contoso.example',
         status: 'found',
         phone: '+1 4255550122',
-        phishingResistant: false,
+        phishingResistant: true,
         contacts: 1,
       },
       { email: 'lee@contoso.example', status: 'found', phone: '+1 4255550133', phishingResistant: false, contacts: 1 },
@@ -312,6 +328,12 @@ describe('enrich authors', () => {
       'bomwright:authentication:isaiah@contoso.example:phishingResistant': 'true',
     });
     expect(named(metadata, 'bomwright:authentication:ghost')).toEqual({});
+    // Isaiah has no phone method: nothing is written, so no phone source is recorded for him.
+    expect(sources(metadata)).toEqual([
+      'listPhoneMethods users/adele@contoso.example',
+      'listAuthenticationMethods users/adele@contoso.example',
+      'listAuthenticationMethods users/isaiah@contoso.example',
+    ]);
   });
 
   it('notes a masked number as masked, not as missing', async () => {
@@ -395,6 +417,36 @@ describe('enrich authors', () => {
       'bomwright:authentication:megan@contoso.example:fido2Model': 'Feitian BioPass K26',
     });
     expect((main.document as Body).metadata.properties).toBeUndefined();
+  });
+
+  it('skips entries that are not objects and reads a document without metadata', async () => {
+    const result = await enrichAuthors(
+      {
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        version: 1,
+        components: [
+          null,
+          'x',
+          {
+            type: 'library',
+            name: 'c',
+            authors: [null, 'adele@contoso.example', { email: 'alex@contoso.example' }],
+            supplier: { name: 'S', contact: [7, { email: 'megan@contoso.example' }] },
+          },
+        ],
+      },
+      service,
+    );
+    expect(result.people.map((p) => p.email)).toEqual(['alex@contoso.example', 'megan@contoso.example']);
+    const component = (result.document as Body).components[2];
+    expect(component.authors).toEqual([
+      null,
+      'adele@contoso.example',
+      { email: 'alex@contoso.example', phone: '+1 4255550199' },
+    ]);
+    expect(component.supplier.contact[0]).toBe(7);
+    expect('metadata' in result.document).toBe(false);
   });
 
   it('looks people up one at a time with concurrency 1 (and with 0), in document order', async () => {
