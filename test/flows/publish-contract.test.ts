@@ -14,7 +14,9 @@ import {
 } from '../../src/flows/publish.js';
 import { MAX_ATTACHMENT_BYTES } from '../../src/service/invoke.js';
 import type { ServiceApi } from '../../src/service/index.js';
+import { sign } from '../../src/index.js';
 import { useService } from '../emulator/harness.js';
+import { freshKey } from '../jsf/fixtures.js';
 
 const { requests, service: client } = useService();
 let service: ServiceApi;
@@ -67,6 +69,30 @@ describe('validation summary', () => {
     const versionless = await validationSummary(JSON.stringify({ ...doc(), version: 'one' }), 'e.json');
     expect(versionless).toBe(
       'e.json: NOT valid: 1 error, 0 warnings — CycloneDX 1.6, 0 components (checked by bomwright)',
+    );
+  });
+});
+
+describe('validation summary: warnings', () => {
+  const NIL = 'urn:uuid:00000000-0000-0000-0000-000000000000';
+  it('counts warnings on a valid document, singular and plural', async () => {
+    const nil = doc({ serialNumber: NIL, components: [] });
+    expect(await validationSummary(JSON.stringify(nil), 'n.json')).toBe(
+      `n.json: valid (1 warning) — CycloneDX 1.6, version 2, 0 components, ${NIL} (checked by bomwright)`,
+    );
+    // A signature by a key nobody trusts is a warning too.
+    const signed = sign(nil, { key: freshKey('ES256') });
+    expect(await validationSummary(JSON.stringify(signed), 's.json')).toMatch(/^s\.json: valid \(2 warnings\) — /);
+  });
+
+  it('counts errors and warnings of a document that is not valid', async () => {
+    const one = doc({ serialNumber: NIL, version: 'one' });
+    expect(await validationSummary(JSON.stringify(one), 'o.json')).toBe(
+      `o.json: NOT valid: 1 error, 1 warning — CycloneDX 1.6, 0 components, ${NIL} (checked by bomwright)`,
+    );
+    const two = doc({ version: 'one', components: 'none' });
+    expect(await validationSummary(JSON.stringify(two), 't.json')).toBe(
+      't.json: NOT valid: 2 errors, 0 warnings — CycloneDX 1.6, 0 components (checked by bomwright)',
     );
   });
 });
