@@ -63,9 +63,11 @@ seed.assignmentRequests.push({
 });
 const BARE = '5df6cc48-0e1e-0266-b515-c5ecb4b691d3';
 const BY_ID = '6e07dd59-1f2f-0377-c626-d6fdc5c7a2e4';
+const NO_USER = '7f18ee6a-2a3a-0488-d737-e70ed6d8b3f5';
 seed.labelCategories[1].subcategories.push(
   { id: BARE, displayName: 'Bare' },
   { id: BY_ID, displayName: 'By id', createdBy: { user: { id: SEED_IDS.users.patti } } },
+  { id: NO_USER, displayName: 'No user', createdBy: {} },
 );
 
 const { harness: api, requests, service: client } = useService({ seed });
@@ -176,11 +178,16 @@ describe('enrich label', () => {
   });
 
   it('records only the fields the template has, and the creator by id when it has no name', async () => {
-    const bare = await enrichLabel(bom(), service, { category: CATEGORY, subcategory: BARE });
-    expect(named((bare.document as Body).metadata, 'bomwright:label:')).toEqual({
-      'bomwright:label:displayName': 'Bare',
-      'bomwright:label:id': BARE,
-    });
+    for (const [subcategory, displayName] of [
+      [BARE, 'Bare'],
+      [NO_USER, 'No user'],
+    ] as const) {
+      const bare = await enrichLabel(bom(), service, { category: CATEGORY, subcategory });
+      expect((bare.document as Body).metadata.properties.slice(0, -1)).toStrictEqual([
+        { name: 'bomwright:label:displayName', value: displayName },
+        { name: 'bomwright:label:id', value: subcategory },
+      ]);
+    }
     const byId = await enrichLabel(bom(), service, { category: CATEGORY, subcategory: BY_ID });
     expect(named((byId.document as Body).metadata, 'bomwright:label:')).toEqual({
       'bomwright:label:displayName': 'By id',
@@ -324,6 +331,7 @@ describe('enrich authors', () => {
     expect(metadata.authors[1]).toEqual({ name: 'No address', email: 'adele' });
     expect(metadata.authors[3]).toEqual({ name: 'Ghost', email: 'ghost@contoso.example' });
     expect(metadata.manufacture.contact[0].phone).toBe('+1 2065555557');
+    expect(metadata.authors[0].phone).toBe('+1 2065555557');
     expect(named(metadata, 'bomwright:authentication:isaiah')).toEqual({
       'bomwright:authentication:isaiah@contoso.example:phishingResistant': 'true',
     });
@@ -447,6 +455,46 @@ describe('enrich authors', () => {
     ]);
     expect(component.supplier.contact[0]).toBe(7);
     expect('metadata' in result.document).toBe(false);
+  });
+
+  it('skips null entries among the metadata authors and contacts', async () => {
+    const result = await enrichAuthors(
+      bom({
+        authors: [null, { email: 'alex@contoso.example' }],
+        supplier: { name: 'S', contact: [null, { email: 'megan@contoso.example' }] },
+      }),
+      service,
+    );
+    expect(result.people.map((p) => p.email)).toEqual(['alex@contoso.example', 'megan@contoso.example']);
+    expect((result.document as Body).metadata.supplier.contact[1].phone).toBe('+44 7700900123');
+  });
+
+  it('counts as its own phone only the one its source property names (that name, that operation and person)', async () => {
+    const result = await enrichAuthors(
+      bom({
+        authors: [{ email: 'alex@contoso.example', phone: '+1 000' }],
+        properties: [
+          { name: 'note', value: 'listPhoneMethods users/alex@contoso.example' },
+          { name: 'bomwright:source', value: 'listPhoneMethods users/megan@contoso.example' },
+        ],
+      }),
+      service,
+    );
+    const metadata = (result.document as Body).metadata;
+    expect(metadata.authors[0].phone).toBe('+1 000');
+    expect(sources(metadata)).toEqual([
+      'listPhoneMethods users/megan@contoso.example',
+      'listAuthenticationMethods users/alex@contoso.example',
+    ]);
+  });
+
+  it('records its source even when another property holds the same text', async () => {
+    const value = `getSubcategoryTemplate security/labels/categories/${CATEGORY}/subcategories/${SUBCATEGORY}`;
+    const result = await enrichLabel(bom({ properties: [{ name: 'note', value }] }), service, {
+      category: CATEGORY,
+      subcategory: SUBCATEGORY,
+    });
+    expect(sources((result.document as Body).metadata)).toEqual([value]);
   });
 
   it('looks people up one at a time with concurrency 1 (and with 0), in document order', async () => {

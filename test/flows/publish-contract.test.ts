@@ -211,6 +211,7 @@ describe('tab request', () => {
 
 describe('forward request', () => {
   it('has no Comment without a comment', () => {
+    expect('Comment' in forwardRequest({ event: 'e', to: ['a@b.example'] })).toBe(false);
     expect(forwardRequest({ event: 'e', to: ['a@b.example', 'c@d.example'] })).toEqual({
       ToRecipients: [{ EmailAddress: { Address: 'a@b.example' } }, { EmailAddress: { Address: 'c@d.example' } }],
     });
