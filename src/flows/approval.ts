@@ -23,9 +23,10 @@ export interface EnrichApprovalResult {
   calls: number;
 }
 
+/** An access package's or a requestor's (an access package subject's) name: the first of these that is set. */
 function nameOf(value: unknown): string | undefined {
   if (!isRecord(value)) return undefined;
-  for (const key of ['displayName', 'userPrincipalName', 'mail', 'id'])
+  for (const key of ['displayName', 'principalName', 'email', 'id'])
     if (typeof value[key] === 'string' && value[key] !== '') return value[key];
   return undefined;
 }

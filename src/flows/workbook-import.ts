@@ -245,7 +245,12 @@ export async function importWorkbook(
       );
       rejected.push(entry.row);
       if (entry.added) components.splice(components.indexOf(entry.component), 1);
-      else Object.assign(entry.component, entry.before);
+      else {
+        // Back to what it was: members the row added (and its source) go too, not only the ones it changed.
+        for (const member of Object.keys(entry.component))
+          if (!Object.hasOwn(entry.before!, member)) delete entry.component[member];
+        Object.assign(entry.component, entry.before);
+      }
     }
   }
   rejected.sort((a, b) => a.row - b.row);
