@@ -42,6 +42,7 @@ function tenant(): unknown {
     worksheets: [
       { id: 'ws-bom', name: 'Bill of materials' },
       { id: 'ws-plan', name: '2026Plan' },
+      { id: 'ws-bob', name: "Bob's" },
     ],
     names: [{ name: 'Totals', worksheetId: 'ws-plan', address: '$B$3:$C$3' }],
     tables: [
@@ -174,6 +175,20 @@ describe('range addresses', () => {
       `${PLAN}/worksheets/2026Plan/range(address='B3:C4')/format/borders/EdgeBottom`,
     );
     expect(other.body.color).toBe('#000000');
+  });
+  it("reads a sheet name's doubled apostrophe as one, as Excel writes 'Bob''s'!A1", async () => {
+    const id = await createSession(plan, true, PLAN);
+    const headers = { 'Workbook-Session-Id': id };
+    const at = (address: string): string =>
+      `${PLAN}/worksheets/ws-bob/range(address='${address.replaceAll("'", "''")}')/format/borders/EdgeTop`;
+    expect((await plan.call('PATCH', at('A1'), { body: { color: 'navy' }, headers })).status).toBe(200);
+    expect((await plan.call('GET', at("'Bob''s'!A1"))).body.color).toBe('#000080');
+    expectError(
+      await plan.call('GET', at("'Bob''''s'!A1")),
+      400,
+      'InvalidArgument',
+      "The address ''Bob''''s'!A1' names another worksheet.",
+    );
   });
 });
 

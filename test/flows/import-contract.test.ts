@@ -17,7 +17,8 @@ const column = (id: string, name: string | null, index: number, values: unknown[
   values: values.map((v) => [v]),
 });
 
-const SHEET = 'Release list';
+// An apostrophe in the name: the range's address doubles it ('Bob''s release list'!C3:E7), as Excel writes it.
+const SHEET = "Bob's release list";
 const SHEET_ID = '{00000000-0003-0000-0000-000000000000}';
 const seed = structuredClone(DEFAULT_SEED) as Body;
 const book = seed.workbooks[0];

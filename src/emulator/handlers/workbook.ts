@@ -89,7 +89,8 @@ export function normalizeAddress(address: string, sheetName: string): string {
   let text = address.trim().replaceAll('$', '').toUpperCase();
   const bang = text.lastIndexOf('!');
   if (bang !== -1) {
-    const sheet = text.slice(0, bang).replace(/^'(.*)'$/, '$1');
+    // A quoted sheet name doubles its apostrophes, as Excel writes it: 'Bob''s list'!A1.
+    const sheet = text.slice(0, bang).replace(/^'(.*)'$/, (_, name: string) => name.replaceAll("''", "'"));
     if (sheet !== sheetName.toUpperCase())
       throw invalidArgument(`The address '${truncate(address, 60)}' names another worksheet.`);
     text = text.slice(bang + 1);
@@ -265,7 +266,8 @@ export const getTableRange: Handler = (context) => {
   const [start, end] = String(tableRecord.address ?? 'A1:A1').split(':');
   const first = CELL.exec(start!)!;
   const last = CELL.exec(end ?? start!)!;
-  const quoted = /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(sheet.name)) ? String(sheet.name) : `'${String(sheet.name)}'`;
+  const name = String(sheet.name);
+  const quoted = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replaceAll("'", "''")}'`;
   const address = `${quoted}!${String(tableRecord.address)}`;
   const range: JsonRecord = {
     address,
