@@ -110,9 +110,10 @@ export async function ensureTlsMaterial(dir: string, now = Date.now()): Promise<
   } else {
     caKeys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as KeyPair;
     caCert = await x509.X509CertificateGenerator.createSelfSigned({
+      // A first hex digit of 1-7: positive, and never a leading zero byte, which DER would drop (a 7-byte serial).
       serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
         .toString('hex')
-        .replace(/^[89a-f]/, '1'),
+        .replace(/^[089a-f]/, '1'),
       name: 'CN=bomwright emulator local CA, O=bomwright',
       notBefore: new Date(now - 60_000),
       notAfter: new Date(now + CA_DAYS * 86_400_000),
@@ -131,7 +132,7 @@ export async function ensureTlsMaterial(dir: string, now = Date.now()): Promise<
   const server = await x509.X509CertificateGenerator.create({
     serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
       .toString('hex')
-      .replace(/^[89a-f]/, '1'),
+      .replace(/^[089a-f]/, '1'),
     subject: 'CN=localhost',
     issuer: caCert.subject,
     notBefore: new Date(now - 60_000),

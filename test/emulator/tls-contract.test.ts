@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { homedir } from 'node:os';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultTlsDir, ensureTlsMaterial, type TlsMaterial } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers.js';
 
@@ -100,13 +100,25 @@ describe('the certificates made', () => {
       const dir = tempDir();
       const material = await ensureTlsMaterial(dir);
       for (const pem of [material.ca, material.cert])
-        expect(new X509Certificate(pem).serialNumber).toMatch(/^[0-7][0-9A-F]{15}$/);
+        expect(new X509Certificate(pem).serialNumber).toMatch(/^[1-7][0-9A-F]{15}$/);
       for (const key of [material.key, read(dir, 'ca.key.pem')]) {
         const lines = pemLines(key, 'PRIVATE KEY');
         expect(lines.length).toBeGreaterThan(1);
         for (const line of lines.slice(0, -1)) expect(line).toMatch(/^[A-Za-z0-9+/]{64}$/);
         expect(lines.at(-1)!.length).toBeLessThanOrEqual(64);
       }
+    }
+  });
+  it('keep all 8 bytes of a serial whose random bytes start with zeros (DER drops a leading zero byte)', async () => {
+    const random = vi
+      .spyOn(webcrypto, 'getRandomValues')
+      .mockImplementation(<T extends ArrayBufferView | null>(array: T): T => array);
+    try {
+      const material = await ensureTlsMaterial(tempDir());
+      for (const pem of [material.ca, material.cert])
+        expect(new X509Certificate(pem).serialNumber).toBe('1000000000000000');
+    } finally {
+      random.mockRestore();
     }
   });
 });
