@@ -17,6 +17,8 @@ export default defineConfig({
       'test/formats/**/*.test.ts',
       'test/node/write.test.ts',
       'test/node/shard.test.ts',
+      'test/node/paths.test.ts',
+      'test/cli/edge-units.test.ts',
       'test/api.test.ts',
       'test/readme.test.ts',
     ],
