@@ -19,7 +19,9 @@ export function toPosix(p: string): string {
 /** Relative to `base` when inside it, else absolute; always with forward slashes. */
 export function displayPath(file: string, base: string): string {
   const relative = path.relative(base, file);
-  return toPosix(relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative);
+  // `..foo` is a name inside base; only `..` itself or `../…` leaves it.
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  return toPosix(relative === '' || outside ? file : relative);
 }
 
 function identity(file: string): string | undefined {

@@ -54,6 +54,9 @@ describe('displayPath', () => {
   it('is relative to base, with forward slashes, for a file inside it', () => {
     expect(displayPath(path.join(base, 'boms', 'app.json'), base)).toBe('boms/app.json');
     expect(displayPath(path.join(base, 'app.json'), base)).toBe('app.json');
+    // A name that merely starts with two dots is still inside base.
+    expect(displayPath(path.join(base, '..boms', 'app.json'), base)).toBe('..boms/app.json');
+    expect(displayPath(path.join(base, '..'), base)).toBe(toPosix(path.resolve('/work')));
   });
 
   it('is the file as given for base itself and for files outside base', () => {
