@@ -19,6 +19,7 @@ export default defineConfig({
       'test/node/shard.test.ts',
       'test/node/paths.test.ts',
       'test/cli/edge-units.test.ts',
+      'test/cli/options-builders.test.ts',
       'test/api.test.ts',
       'test/readme.test.ts',
     ],
