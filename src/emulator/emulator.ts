@@ -4,7 +4,6 @@
  * disk that survives restarts and kill -9 (journal.ts).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 import {
@@ -204,8 +203,8 @@ export async function tokenFromState(stateDir: string, options: TokenOptions = {
   return tokenFor(loadState(stateDir, true).store, keys, options);
 }
 
-function isLoopback(request: IncomingMessage): boolean {
-  const address = request.socket.remoteAddress ?? '';
+/** Only these callers get tokens: 127.0.0.1, ::1, and 127.0.0.1 as a dual-stack socket reports it. */
+export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
@@ -257,7 +256,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         if (method === 'GET' && adminPath === '/_emulator/health')
           return { status: 200, body: { status: 'ok', tenantId: tenant.id } };
         if (method === 'POST' && adminPath === '/_emulator/token') {
-          if (!isLoopback(request))
+          if (!isLoopbackAddress(request.socket.remoteAddress))
             throw new ServiceFault(403, 'Authorization_RequestDenied', 'Tokens are minted for loopback callers only.');
           const request_ = (body ?? {}) as JsonRecord;
           for (const key of Object.keys(request_))
