@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { BomwrightError, type ErrorCode } from '../src/index.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,19 @@ export function runCli(
 
 export function tempDir(prefix = 'bomwright-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** A maker of temp folders that are all removed once the test file ends. Call it at a file's top level. */
+export function tempDirs(prefix?: string): () => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir(prefix);
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** A minimal valid document of the given version. */

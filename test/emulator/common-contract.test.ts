@@ -2,27 +2,18 @@
  * What every handler shares: how a user is addressed, and which reference URLs name an object of this service
  * (`{base}/v1.0/{collection}/{id}`, `('{id}')` or `({id})`, percent-encoded ids), with the exact refusal otherwise.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/journal.js';
 import type { JsonRecord } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers.js';
+import { tempDirs } from '../helpers.js';
 import { Harness, useEmulator, type Reply } from './harness.js';
 import { CASE, SEARCH, userSourceUrl } from './samples.js';
 
 const U = SEED_IDS.users;
 const G = SEED_IDS.groups;
 /** State folders made by this file, removed after it. */
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-function stateFolder(): string {
-  const folder = tempDir('bomwright-emulator-');
-  folders.push(folder);
-  return folder;
-}
+const stateFolder = tempDirs('bomwright-emulator-');
 
 const api = useEmulator();
 

@@ -3,12 +3,11 @@
  * bundles, each to the letter: error codes and messages, the exact resource shapes and contexts, and the state a
  * write leaves (read back from the emulator's state folder) or, when refused, does not change.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, SEED_IDS } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/journal.js';
 import type { JsonRecord } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers.js';
+import { tempDirs } from '../helpers.js';
 import { useEmulator, type Reply } from './harness.js';
 import { BUILDING, CASE, LEVEL, SEARCH, userSourceUrl } from './samples.js';
 
@@ -79,15 +78,7 @@ function seed(): unknown {
 }
 
 /** State folders made by this file, removed after it. */
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-function stateFolder(): string {
-  const folder = tempDir('bomwright-emulator-');
-  folders.push(folder);
-  return folder;
-}
+const stateFolder = tempDirs('bomwright-emulator-');
 
 const stateDir = stateFolder();
 const api = useEmulator({ seed: seed(), stateDir });

@@ -3,12 +3,11 @@
  * limits on both sides, the exact records a clone creates (read back from the emulator's state folder), and that a
  * refused request changes nothing.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, SEED_IDS, type EmulatorOptions } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/journal.js';
 import type { JsonRecord } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers.js';
+import { tempDirs } from '../helpers.js';
 import { Harness, useEmulator, type Reply } from './harness.js';
 
 const U = SEED_IDS.users;
@@ -23,15 +22,7 @@ const tabsOf = (channel: string, team: string = G.release): string =>
   `/teams/${team}/channels/${encodeURIComponent(channel)}/tabs`;
 
 /** State folders made by this file, removed after it. */
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-function stateFolder(): string {
-  const folder = tempDir('bomwright-emulator-');
-  folders.push(folder);
-  return folder;
-}
+const stateFolder = tempDirs('bomwright-emulator-');
 
 const api = useEmulator({ clonePolls: 1 });
 

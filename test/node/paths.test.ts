@@ -1,19 +1,12 @@
-import { linkSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { displayPath, refuseOverwriting, repositoryRoot, toPosix } from '../../src/node/paths.js';
-import { expectErrorCode, tempDir } from '../helpers.js';
+import { expectErrorCode, tempDirs } from '../helpers.js';
 
-const made: string[] = [];
-function scratch(): string {
-  // realpath: os.tmpdir() may itself be a symlink, and the functions resolve paths textually.
-  const dir = realpathSync(tempDir('bomwright-paths-'));
-  made.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const newDir = tempDirs('bomwright-paths-');
+// realpath: os.tmpdir() may itself be a symlink, and the functions resolve paths textually.
+const scratch = (): string => realpathSync(newDir());
 
 describe('repositoryRoot', () => {
   it('is the nearest ancestor holding .git, folder or file (a worktree)', () => {
