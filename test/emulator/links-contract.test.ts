@@ -36,7 +36,8 @@ describe('a paging token', () => {
     const [data, mac] = token.split('.') as [string, string];
     const edited = Buffer.from(JSON.stringify({ user: 'v', round: 1 })).toString('base64url');
     expect(links.open(`${edited}.${mac}`)).toBeUndefined();
-    expect(links.open(`${data}.${mac.slice(0, -2)}AA`)).toBeUndefined();
+    // The first character carries six bits of the MAC (the last one only two, and random tokens may end in 'AA').
+    expect(links.open(`${data}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`)).toBeUndefined();
     expect(links.open(`${data}.${mac.slice(0, 10)}`)).toBeUndefined();
     expect(links.open(`${data}.`)).toBeUndefined();
     expect(links.open(data)).toBeUndefined();
