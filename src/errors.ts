@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'E_REDIRECT',
   'E_RESPONSE_SHAPE',
   'E_REQUEST_SHAPE',
+  'E_FOREIGN_ORIGIN',
+  'E_LINK_LOOP',
   'E_REFUSED',
   'E_MERGE',
   'E_INTERNAL',

@@ -23,6 +23,7 @@ import { connectionOptions, serviceConnection, withServiceClient } from './servi
 
 export interface FlowArgv {
   ca?: string;
+  allowHost?: string[];
   /** The BOM; for a flow that can create one, absent means standard output. */
   file?: string;
   baseUrl?: string;

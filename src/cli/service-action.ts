@@ -10,6 +10,7 @@ import { connectionOptions, serviceConnection, withServiceClient } from './servi
 
 export interface ActionArgv {
   ca?: string;
+  allowHost?: string[];
   baseUrl?: string;
   token?: string;
   dryRun: boolean;

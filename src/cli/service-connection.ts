@@ -8,7 +8,8 @@ import { setFlagsFromString } from 'node:v8';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../errors.js';
 import type { ServiceApi } from '../service/api.js';
-import { isServiceError, type ServiceError } from '../service/errors.js';
+import { isServiceError, redactTokens, type ServiceError } from '../service/errors.js';
+import { parseAllowedHost } from '../service/origin.js';
 import { loadCommandBundle } from './command-bundle.js';
 
 export type ServiceModule = typeof import('../service/index.js');
@@ -32,12 +33,21 @@ export function connectionOptions<T>(y: Argv<T>, global = false) {
       type: 'string',
       describe: 'CA certificate to trust for HTTPS (PEM; or BOMWRIGHT_CA, or NODE_EXTRA_CA_CERTS)',
       global,
+    })
+    .option('allow-host', {
+      type: 'string',
+      array: true,
+      requiresArg: true,
+      nargs: 1,
+      describe:
+        'another origin that may receive the token when the service links to it (repeatable): HOST, HOST:PORT, or SCHEME://HOST[:PORT] (needed for http under an https base)',
+      global,
     });
 }
 
 /** The service's address and token from the flags or the environment; one line saying which is missing and how. */
 export function serviceConnection(
-  argv: { baseUrl?: string; token?: string; ca?: string },
+  argv: { baseUrl?: string; token?: string; ca?: string; allowHost?: readonly string[] | string },
   env: NodeJS.ProcessEnv,
   cwd = process.cwd(),
 ): ServiceConnection {
@@ -54,9 +64,11 @@ export function serviceConnection(
       'E_USAGE',
       'No token: pass --token or set BOMWRIGHT_TOKEN (for the local emulator: bomwright emulator token)',
     );
-  if (caFile === undefined) return { baseUrl, token };
+  const allowedHosts = allowHosts(argv.allowHost);
+  const base = { baseUrl, token, ...(allowedHosts.length === 0 ? {} : { allowedHosts }) };
+  if (caFile === undefined) return base;
   try {
-    return { baseUrl, token, ca: readFileSync(path.resolve(cwd, caFile), 'utf8') };
+    return { ...base, ca: readFileSync(path.resolve(cwd, caFile), 'utf8') };
   } catch (error) {
     throw new BomwrightError(
       'E_READ',
@@ -65,22 +77,40 @@ export function serviceConnection(
   }
 }
 
+/** The --allow-host entries, each checked here so that a bad one is a usage error before anything is sent. */
+function allowHosts(given: readonly string[] | string | undefined): string[] {
+  const entries = given === undefined ? [] : typeof given === 'string' ? [given] : [...given];
+  for (const entry of entries)
+    try {
+      parseAllowedHost(entry);
+    } catch (error) {
+      throw new BomwrightError('E_USAGE', `--allow-host: ${(error as Error).message}`);
+    }
+  return entries;
+}
+
 export interface ServiceConnection {
   baseUrl: string;
   token: string;
+  /** Origins besides the base URL's that may receive the token (--allow-host). */
+  allowedHosts?: string[];
   /** CA certificates to trust (PEM), from --ca or BOMWRIGHT_CA. */
   ca?: string;
 }
 
-/** `bomwright: E_SERVICE: <service code>: <message> (status 404, request-id …)`, with its newline. */
-export function serviceErrorLine(error: ServiceError): string {
+/**
+ * `bomwright: E_SERVICE: <service code>: <message> (status 404, request-id …)`, with its newline; the token (and
+ * anything like a bearer token) taken out once more, whatever built the error.
+ */
+export function serviceErrorLine(error: ServiceError, token?: string): string {
   const ids = [
     error.status === undefined ? undefined : `status ${error.status}`,
     error.requestId ? `request-id ${error.requestId}` : undefined,
   ]
     .filter(Boolean)
     .join(', ');
-  return `bomwright: ${error.code}: ${error.message}${ids === '' ? '' : ` (${ids})`}\n`;
+  const line = `${error.code}: ${error.message}${ids === '' ? '' : ` (${ids})`}`;
+  return `bomwright: ${redactTokens(line.replace(/[\r\n]+/g, ' '), token === undefined ? [] : [token])}\n`;
 }
 
 /**
@@ -98,7 +128,7 @@ export async function withServiceClient<T>(
     return { value: await work(api) };
   } catch (error) {
     if (isServiceError(error) && error.code !== 'E_REQUEST_SHAPE') {
-      context.stderr(serviceErrorLine(error));
+      context.stderr(serviceErrorLine(error, connection.token));
       return undefined;
     }
     throw error;

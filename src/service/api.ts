@@ -13,7 +13,9 @@
 import { readFileSync } from 'node:fs';
 import { ServiceClient, type CallResponse, type ClientOptions } from './client.js';
 import { ServiceError } from './errors.js';
+import { DEFAULT_MAX_PAGES, LinkTrail } from './links.js';
 import {
+  operationUrl,
   removeTeamMembers,
   startTeamClone,
   syncMessages,
@@ -93,7 +95,7 @@ export interface CallOptions {
   /** One of the operation's path forms, when several take the same parameters (e.g. `calendar/events`). */
   template?: string;
   headers?: Readonly<Record<string, string>>;
-  /** A collection: the most pages followed before E_RESPONSE_SHAPE (default 100,000; a link loop ends there). */
+  /** A collection: the most pages followed before E_LINK_LOOP (default 100,000); a repeated link ends it sooner. */
   maxPages?: number;
 }
 
@@ -216,7 +218,20 @@ function checked<T>(operation: Operation, resource: ResourceName, response: Call
   return value as T;
 }
 
+/** A body that is JSON, whatever the content-type claimed; E_RESPONSE_SHAPE naming what came instead. */
+function requireJson(operation: Operation, response: CallResponse): void {
+  if (response.bodyType === 'json') return;
+  throw shapeError(
+    operation,
+    response,
+    response.bodyType === 'empty'
+      ? `the ${response.status} answer has no body`
+      : `the ${response.status} answer is not JSON (content-type ${JSON.stringify(response.headers['content-type'] ?? 'none')})`,
+  );
+}
+
 function pageOf<T>(operation: Operation, resource: ResourceName, response: CallResponse): Page<T> {
+  requireJson(operation, response);
   const body = response.body as Record<string, unknown> | undefined;
   if (body === null || typeof body !== 'object' || !Array.isArray(body.value))
     throw shapeError(operation, response, 'a collection page has no "value" array');
@@ -236,50 +251,108 @@ function pageOf<T>(operation: Operation, resource: ResourceName, response: CallR
   };
 }
 
-const MAX_PAGES = 100_000;
+/**
+ * The pages of a collection from its first answer on, each checked as `operation` answers it, following
+ * `@odata.nextLink` only to an origin that may have the token (E_FOREIGN_ORIGIN), at most `maxPages` pages and
+ * never to a page already read (E_LINK_LOOP).
+ */
+export async function* followPages<T = unknown>(
+  client: ServiceClient,
+  operation: Operation,
+  first: CallResponse,
+  options: { signal?: AbortSignal; headers?: Readonly<Record<string, string>>; maxPages?: number } = {},
+): AsyncGenerator<Page<T>, void, undefined> {
+  const resource = collectionResource(operation);
+  const trail = new LinkTrail(operation.name, options.maxPages ?? DEFAULT_MAX_PAGES, first.url);
+  const linkFrom = `${operation.name}: @odata.nextLink`;
+  for (let page = pageOf<T>(operation, resource, first); ;) {
+    yield page;
+    if (page.nextLink === undefined) return;
+    // Checked before anything is sent, and before the link counts as followed.
+    trail.follow(client.checkLink(page.nextLink, linkFrom).href);
+    const response = await client.call({
+      method: 'GET',
+      path: page.nextLink,
+      linkFrom,
+      signal: options.signal,
+      headers: options.headers,
+    });
+    page = pageOf<T>(operation, resource, response);
+  }
+}
+
+function collectionResource(operation: Operation): ResourceName {
+  const spec = operation.response;
+  if (spec.kind !== 'collection' && spec.kind !== 'delta')
+    throw new ServiceError('E_REQUEST_SHAPE', `${operation.name} does not answer with a collection`);
+  return spec.resource;
+}
 
 function pager<T>(
   client: ServiceClient,
   operation: Operation,
-  resource: ResourceName,
   optionsOf: () => InvokeOptions,
-  maxPages = MAX_PAGES,
+  maxPages?: number,
 ): Pager<T> {
-  const fetchPage = async (options: InvokeOptions, nextLink?: string): Promise<Page<T>> => {
-    const response =
-      nextLink === undefined
-        ? await invoke(client, operation.name, options)
-        : await client.call({ method: 'GET', path: nextLink, signal: options.signal, headers: options.headers });
-    return pageOf<T>(operation, resource, response);
-  };
-  const tooMany = () =>
-    new ServiceError('E_RESPONSE_SHAPE', `${operation.name}: more than ${maxPages} pages of @odata.nextLink`);
   async function* pages(): AsyncGenerator<Page<T>> {
     const options = optionsOf();
-    for (let page = await fetchPage(options), count = 1; ; count++) {
-      yield page;
-      if (page.nextLink === undefined) return;
-      if (count >= maxPages) throw tooMany();
-      page = await fetchPage(options, page.nextLink);
-    }
+    const first = await invoke(client, operation.name, options);
+    yield* followPages<T>(client, operation, first, { signal: options.signal, headers: options.headers, maxPages });
   }
   return {
     pages,
     async *[Symbol.asyncIterator]() {
       for await (const page of pages()) yield* page.items;
     },
-    // Without generators: the path most calls take, and the cheaper one.
     async all() {
-      const options = optionsOf();
       const items: T[] = [];
-      for (let page = await fetchPage(options), count = 1; ; count++) {
-        for (const item of page.items) items.push(item);
-        if (page.nextLink === undefined) return items;
-        if (count >= maxPages) throw tooMany();
-        page = await fetchPage(options, page.nextLink);
-      }
+      for await (const page of pages()) for (const item of page.items) items.push(item);
+      return items;
     },
   };
+}
+
+/** What a 2xx answer of an operation holds, checked as the typed client checks it. */
+export type CheckedAnswer =
+  | { kind: 'page'; page: Page<unknown> }
+  | { kind: 'value'; value: unknown }
+  | { kind: 'operation'; operationUrl: string }
+  | { kind: 'none' };
+
+/**
+ * Checks a 2xx answer of `operation` against what the spec shows for it; E_RESPONSE_SHAPE otherwise. The typed
+ * client and `bomwright service` share it, so both refuse the same answers: a body that is not JSON where JSON is
+ * expected (whatever its content-type says), an entity, page or item of the wrong shape, an accepted clone without
+ * its Location. An operation that answers nothing has its body ignored.
+ */
+export function checkAnswer(client: ServiceClient, operation: Operation, response: CallResponse): CheckedAnswer {
+  const spec = operation.response;
+  if (spec.kind === 'none') return { kind: 'none' };
+  if (spec.kind === 'operation') {
+    const location = response.headers.location;
+    if (location === undefined) throw shapeError(operation, response, 'accepted without a Location to poll');
+    const url = operationUrl(client.baseUrl, location);
+    client.checkLink(url, `${operation.name}: the Location header`);
+    return { kind: 'operation', operationUrl: url };
+  }
+  if (spec.kind === 'multiStatus' && response.status === 204) return { kind: 'none' };
+  requireJson(operation, response);
+  switch (spec.kind) {
+    case 'collection':
+    case 'delta':
+      return { kind: 'page', page: pageOf(operation, spec.resource, response) };
+    case 'multiStatus':
+      pageOf(operation, spec.resource, response);
+      return { kind: 'value', value: response.body };
+    case 'wrapped': {
+      const body = response.body as { value?: unknown } | null;
+      if (body === null || typeof body !== 'object' || !('value' in body))
+        throw shapeError(operation, response, 'the answer has no "value"');
+      return { kind: 'value', value: checked(operation, spec.resource, response, body.value) };
+    }
+    default:
+      return { kind: 'value', value: checked(operation, spec.resource, response, response.body) };
+  }
 }
 
 function operationFunction(client: ServiceClient, operation: Operation): (request?: object) => unknown {
@@ -305,25 +378,12 @@ function operationFunction(client: ServiceClient, operation: Operation): (reques
     case 'collection':
     case 'delta':
       return (request) =>
-        pager(
-          client,
-          operation,
-          response.resource,
-          () => optionsOf(request),
-          (request as { maxPages?: number } | undefined)?.maxPages,
-        );
+        pager(client, operation, () => optionsOf(request), (request as { maxPages?: number } | undefined)?.maxPages);
     case 'entity':
-      return async (request) => {
-        const answer = await invoke(client, operation.name, optionsOf(request));
-        return checked(operation, response.resource, answer, answer.body);
-      };
     case 'wrapped':
       return async (request) => {
-        const answer = await invoke(client, operation.name, optionsOf(request));
-        const body = answer.body as { value?: unknown } | undefined;
-        if (body === null || typeof body !== 'object' || !('value' in body))
-          throw shapeError(operation, answer, 'the answer has no "value"');
-        return checked(operation, response.resource, answer, body.value);
+        const answer = checkAnswer(client, operation, await invoke(client, operation.name, optionsOf(request)));
+        return answer.kind === 'value' ? answer.value : undefined;
       };
     default:
       return async (request) => {

@@ -6,12 +6,15 @@
  * Numbers are the Graph SDKs' (JS v3 and Kiota): retry on 429, 503 and 504; 3 retries after a 3 s delay; backoff
  * without Retry-After `delay + rand` then `round(0.5 * (2^r - 1)) + delay + rand`; at most 180 s per wait; the
  * `Retry-Attempt` header on retries; never a retried stream body. Redirects: at most 5, `Authorization`, `Cookie`
- * and `Proxy-Authorization` stripped on a change of host or scheme, 303 turns into a GET of the new URL.
+ * and `Proxy-Authorization` stripped when the new URL's origin may not have the token (origin.ts), 303 turns into
+ * a GET of the new URL. An absolute URL given to `call()` (a link from a response) to such an origin is refused
+ * before anything is sent. One deadline bounds each attempt, headers and body.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { readErrorBody, redactTokens, ServiceError } from './errors.js';
+import { OriginPolicy } from './origin.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3, at most 10). */
@@ -45,8 +48,17 @@ export interface ClientOptions {
    */
   ca?: string | readonly string[];
   retry?: Partial<RetryOptions>;
-  /** Time for one attempt to get its response headers and body, in milliseconds (default 30 s). */
+  /**
+   * One deadline for each attempt, from sending the request to the last byte of the body (redirects included), in
+   * milliseconds (default 30 s): a body that drips slowly fails with E_TIMEOUT at the deadline.
+   */
   timeoutMs?: number;
+  /**
+   * Origins besides the base URL's that may receive the token, so that links the service hands back to them are
+   * followed (others are refused with E_FOREIGN_ORIGIN): `host` (any port), `host:port`, or an origin
+   * `scheme://host[:port]`. A host entry never allows http under an https base; name the http origin for that.
+   */
+  allowedHosts?: readonly string[];
   /** Appended to bomwright's own User-Agent. */
   userAgent?: string;
   /** Requests at once in fan-out helpers (bulk removal, lookups); default 4. */
@@ -60,8 +72,13 @@ export interface ClientOptions {
 
 export interface CallRequest {
   method: string;
-  /** A path relative to `${baseUrl}/v1.0` (starting with /), or an absolute URL (a nextLink, a Location). */
+  /**
+   * A path relative to `${baseUrl}/v1.0` (starting with /), or an absolute URL (a nextLink, a Location), which
+   * must be on the base URL's origin or an allowed one (E_FOREIGN_ORIGIN otherwise, nothing sent).
+   */
   path: string;
+  /** Where an absolute `path` came from, for the refusal's message (default "the URL"). */
+  linkFrom?: string;
   query?: Readonly<Record<string, string | number | undefined>>;
   body?: unknown;
   headers?: Readonly<Record<string, string>>;
@@ -75,6 +92,8 @@ export interface CallResponse {
   headers: Readonly<Record<string, string>>;
   /** Parsed JSON, the text when it is not JSON, or undefined for an empty body. */
   body: unknown;
+  /** Whether `body` is parsed JSON, text that is not JSON, or absent (an empty body). */
+  bodyType: 'json' | 'text' | 'empty';
   clientRequestId: string;
   attempts: number;
   /** The URL that answered (after redirects). */
@@ -105,6 +124,11 @@ export function backoffSeconds(attempt: number, delaySeconds: number, random: ()
   return Math.round(0.5 * (2 ** attempt - 1)) + delaySeconds + jitter;
 }
 
+// A function, so the compiler does not keep the narrowing of an earlier check across an await.
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
 function isStreamBody(body: unknown): boolean {
   return body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function';
 }
@@ -118,6 +142,9 @@ export class ServiceClient {
   private readonly userAgent: string;
   private readonly maxRedirects: number;
   private readonly random: () => number;
+  private readonly origins: OriginPolicy;
+  /** Tokens this client has sent, taken out of every error it makes (the last few, for a refreshing getToken). */
+  private readonly sentTokens: string[] = [];
   readonly concurrency: number;
 
   constructor(private readonly options: ClientOptions) {
@@ -133,6 +160,7 @@ export class ServiceClient {
     if (base.protocol !== 'http:' && base.protocol !== 'https:')
       throw new ServiceError('E_REQUEST_SHAPE', `baseUrl must be http or https, not ${base.protocol}`);
     this.baseUrl = base.href.replace(/\/+$/, '');
+    this.origins = new OriginPolicy(base, options.allowedHosts);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     if (this.retry.maxRetries < 0 || this.retry.maxRetries > 10 || !Number.isInteger(this.retry.maxRetries))
       throw new ServiceError('E_REQUEST_SHAPE', 'retry.maxRetries must be a whole number from 0 to 10');
@@ -161,14 +189,37 @@ export class ServiceClient {
   }
 
   private async token(url: URL): Promise<string | undefined> {
-    if (this.options.getToken !== undefined) return this.options.getToken({ url });
-    return this.options.token;
+    const token = this.options.getToken !== undefined ? await this.options.getToken({ url }) : this.options.token;
+    if (typeof token === 'string' && token !== '' && !this.sentTokens.includes(token)) {
+      this.sentTokens.push(token);
+      if (this.sentTokens.length > 4) this.sentTokens.shift();
+    }
+    return token;
+  }
+
+  /** Takes every token this client has sent (and anything that looks like one) out of `text`. */
+  redact(text: string): string {
+    return redactTokens(text, this.secrets());
+  }
+
+  private secrets(): string[] {
+    const configured = this.options.token;
+    return configured === undefined || this.sentTokens.includes(configured)
+      ? [...this.sentTokens]
+      : [configured, ...this.sentTokens];
+  }
+
+  /**
+   * A URL the service handed back (`what` says where from), parsed and checked before anything is sent: another
+   * origin than the base URL's that was not allowed is E_FOREIGN_ORIGIN.
+   */
+  checkLink(link: string, what: string): URL {
+    // A relative link goes under the base URL, as call() sends it.
+    return /^[a-z][a-z0-9+.-]*:/i.test(link) ? this.origins.check(link, what) : new URL(`${this.baseUrl}/v1.0${link}`);
   }
 
   private resolve(request: CallRequest): URL {
-    const url = /^https?:\/\//i.test(request.path)
-      ? new URL(request.path)
-      : new URL(`${this.baseUrl}/v1.0${request.path}`);
+    const url = this.checkLink(request.path, request.linkFrom ?? 'the URL');
     for (const [name, value] of Object.entries(request.query ?? {}))
       if (value !== undefined) url.searchParams.set(name, String(value));
     return url;
@@ -183,11 +234,10 @@ export class ServiceClient {
     const body =
       request.body === undefined ? undefined : isStreamBody(request.body) ? request.body : JSON.stringify(request.body);
     const url = this.resolve(request);
-    let secrets: string[] = [];
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted === true) throw this.aborted(clientRequestId, attempt);
       const token = await this.token(url);
-      secrets = token === undefined ? secrets : [token];
+      const secrets = this.secrets();
       const headers: Record<string, string> = {
         accept: 'application/json',
         'user-agent': this.userAgent,
@@ -198,17 +248,19 @@ export class ServiceClient {
       if (body !== undefined) headers['content-type'] ??= 'application/json';
       if (attempt > 0) headers['retry-attempt'] = String(attempt);
       let response: CallResponse;
+      // One deadline for the attempt: headers, body and redirects. undici's own timeouts only bound the gaps.
+      const deadline = AbortSignal.timeout(this.timeoutMs);
+      const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
       try {
-        response = await this.sendFollowingRedirects(
-          method,
-          url,
-          headers,
-          body,
-          request.signal,
-          clientRequestId,
-          attempt + 1,
-        );
+        response = await this.sendFollowingRedirects(method, url, headers, body, signal, clientRequestId, attempt + 1);
       } catch (error) {
+        if (deadline.aborted && !isAborted(request.signal))
+          throw new ServiceError(
+            'E_TIMEOUT',
+            `No complete answer within ${this.timeoutMs} ms (headers and body)`,
+            { clientRequestId, attempts: attempt + 1 },
+            { cause: error },
+          );
         if (error instanceof ServiceError) throw error;
         throw this.transportError(error, request.signal, clientRequestId, attempt + 1, secrets);
       }
@@ -281,8 +333,8 @@ export class ServiceClient {
             clientRequestId,
             attempts,
           });
-        if (next.host !== url.host || next.protocol !== url.protocol)
-          for (const name of SENSITIVE_ON_REDIRECT) delete currentHeaders[name];
+        // The same rule as for links: only an origin that may have the token keeps it (and once dropped it stays so).
+        if (!this.origins.trusts(next)) for (const name of SENSITIVE_ON_REDIRECT) delete currentHeaders[name];
         if (
           response.statusCode === 303 ||
           ((response.statusCode === 301 || response.statusCode === 302) && currentMethod === 'POST')
@@ -296,17 +348,21 @@ export class ServiceClient {
       }
       const text = await readText(response.body, clientRequestId, attempts);
       let parsed: unknown;
+      let bodyType: CallResponse['bodyType'] = 'empty';
       if (text !== '') {
         try {
           parsed = JSON.parse(text) as unknown;
+          bodyType = 'json';
         } catch {
           parsed = text;
+          bodyType = 'text';
         }
       }
       return {
         status: response.statusCode,
         headers: responseHeaders,
         body: parsed,
+        bodyType,
         clientRequestId,
         attempts,
         url: url.href,
@@ -315,17 +371,18 @@ export class ServiceClient {
   }
 
   private serviceError(response: CallResponse, secrets: readonly string[]): ServiceError {
-    const read = readErrorBody(response.body);
+    const read = readErrorBody(response.body, secrets);
     const code = read.code ?? `HTTP${response.status}`;
-    const message = redactTokens(read.message ?? `The service answered ${response.status}`, secrets);
+    const message = read.message ?? `The service answered ${response.status}`;
     return new ServiceError('E_SERVICE', `${code}: ${message}`, {
       status: response.status,
       serviceCode: code,
-      requestId: response.headers['request-id'] ?? read.requestId,
+      requestId: clip(response.headers['request-id'], secrets) ?? read.requestId,
       clientRequestId: response.clientRequestId,
-      date: read.date ?? response.headers.date,
+      date: read.date ?? clip(response.headers.date, secrets),
       innerCodes: read.innerCodes,
       attempts: response.attempts,
+      secrets,
     });
   }
 
@@ -339,6 +396,7 @@ export class ServiceClient {
       date: last.date,
       innerCodes: [...last.innerCodes],
       attempts: last.attempts,
+      secrets,
     });
   }
 
@@ -359,7 +417,7 @@ export class ServiceClient {
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
       return new ServiceError(
         'E_TIMEOUT',
-        `No answer within ${this.timeoutMs} ms (${code})`,
+        `No complete answer within ${this.timeoutMs} ms (headers and body)`,
         { clientRequestId, attempts },
         { cause: error },
       );
@@ -370,6 +428,11 @@ export class ServiceClient {
       { cause: error },
     );
   }
+}
+
+/** A header for an error's field: redacted first, then cut, so no piece of a token is left. */
+function clip(value: string | undefined, secrets: readonly string[]): string | undefined {
+  return value === undefined ? undefined : redactTokens(value, secrets).slice(0, 200);
 }
 
 async function readText(

@@ -16,6 +16,8 @@ export type ServiceErrorCode = Extract<
   | 'E_REDIRECT'
   | 'E_RESPONSE_SHAPE'
   | 'E_REQUEST_SHAPE'
+  | 'E_FOREIGN_ORIGIN'
+  | 'E_LINK_LOOP'
 >;
 
 export interface ServiceErrorDetails {
@@ -33,6 +35,8 @@ export interface ServiceErrorDetails {
   innerCodes?: string[];
   /** Attempts made, retries included. */
   attempts?: number;
+  /** Credentials to take out of every field above and the message (not kept). */
+  secrets?: readonly string[];
 }
 
 export class ServiceError extends BomwrightError {
@@ -50,14 +54,17 @@ export class ServiceError extends BomwrightError {
     details: ServiceErrorDetails = {},
     options?: { cause?: unknown },
   ) {
-    super(code, message, options);
+    // Every field may come from the service (or a proxy) and may echo the Authorization header back.
+    const clean = (value: string | undefined) =>
+      value === undefined ? undefined : redactTokens(value, details.secrets);
+    super(code, redactTokens(message, details.secrets), options);
     this.name = 'ServiceError';
     this.status = details.status;
-    this.serviceCode = details.serviceCode;
-    this.requestId = details.requestId;
-    this.clientRequestId = details.clientRequestId;
-    this.date = details.date;
-    this.innerCodes = details.innerCodes ?? [];
+    this.serviceCode = clean(details.serviceCode);
+    this.requestId = clean(details.requestId);
+    this.clientRequestId = clean(details.clientRequestId);
+    this.date = clean(details.date);
+    this.innerCodes = (details.innerCodes ?? []).map((inner) => redactTokens(inner, details.secrets));
     this.attempts = details.attempts;
   }
 }
@@ -76,13 +83,21 @@ export function isServiceError(value: unknown): value is ServiceError {
 
 const MAX_MESSAGE = 500;
 const MAX_INNER_DEPTH = 16;
+const MAX_ID = 200;
 
-function text(value: unknown): string | undefined {
+function rawText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The service's error body `{ error: { code, message, innerError | innererror: {...} } }`, read defensively. */
-export function readErrorBody(body: unknown): {
+/**
+ * The service's error body `{ error: { code, message, innerError | innererror: {...} } }`, read defensively;
+ * every text is redacted of `secrets` (and of anything that looks like a bearer token) before it is shortened, so
+ * no piece of a credential survives a cut.
+ */
+export function readErrorBody(
+  body: unknown,
+  secrets: readonly string[] = [],
+): {
   code?: string;
   message?: string;
   requestId?: string;
@@ -92,6 +107,10 @@ export function readErrorBody(body: unknown): {
 } {
   const error = (body as { error?: unknown } | null)?.error;
   if (error === null || typeof error !== 'object') return { innerCodes: [] };
+  const text = (value: unknown) => {
+    const raw = rawText(value);
+    return raw === undefined ? undefined : redactTokens(raw, secrets);
+  };
   const record = error as Record<string, unknown>;
   const innerCodes: string[] = [];
   let requestId: string | undefined;
@@ -99,9 +118,9 @@ export function readErrorBody(body: unknown): {
   let date: string | undefined;
   let inner = (record.innerError ?? record.innererror) as Record<string, unknown> | undefined;
   for (let depth = 0; inner !== null && typeof inner === 'object' && depth < MAX_INNER_DEPTH; depth++) {
-    requestId ??= text(inner['request-id']) ?? text(inner.requestId);
-    clientRequestId ??= text(inner['client-request-id']) ?? text(inner.clientRequestId);
-    date ??= text(inner.date);
+    requestId ??= (text(inner['request-id']) ?? text(inner.requestId))?.slice(0, MAX_ID);
+    clientRequestId ??= (text(inner['client-request-id']) ?? text(inner.clientRequestId))?.slice(0, MAX_ID);
+    date ??= text(inner.date)?.slice(0, MAX_ID);
     const code = text(inner.code);
     if (code !== undefined) innerCodes.push(code.slice(0, 100));
     inner = (inner.innerError ?? inner.innererror) as Record<string, unknown> | undefined;
@@ -120,7 +139,12 @@ export function readErrorBody(body: unknown): {
 /** Removes anything that looks like a bearer token or a JWT from text meant for a message or a log. */
 export function redactTokens(value: string, tokens: readonly string[] = []): string {
   let out = value;
-  for (const token of tokens) if (token.length >= 8) out = out.split(token).join('[token]');
+  for (const token of tokens) {
+    if (token.length < 8) continue;
+    // Also the forms a server may echo it in: percent-encoded, or escaped as in JSON.
+    for (const form of new Set([token, encodeURIComponent(token), JSON.stringify(token).slice(1, -1)]))
+      out = out.split(form).join('[token]');
+  }
   return out
     .replace(/\bBearer\s+[\w.~+/=-]+/gi, 'Bearer [token]')
     .replace(/\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g, '[token]');

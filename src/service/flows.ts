@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfter, type ServiceClient } from './client.js';
 import { isServiceError, ServiceError } from './errors.js';
 import { invoke } from './invoke.js';
+import { LinkTrail } from './links.js';
 import { resourceProblem } from './shape-check.js';
 
 /** Where the delta link of a folder is kept between runs (a file, a database row...). */
@@ -24,6 +25,8 @@ export interface SyncOptions {
   pageSize?: number;
   store: DeltaLinkStore;
   signal?: AbortSignal;
+  /** The most pages one round reads before E_LINK_LOOP (default 100,000); a repeated link ends it sooner. */
+  maxPages?: number;
 }
 
 export interface SyncResult {
@@ -60,8 +63,16 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
     });
   let response;
   if (saved !== undefined) {
+    // A link read back from the store is held to the same rule as one from the service: checked before it is sent.
+    client.checkLink(saved, 'the saved delta link');
     try {
-      response = await client.call({ method: 'GET', path: saved, headers: prefer, signal: options.signal });
+      response = await client.call({
+        method: 'GET',
+        path: saved,
+        linkFrom: 'the saved delta link',
+        headers: prefer,
+        signal: options.signal,
+      });
     } catch (error) {
       if (!mustResync(error)) throw error;
       restarted = true;
@@ -71,6 +82,7 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
     }
   } else response = await firstRound();
   const result: SyncResult = { changed: [], removed: [], restarted, restartReason, pages: 0 };
+  const trail = new LinkTrail('the delta round', options.maxPages, response.url);
   for (;;) {
     result.pages++;
     const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown; '@odata.deltaLink'?: unknown };
@@ -84,12 +96,21 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
     const next = body['@odata.nextLink'];
     const delta = body['@odata.deltaLink'];
     if (typeof delta === 'string') {
+      // Not kept unless the next run could follow it.
+      client.checkLink(delta, '@odata.deltaLink');
       await options.store.save(delta);
       return result;
     }
     if (typeof next !== 'string')
       throw new ServiceError('E_RESPONSE_SHAPE', 'A delta page has neither a nextLink nor a deltaLink');
-    response = await client.call({ method: 'GET', path: next, headers: prefer, signal: options.signal });
+    trail.follow(client.checkLink(next, '@odata.nextLink').href);
+    response = await client.call({
+      method: 'GET',
+      path: next,
+      linkFrom: '@odata.nextLink',
+      headers: prefer,
+      signal: options.signal,
+    });
   }
 }
 
@@ -98,6 +119,8 @@ export interface CloneOptions {
   intervalMs?: number;
   /** Give up after this long (default 10 minutes). */
   deadlineMs?: number;
+  /** Give up after this many polls (default 1,000), so a Retry-After of 0 cannot make it spin. */
+  maxPolls?: number;
   signal?: AbortSignal;
 }
 
@@ -137,7 +160,7 @@ export async function startTeamClone(
   const location = accepted.headers.location;
   if (location === undefined)
     throw new ServiceError('E_RESPONSE_SHAPE', 'The clone was accepted without a Location to poll');
-  const url = operationUrl(client.baseUrl, location);
+  const url = client.checkLink(operationUrl(client.baseUrl, location), "the clone's Location").href;
   return { operationUrl: url, wait: (waitOptions) => pollTeamClone(client, url, waitOptions) };
 }
 
@@ -155,13 +178,25 @@ export async function cloneTeam(
 }
 
 const DEFAULT_CLONE_DEADLINE_MS = 600_000;
+const DEFAULT_MAX_POLLS = 1_000;
+
+/** A text from the service for a result the caller may print: without the token. */
+function redacted(client: ServiceClient, value: string | null | undefined): string | undefined {
+  return value === null || value === undefined ? undefined : client.redact(value);
+}
 
 async function pollTeamClone(client: ServiceClient, url: string, options: CloneOptions = {}): Promise<CloneResult> {
   const started = Date.now();
   const interval = options.intervalMs ?? 5_000;
   const deadline = options.deadlineMs ?? DEFAULT_CLONE_DEADLINE_MS;
+  const maxPolls = options.maxPolls ?? DEFAULT_MAX_POLLS;
   for (let polls = 1; ; polls++) {
-    const response = await client.call({ method: 'GET', path: url, signal: options.signal });
+    const response = await client.call({
+      method: 'GET',
+      path: url,
+      linkFrom: "the clone's Location",
+      signal: options.signal,
+    });
     const problem = resourceProblem('teamsAsyncOperation', response.body);
     if (problem !== undefined)
       throw new ServiceError('E_RESPONSE_SHAPE', `The clone operation: ${problem}`, {
@@ -182,15 +217,20 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
         error:
           operation.error === null || operation.error === undefined
             ? undefined
-            : { code: operation.error.code ?? undefined, message: operation.error.message ?? undefined },
+            : {
+                code: redacted(client, operation.error.code),
+                message: redacted(client, operation.error.message),
+              },
         operationUrl: url,
         polls,
       };
     if (status !== 'notStarted' && status !== 'inProgress' && status !== 'running')
       throw new ServiceError(
         'E_RESPONSE_SHAPE',
-        `The clone operation has an unexpected status ${JSON.stringify(status)}`,
+        client.redact(`The clone operation has an unexpected status ${JSON.stringify(status.slice(0, 100))}`),
       );
+    if (polls >= maxPolls)
+      throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${maxPolls} polls`);
     const wait = (parseRetryAfter(response.headers['retry-after']) ?? interval / 1000) * 1000;
     if (Date.now() - started + wait > deadline)
       throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${deadline} ms (${polls} polls)`);
@@ -261,7 +301,10 @@ export async function removeTeamMembers(
           error:
             error === null || error === undefined
               ? null
-              : { code: String(error.code ?? ''), message: String(error.message ?? '') },
+              : {
+                  code: client.redact(String(error.code ?? '')),
+                  message: client.redact(String(error.message ?? '')),
+                },
         };
       });
     }

@@ -5,8 +5,12 @@ export { ServiceError, isServiceError, readErrorBody } from './errors.js';
 export type { ServiceErrorCode } from './errors.js';
 export { invoke, pages, pathFor, checkBody } from './invoke.js';
 export type { InvokeOptions } from './invoke.js';
-export { createClient } from './api.js';
+export { createClient, checkAnswer, followPages } from './api.js';
+export { OriginPolicy, parseAllowedHost } from './origin.js';
+export type { AllowedOrigin } from './origin.js';
+export { LinkTrail, DEFAULT_MAX_PAGES } from './links.js';
 export type {
+  CheckedAnswer,
   ServiceApi,
   OperationName,
   OperationFunction,

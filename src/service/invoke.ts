@@ -5,6 +5,7 @@
  */
 import type { CallResponse, ServiceClient } from './client.js';
 import { ServiceError } from './errors.js';
+import { DEFAULT_MAX_PAGES, LinkTrail } from './links.js';
 import { operationNamed, type Operation } from './operations.js';
 import { buildPath } from './paths.js';
 import { shapeProblem } from './shape-check.js';
@@ -137,15 +138,19 @@ export async function invoke(client: ServiceClient, name: string, options: Invok
   });
 }
 
-/** The items of a collection, page after page, following each `@odata.nextLink` unchanged. */
+/**
+ * The items of a collection, page after page, following each `@odata.nextLink` unchanged: only to an origin that
+ * may have the token (E_FOREIGN_ORIGIN), at most `maxPages` pages and never the same page twice (E_LINK_LOOP).
+ */
 export async function* pages(
   client: ServiceClient,
   first: CallResponse,
   signal?: AbortSignal,
-  maxPages = 100_000,
+  maxPages = DEFAULT_MAX_PAGES,
 ): AsyncGenerator<unknown, void, undefined> {
   let response = first;
-  for (let page = 0; ; page++) {
+  const trail = new LinkTrail('the collection', maxPages, first.url);
+  for (;;) {
     const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown } | null | undefined;
     // A page of null, text or a list is as wrong as one without its array, and must not be read as an object.
     if (body === null || typeof body !== 'object' || !Array.isArray(body.value))
@@ -157,7 +162,7 @@ export async function* pages(
     const next = body['@odata.nextLink'];
     if (next === undefined) return;
     if (typeof next !== 'string') throw new ServiceError('E_RESPONSE_SHAPE', '@odata.nextLink is not a string');
-    if (page + 1 >= maxPages) throw new ServiceError('E_RESPONSE_SHAPE', `More than ${maxPages} pages`);
-    response = await client.call({ method: 'GET', path: next, signal });
+    trail.follow(client.checkLink(next, '@odata.nextLink').href);
+    response = await client.call({ method: 'GET', path: next, linkFrom: '@odata.nextLink', signal });
   }
 }

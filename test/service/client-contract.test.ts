@@ -72,7 +72,7 @@ describe('errors say what happened, and count the attempts', () => {
     const url = await listen(createServer(() => undefined));
     const error = await failure(client(url, { timeoutMs: 100 }).call({ method: 'GET', path: '/x' }));
     expect(error!.code).toBe('E_TIMEOUT');
-    expect(error!.message).toBe('No answer within 100 ms (UND_ERR_HEADERS_TIMEOUT)');
+    expect(error!.message).toBe('No complete answer within 100 ms (headers and body)');
     expect(error!.attempts).toBe(1);
     expect((error as Error & { cause?: unknown }).cause).toBeInstanceOf(Error);
   });

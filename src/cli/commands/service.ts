@@ -43,6 +43,7 @@ interface ServiceArgv {
   baseUrl?: string;
   token?: string;
   ca?: string;
+  allowHost?: string[];
   body?: string;
   all: boolean;
   format: 'json' | 'table';
@@ -103,14 +104,16 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
       body,
       workbookSessionId: argv.workbookSessionId,
     });
-    let output: unknown = response.body ?? {
-      status: response.status,
-      ...(response.headers.location ? { location: response.headers.location } : {}),
-    };
-    const isCollection = Array.isArray((response.body as { value?: unknown } | undefined)?.value);
+    // Checked as the typed client checks it: a 2xx that is not what the operation answers is E_RESPONSE_SHAPE.
+    const answer = service.checkAnswer(client, operation, response);
+    let output: unknown =
+      answer.kind === 'none' || answer.kind === 'operation'
+        ? { status: response.status, ...(response.headers.location ? { location: response.headers.location } : {}) }
+        : response.body;
+    const isCollection = answer.kind === 'page';
     if (isCollection && argv.all) {
       const items: unknown[] = [];
-      for await (const item of service.pages(client, response)) items.push(item);
+      for await (const page of service.followPages(client, operation, response)) items.push(...page.items);
       output = { value: items };
     }
     if (argv.format === 'table' && isCollection) context.stdout(table((output as { value: unknown[] }).value));
@@ -118,7 +121,7 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
     return EXIT_OK;
   } catch (error) {
     if (service.isServiceError(error)) {
-      context.stderr(serviceErrorLine(error));
+      context.stderr(serviceErrorLine(error, connection.token));
       return error.code === 'E_REQUEST_SHAPE' ? 2 : EXIT_INVALID;
     }
     throw error;
