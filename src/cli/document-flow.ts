@@ -19,6 +19,7 @@ import type { ServiceApi } from '../service/api.js';
 import type { CliContext } from './command.js';
 import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
 import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from './options.js';
+import { redactTokens } from '../service/errors.js';
 import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface FlowArgv {
@@ -131,7 +132,9 @@ export async function runDocumentFlow(
     context.stderr(
       `bomwright: warning: removed ${commit.droppedSignatures.length} signature(s) that the change invalidated (${commit.droppedSignatures.join(', ')}); re-sign with bomwright sign\n`,
     );
-  const say = target !== undefined && (target === '-' || isOwnStream(target)) ? context.stderr : context.stdout;
+  const to = target !== undefined && (target === '-' || isOwnStream(target)) ? context.stderr : context.stdout;
+  // What is said about the run quotes the service (names, reasons): never with the token in it.
+  const say = (text: string) => to(redactTokens(text, [connection.token]));
   if (argv.format === 'json') {
     say(
       `${JSON.stringify(

@@ -4,6 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import type { ServiceApi } from '../service/api.js';
+import { redactTokens } from '../service/errors.js';
 import type { CliContext } from './command.js';
 import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
 import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
@@ -41,8 +42,10 @@ export async function runServiceAction(
   const ran = await withServiceClient(connection, context, (api) => action(api, argv.dryRun));
   if (ran === undefined) return EXIT_INVALID;
   const outcome = ran.value;
+  // The lines quote the service's answer (a tab's name and URL...): never with the token in them.
+  const say = (text: string) => context.stdout(redactTokens(text, [connection.token]));
   if (argv.format === 'json')
-    context.stdout(`${JSON.stringify({ dryRun: argv.dryRun, ...(outcome.report as object) }, null, 2)}\n`);
-  else context.stdout(`${outcome.lines.join('\n')}\n`);
+    say(`${JSON.stringify({ dryRun: argv.dryRun, ...(outcome.report as object) }, null, 2)}\n`);
+  else say(`${outcome.lines.join('\n')}\n`);
   return EXIT_OK;
 }

@@ -168,6 +168,37 @@ describe('no token on stdout or stderr', () => {
     expect(echo.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
 
+  it('a success whose answer echoes it: the lines and report quote the service without the token', async () => {
+    const echo = await hostile((request, response) => {
+      const raw = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+      json(response, 201, { id: 'tab-1', displayName: `tab ${raw}`, webUrl: `https://x.example/?t=${raw}` });
+    });
+    for (const format of ['text', 'json']) {
+      const run = await runCli(
+        [
+          'publish',
+          'tab',
+          '--team',
+          't',
+          '--channel',
+          'c',
+          '--app',
+          'a',
+          '--url',
+          'https://d.example',
+          '--name',
+          'D',
+          '--format',
+          format,
+        ],
+        { env: env(echo) },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('tab [token]');
+      expectNoToken(run);
+    }
+  });
+
   it('the same after retries (E_RETRY_EXHAUSTED)', async () => {
     const echo = await echoing(429);
     const run = await runCli(['service', 'list-phone-methods'], { env: env(echo) });
