@@ -249,12 +249,14 @@ export class ServiceClient {
       if (attempt > 0) headers['retry-attempt'] = String(attempt);
       let response: CallResponse;
       // One deadline for the attempt: headers, body and redirects. undici's own timeouts only bound the gaps.
-      const deadline = AbortSignal.timeout(this.timeoutMs);
-      const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+      const signal =
+        request.signal === undefined ? deadline.signal : AbortSignal.any([request.signal, deadline.signal]);
       try {
         response = await this.sendFollowingRedirects(method, url, headers, body, signal, clientRequestId, attempt + 1);
       } catch (error) {
-        if (deadline.aborted && !isAborted(request.signal))
+        if (deadline.signal.aborted && !isAborted(request.signal))
           throw new ServiceError(
             'E_TIMEOUT',
             `No complete answer within ${this.timeoutMs} ms (headers and body)`,
@@ -263,6 +265,8 @@ export class ServiceClient {
           );
         if (error instanceof ServiceError) throw error;
         throw this.transportError(error, request.signal, clientRequestId, attempt + 1, secrets);
+      } finally {
+        clearTimeout(timer);
       }
       if (response.status >= 200 && response.status < 300) return response;
       const retryAfter = parseRetryAfter(response.headers['retry-after']);
