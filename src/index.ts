@@ -53,10 +53,19 @@ export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 
 // Signatures (JSF)
-/** A signed copy of a document: the root and/or inner objects, single, signers or chain. */
-export { signDocument as sign } from './jsf/sign-document.js';
+/**
+ * A signed copy of a document (root and/or inner objects; single, signers or chain), as the CLI signs: a BOM that
+ * is not valid is refused (`signed: false`, with its errors).
+ */
+export { signBom as sign } from './author/sign.js';
+/** What {@link sign} returns. */
+export type { SignResult } from './author/sign.js';
 /** What {@link sign} takes. */
 export type { DocumentSignOptions as SignOptions } from './jsf/sign-document.js';
+/** One key to sign with or trust: PEM text, a JWK (object or text), a JWKS entry by keyId, an HMAC secret. */
+export { loadKey } from './jsf/keys.js';
+/** What {@link loadKey} takes. */
+export type { LoadKeyOptions } from './jsf/keys.js';
 /** How {@link sign} adds a signature: replace it, add a signer, or extend a chain. */
 export type { SignMode } from './jsf/sign.js';
 /** One report per JSF signer in a document: verdict, key source, trust. */
@@ -65,7 +74,7 @@ export { verifyDocument as verify } from './jsf/verify.js';
 export type { VerifyOptions, DocumentSignatures, SignerReport, Verdict, KeySource, Trust } from './jsf/verify.js';
 /** RFC 8785 (JCS) canonical JSON: what a JSF signature signs. */
 export { canonicalize } from './jsf/jcs.js';
-/** Keys from PEM, JWK, JWKS or hex text; the algorithms JSF defines. */
+/** Every key in PEM, JWK, JWKS or hex text (a list, for a {@link TrustStore}; to sign, use {@link loadKey}). */
 export { parseKeyMaterial } from './jsf/keys.js';
 /** A parsed key (private or public, with its certificates and key id). */
 export type { KeyMaterial } from './jsf/keys.js';

@@ -36,6 +36,7 @@ const EXPORTS = [
   'importWorkbook',
   'init',
   'isBomwrightError',
+  'loadKey',
   'loadTrustStore',
   'mergeReports',
   'newSerialNumber',

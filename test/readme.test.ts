@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, OUTPUT_FORMATS, RULE_IDS, RULES, SPEC_FORMATS } from '../src/index.js';
-import { ROOT } from './helpers.js';
+import { ROOT, runCli, SAMPLES, tempDirs } from './helpers.js';
+
+const newDir = tempDirs();
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
@@ -39,6 +42,33 @@ describe('README stays true', () => {
     expect(readme).toContain('### `bomwright explain [RULE-ID]`');
     for (const format of SPEC_FORMATS) expect(readme).toContain(`\`${format.specVersion}\``);
   });
+});
+
+describe('README code that runs', () => {
+  /** The blocks fenced as ```js run: whole programs against the built package. */
+  const blocks = [...readme.matchAll(/^```js run\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+
+  it('has the library signing example', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(1);
+    expect(blocks.some((b) => b.includes('loadKey(') && b.includes('await sign('))).toBe(true);
+  });
+
+  it.each(blocks.map((block, i) => [i, block] as const))(
+    'block %i runs and prints what its // → lines say',
+    async (_, block) => {
+      // A folder where `import ... from 'bomwright'` finds this package, with keygen's files and a valid BOM.
+      const dir = newDir();
+      mkdirSync(path.join(dir, 'node_modules'));
+      symlinkSync(ROOT, path.join(dir, 'node_modules', 'bomwright'), 'dir');
+      expect((await runCli(['keygen', '--out', 'release'], { cwd: dir })).code).toBe(0);
+      copyFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), path.join(dir, 'bom.json'));
+      writeFileSync(path.join(dir, 'example.mjs'), block);
+      const stdout = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
+      const expected = [...block.matchAll(/^\/\/ → (.*)$/gm)].map((m) => m[1]!);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(stdout.trimEnd().split('\n')).toEqual(expected);
+    },
+  );
 });
 
 describe('pre-commit hook definition', () => {

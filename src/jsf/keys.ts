@@ -4,7 +4,7 @@
  */
 import { createPrivateKey, createPublicKey, createSecretKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { BomwrightError } from '../errors.js';
-import type { KeyFamily } from './algorithms.js';
+import { algorithmInfo, type AlgorithmInfo, type JsfAlgorithm, type KeyFamily } from './algorithms.js';
 import { decodeBase64url } from './base64url.js';
 
 export interface KeyMaterial {
@@ -16,6 +16,15 @@ export interface KeyMaterial {
   /** HMAC secret. */
   secret?: KeyObject;
   keyId?: string;
+  /** Where keyId came from: the key's own name (a JWK's kid, a PEM file's `kid:` line) or its file name. */
+  keyIdFrom?: 'kid' | 'file';
+  /**
+   * The one algorithm the key is for (RFC 7517 §4.4): a JWK's `alg`, or the `alg:` line before a PEM block. Such
+   * a key signs with it alone and makes only its signatures trusted. Unset: any algorithm its type allows.
+   */
+  algorithm?: JsfAlgorithm;
+  /** Why the key makes and checks no JSF signature at all (a JWK for encryption, or for another algorithm). */
+  unusable?: string;
   /** Leaf first, as in JSF certificatePath. */
   certificates?: X509Certificate[];
   /** Where it came from, for reports (a file name, "JWKS entry example.com:p256"). */
@@ -100,10 +109,23 @@ export function parseKeyMaterial(
 }
 
 function fromJwk(value: unknown, source: string): KeyMaterial {
-  if (value === null || typeof value !== 'object') throw keyError(source, 'a JWK must be an object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw keyError(source, 'a JWK must be an object');
   const jwk = value as Record<string, unknown>;
+  return bindAlgorithm(jwkKey(jwk, source), jwk.alg, source, purposeProblem(jwk));
+}
+
+/** Why a JWK says it is not for signatures (RFC 7517 §4.2 `use`, §4.3 `key_ops`), or undefined. */
+function purposeProblem(jwk: Record<string, unknown>): string | undefined {
+  if (jwk.use !== undefined && jwk.use !== 'sig') return `its use is ${JSON.stringify(jwk.use)}, not "sig"`;
+  if (Array.isArray(jwk.key_ops) && !jwk.key_ops.some((op) => op === 'sign' || op === 'verify'))
+    return 'its key_ops allow neither sign nor verify';
+  return undefined;
+}
+
+function jwkKey(jwk: Record<string, unknown>, source: string): KeyMaterial {
   const keyId = typeof jwk.kid === 'string' ? jwk.kid : undefined;
-  const extra: Partial<KeyMaterial> = keyId === undefined ? {} : { keyId };
+  const extra: Partial<KeyMaterial> = keyId === undefined ? {} : { keyId, keyIdFrom: 'kid' };
   if (Array.isArray(jwk.x5c)) {
     try {
       extra.certificates = jwk.x5c.map((c) => new X509Certificate(Buffer.from(String(c), 'base64')));
@@ -116,7 +138,7 @@ function fromJwk(value: unknown, source: string): KeyMaterial {
     if (secret === undefined || secret.length === 0) throw keyError(source, 'an oct JWK needs a base64url "k"');
     return { family: 'oct', secret: createSecretKey(secret), source, ...extra };
   }
-  // Node reads only the members it knows; kid, alg, use and x5c are ignored there.
+  // Node reads only the members it knows; kid and x5c are read above, alg, use and key_ops by fromJwk.
   try {
     if (typeof jwk.d === 'string') {
       const privateKey = createPrivateKey({ key: jwk as never, format: 'jwk' });
@@ -157,7 +179,170 @@ function fromPem(text: string, source: string, passphrase: string | undefined): 
   if (certificates[0] !== undefined && !sameKey(certificates[0].publicKey, publicKey)) {
     throw keyError(source, 'the first certificate is not for the key in the same file');
   }
-  return fromAsymmetric(privateKey, publicKey, source, certificates.length > 0 ? { certificates } : {});
+  const { alg, kid } = pemHeaders(text, source);
+  const material = fromAsymmetric(privateKey, publicKey, source, {
+    ...(certificates.length > 0 ? { certificates } : {}),
+    ...(kid === undefined ? {} : { keyId: kid, keyIdFrom: 'kid' as const }),
+  });
+  return bindAlgorithm(material, alg, source, undefined);
+}
+
+/**
+ * The `alg:` and `kid:` lines of a PEM file's explanatory text (RFC 7468 §5.2: text outside the blocks, which
+ * PEM readers skip). A PEM block carries no algorithm; keygen writes these lines so its PEM files are bound to
+ * the algorithm and name of the JWK it writes beside them.
+ */
+function pemHeaders(text: string, source: string): { alg?: string; kid?: string } {
+  const found: { alg?: string; kid?: string } = {};
+  for (const line of text.replace(PEM_BLOCK, '\n').split(/\r?\n/)) {
+    const match = /^(alg|kid):[ \t]*(\S+)[ \t]*$/.exec(line);
+    if (match === null) continue;
+    const [, name, value] = match as unknown as [string, 'alg' | 'kid', string];
+    if (found[name] !== undefined && found[name] !== value)
+      throw keyError(source, `it names two different values of ${name}`);
+    found[name] = value;
+  }
+  return found;
+}
+
+/**
+ * The key bound to the algorithm it names, if it names one. An algorithm the key cannot do (an EC P-256 key for
+ * ES384, an RSA key for ES256) is a broken key file: refused. A name JSF does not define (a key for encryption in
+ * a JWKS) leaves the key loaded but unusable, so the rest of a published key set still works.
+ */
+function bindAlgorithm(
+  material: KeyMaterial,
+  alg: unknown,
+  source: string,
+  purpose: string | undefined,
+): KeyMaterial {
+  if (purpose !== undefined) return { ...material, unusable: purpose };
+  if (alg === undefined) return material;
+  if (typeof alg !== 'string') throw keyError(source, '"alg" must be a string');
+  // RFC 8037 names both Edwards-curve algorithms EdDSA; JSF names the curve, which the key fixes.
+  const name = alg === 'EdDSA' && material.family === 'OKP' ? material.curve! : alg;
+  const info = algorithmInfo(name);
+  if (info === undefined)
+    return { ...material, unusable: `it is for ${JSON.stringify(alg)}, which is not a JSF signature algorithm` };
+  const mismatch = keyMismatch(info, usableKey(material));
+  if (mismatch !== undefined) throw keyError(source, `its alg ${alg} does not fit the key: ${mismatch}`);
+  return { ...material, algorithm: info.name };
+}
+
+/** The key object that makes or checks signatures: the secret, the public key, or the first certificate's key. */
+export function usableKey(material: KeyMaterial): KeyObject | undefined {
+  return material.secret ?? material.publicKey ?? material.certificates?.[0]?.publicKey;
+}
+
+function hashBytes(info: AlgorithmInfo): number {
+  return info.hash === 'sha384' ? 48 : info.hash === 'sha512' ? 64 : 32;
+}
+
+/** Why `key` cannot make or check an `info` signature (its type, curve, or an HMAC secret's size), or undefined. */
+export function keyMismatch(info: AlgorithmInfo, key: KeyObject | undefined): string | undefined {
+  if (key === undefined) return 'no usable key';
+  if (info.family === 'oct') {
+    if (key.type !== 'secret') return `${info.name} needs a secret key`;
+    // RFC 7518 §3.2: a key of the same size as the hash output or larger MUST be used.
+    const size = key.symmetricKeySize ?? 0;
+    return size < hashBytes(info)
+      ? `${info.name} needs a secret of at least ${hashBytes(info)} bytes (RFC 7518 §3.2), not ${size}`
+      : undefined;
+  }
+  if (key.type === 'secret') return `${info.name} needs an ${info.family} key, not a secret`;
+  const { family, curve } = describeKey(key, 'the key');
+  if (family !== info.family) return `${info.name} needs an ${info.family} key, not ${family}`;
+  if (info.curve !== undefined && curve !== info.curve) return `${info.name} needs curve ${info.curve}, not ${curve}`;
+  return undefined;
+}
+
+/**
+ * Why `material` may not make or check an `info` signature, or undefined when it may: a key bound to one
+ * algorithm refuses every other (the algorithm-confusion rule of RFC 7517 §4.4 and JWS), and the key must fit.
+ */
+export function keyRefusal(info: AlgorithmInfo, material: KeyMaterial): string | undefined {
+  if (material.unusable !== undefined) return material.unusable;
+  if (material.algorithm !== undefined && material.algorithm !== info.name)
+    return `it is a ${material.algorithm} key (its alg), not for ${info.name}`;
+  return keyMismatch(info, usableKey(material));
+}
+
+/** How a key is named for keyId, for messages: `"kid" (kid of FILE)` or `"name" (file name of FILE)`. */
+export function describeKeyId(material: KeyMaterial): string {
+  const id = material.keyId === undefined ? '(no keyId)' : JSON.stringify(clip(material.keyId));
+  return `${id} (${material.keyIdFrom === 'file' ? 'file name of' : 'kid of'} ${clip(material.source)})`;
+}
+
+function clip(text: string, max = 100): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** At most `max` keys named as in {@link describeKeyId}, with how many more there are. */
+export function listKeyIds(keys: readonly KeyMaterial[], max = 5): string {
+  const shown = keys.slice(0, max).map(describeKeyId).join(', ');
+  return keys.length > max ? `${shown} and ${keys.length - max} more` : shown;
+}
+
+/**
+ * The one signing key among `keys` (a file's content): a file of several keys (a JWKS) needs `keyId`, and a key
+ * with a kid of its own is named by it alone, so a keyId that contradicts it is refused rather than written
+ * where no verifier would find the key.
+ */
+export function selectKey(keys: readonly KeyMaterial[], keyId: string | undefined, source: string): KeyMaterial {
+  if (keys.length === 0) throw keyError(source, 'it holds no key');
+  if (keys.length > 1) {
+    if (keyId === undefined) throw keyError(source, `it holds ${keys.length} keys; choose one by its keyId`);
+    const matches = keys.filter((k) => k.keyId === keyId);
+    if (matches.length === 1) return matches[0]!;
+    throw keyError(
+      source,
+      matches.length === 0
+        ? `no key in it has keyId ${JSON.stringify(clip(keyId))}; it has ${listKeyIds(keys)}`
+        : `${matches.length} keys in it have keyId ${JSON.stringify(clip(keyId))}`,
+    );
+  }
+  const key = keys[0]!;
+  if (keyId !== undefined && key.keyIdFrom === 'kid' && key.keyId !== keyId)
+    throw keyError(
+      source,
+      `its kid is ${JSON.stringify(clip(key.keyId!))}, so keyId ${JSON.stringify(clip(keyId))} would name another key`,
+    );
+  return key;
+}
+
+export interface LoadKeyOptions {
+  /** The passphrase of an encrypted PEM private key. */
+  passphrase?: string;
+  /** Bind the key to this algorithm; refused when the key names another or cannot do it. */
+  algorithm?: JsfAlgorithm;
+  /** The entry of a JWKS to use (by kid); for a single key, its kid must be this when it has one. */
+  keyId?: string;
+  /** What to call the key in messages (default "the key"). */
+  source?: string;
+}
+
+/**
+ * One key, ready to sign or trust: PEM text (with an optional `alg:` line), a JWK as an object or JSON text, a
+ * JWKS entry chosen by `keyId`, or an HMAC secret (oct JWK, hex text).
+ */
+export function loadKey(input: string | object, options: LoadKeyOptions = {}): KeyMaterial {
+  const source = options.source ?? 'the key';
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else if (input !== null && typeof input === 'object' && !Array.isArray(input)) text = JSON.stringify(input);
+  else throw new BomwrightError('E_USAGE', 'loadKey takes PEM text, JWK text or a JWK object');
+  const key = selectKey(
+    parseKeyMaterial(text, source, options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
+    options.keyId,
+    source,
+  );
+  if (options.algorithm === undefined) return key;
+  const info = algorithmInfo(options.algorithm);
+  if (info === undefined)
+    throw new BomwrightError('E_USAGE', `Unknown algorithm ${JSON.stringify(clip(String(options.algorithm)))}`);
+  const refusal = keyRefusal(info, key);
+  if (refusal !== undefined) throw keyError(source, `not for ${info.name}: ${refusal}`);
+  return { ...key, algorithm: info.name };
 }
 
 /**

@@ -8,8 +8,8 @@ import { BomwrightError } from '../errors.js';
 import { algorithmInfo, defaultAlgorithm, type AlgorithmInfo, type JsfAlgorithm } from './algorithms.js';
 import { encodeBase64url } from './base64url.js';
 import { canonicalize } from './jcs.js';
-import { publicJwk, sameKey, type KeyMaterial } from './keys.js';
-import { keyMismatch, signedView } from './verify.js';
+import { keyRefusal, publicJwk, sameKey, type KeyMaterial } from './keys.js';
+import { signedView } from './verify.js';
 import { isRecord } from '../values.js';
 
 export type SignMode = 'single' | 'add' | 'chain';
@@ -30,15 +30,19 @@ export interface SignOptions {
   excludes?: readonly string[];
 }
 
+/**
+ * The algorithm to sign with: the requested one, else the key's own (its alg), else the one its type implies.
+ * A request that contradicts the key's own algorithm is refused, never silently obeyed or ignored.
+ */
 export function resolveAlgorithm(key: KeyMaterial, requested?: string): AlgorithmInfo {
-  const name = requested ?? defaultAlgorithm(key.family, key.curve);
+  const name = requested ?? key.algorithm ?? defaultAlgorithm(key.family, key.curve);
   const info = algorithmInfo(name);
   if (info === undefined) throw new BomwrightError('E_USAGE', `Unknown algorithm ${JSON.stringify(name)}`);
   const signingKey = key.secret ?? key.privateKey;
   if (signingKey === undefined)
     throw new BomwrightError('E_KEY', `${key.source} holds no private key or secret to sign with`);
-  const mismatch = keyMismatch(info, key.secret ?? key.publicKey);
-  if (mismatch) throw new BomwrightError('E_KEY', `Cannot sign with ${key.source}: ${mismatch}`);
+  const refusal = keyRefusal(info, key);
+  if (refusal) throw new BomwrightError('E_KEY', `Cannot sign with ${key.source}: ${refusal}`);
   return info;
 }
 

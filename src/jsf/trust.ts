@@ -16,13 +16,14 @@ export interface TrustStore {
 
 export const EMPTY_TRUST: TrustStore = { keys: [], roots: [] };
 
-export function findByKeyId(store: TrustStore, keyId: string): KeyMaterial | undefined {
-  return store.keys.find((k) => k.keyId === keyId);
+/** Every trusted key named `keyId` (one name per key: its kid, else its file name). */
+export function keysWithId(store: TrustStore, keyId: string): KeyMaterial[] {
+  return store.keys.filter((k) => k.keyId === keyId);
 }
 
-/** A public key the store pins, directly or as the key of one of its certificates. */
-export function isPinned(store: TrustStore, key: KeyObject): boolean {
-  return store.keys.some(
+/** The trusted entries that pin a public key, directly or as the key of one of their certificates. */
+export function pinsOf(store: TrustStore, key: KeyObject): KeyMaterial[] {
+  return store.keys.filter(
     (k) =>
       (k.publicKey !== undefined && sameKey(k.publicKey, key)) ||
       (k.certificates ?? []).some((c) => sameKey(c.publicKey, key)),

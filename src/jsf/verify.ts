@@ -7,9 +7,9 @@ import { appendPointer } from '../json/pointer.js';
 import { forEachObject } from '../json/walk.js';
 import type { AlgorithmInfo } from './algorithms.js';
 import { canonicalize } from './jcs.js';
-import { describeKey, sameKey, type KeyMaterial } from './keys.js';
+import { keyMismatch, keyRefusal, listKeyIds, sameKey, usableKey, type KeyMaterial } from './keys.js';
 import { parseSignature, type ParsedSignature, type SignaturePolicy, type SignerEntry } from './signature.js';
-import { certificatePathProblem, EMPTY_TRUST, findByKeyId, isPinned, type TrustStore } from './trust.js';
+import { certificatePathProblem, EMPTY_TRUST, keysWithId, pinsOf, type TrustStore } from './trust.js';
 
 export type KeySource = 'publicKey' | 'keyId' | 'certificatePath' | 'implicit';
 export type Verdict = 'valid' | 'invalid' | 'unverifiable';
@@ -160,56 +160,80 @@ function checkSigner(
           }
         : { verdict: 'valid', trust: 'untrusted', trustReason: problem };
     }
-    return isPinned(store, embedded)
-      ? { verdict: 'valid', trust: 'trusted', trustReason: 'the embedded key is in the trust store', trustedBy: 'key' }
-      : { verdict: 'valid', trust: 'untrusted', trustReason: 'the embedded key is not in the trust store' };
+    return pinTrust(info, pinsOf(store, embedded));
   }
 
-  const candidates: KeyMaterial[] =
-    signer.keyId !== undefined
-      ? [findByKeyId(store, signer.keyId)].filter((k): k is KeyMaterial => k !== undefined)
-      : store.keys.filter((k) => keyMismatch(info, verificationKey(k)) === undefined);
+  if (signer.keyId !== undefined) {
+    const named = keysWithId(store, signer.keyId);
+    if (named.length === 0) {
+      return {
+        verdict: 'unverifiable',
+        reason: `no key with keyId ${clipId(signer.keyId)} in the trust store (--trust); ${
+          store.keys.length === 0 ? 'it is empty' : `it has ${listKeyIds(store.keys)}`
+        }`,
+        trust: 'untrusted',
+      };
+    }
+    const fitting = named.filter((k) => keyRefusal(info, k) === undefined);
+    if (fitting.length === 0)
+      return {
+        verdict: 'invalid',
+        reason: `keyId ${clipId(signer.keyId)} names a key that does not fit: ${keyRefusal(info, named[0]!)}`,
+        trust: 'untrusted',
+      };
+    return tryKeys(info, fitting, data, signer.value!);
+  }
+  const candidates = store.keys.filter((k) => keyRefusal(info, k) === undefined);
   if (candidates.length === 0) {
     return {
       verdict: 'unverifiable',
-      reason:
-        signer.keyId !== undefined
-          ? `no key with keyId ${JSON.stringify(signer.keyId)} in the trust store (--trust)`
-          : 'the signature carries no key and no trusted key fits it (--trust)',
+      reason: 'the signature carries no key and no trusted key fits it (--trust)',
       trust: 'untrusted',
     };
   }
-  for (const candidate of candidates) {
-    const key = verificationKey(candidate);
-    const mismatch = keyMismatch(info, key);
-    if (key === undefined || mismatch) {
-      if (signer.keyId !== undefined)
-        return {
-          verdict: 'invalid',
-          reason: `keyId ${JSON.stringify(signer.keyId)} names a key that does not fit: ${mismatch}`,
-          trust: 'untrusted',
-        };
-      continue;
-    }
-    if (checkBytes(info, key, data, signer.value!))
+  return tryKeys(info, candidates, data, signer.value!);
+}
+
+/** A signer's keyId in a message: quoted, and cut short (it comes from the document). */
+function clipId(keyId: string): string {
+  return JSON.stringify(keyId.length > 100 ? `${keyId.slice(0, 100)}…` : keyId);
+}
+
+/** Trust in an embedded key the store pins: only for an algorithm the pinning entry allows. */
+function pinTrust(
+  info: AlgorithmInfo,
+  pins: readonly KeyMaterial[],
+): Pick<SignerReport, 'verdict' | 'trust' | 'trustReason' | 'trustedBy'> {
+  if (pins.length === 0)
+    return { verdict: 'valid', trust: 'untrusted', trustReason: 'the embedded key is not in the trust store' };
+  // The embedded key fits the algorithm already; what is left is each entry's own binding (alg, use, key_ops).
+  const refusals = pins.map(
+    (k) =>
+      k.unusable ??
+      (k.algorithm !== undefined && k.algorithm !== info.name
+        ? `it is a ${k.algorithm} key (its alg), not for ${info.name}`
+        : undefined),
+  );
+  if (refusals.includes(undefined))
+    return { verdict: 'valid', trust: 'trusted', trustReason: 'the embedded key is in the trust store', trustedBy: 'key' };
+  return {
+    verdict: 'valid',
+    trust: 'untrusted',
+    trustReason: `the embedded key is in the trust store (${pins[0]!.source}), but ${refusals[0]!}`,
+  };
+}
+
+function tryKeys(
+  info: AlgorithmInfo,
+  keys: readonly KeyMaterial[],
+  data: Buffer,
+  value: Buffer,
+): Pick<SignerReport, 'verdict' | 'reason' | 'trust' | 'trustReason' | 'trustedBy'> {
+  for (const candidate of keys) {
+    if (checkBytes(info, usableKey(candidate)!, data, value))
       return { verdict: 'valid', trust: 'trusted', trustReason: `verified with ${candidate.source}`, trustedBy: 'key' };
   }
   return { verdict: 'invalid', reason: 'the signature does not match the signed data', trust: 'untrusted' };
-}
-
-function verificationKey(material: KeyMaterial): KeyObject | undefined {
-  return material.secret ?? material.publicKey ?? material.certificates?.[0]?.publicKey;
-}
-
-/** Why `key` cannot check an `info` signature, or undefined when it fits. */
-export function keyMismatch(info: AlgorithmInfo, key: KeyObject | undefined): string | undefined {
-  if (key === undefined) return 'no usable key';
-  if (info.family === 'oct') return key.type === 'secret' ? undefined : `${info.name} needs a secret key`;
-  if (key.type === 'secret') return `${info.name} needs an ${info.family} key, not a secret`;
-  const { family, curve } = describeKey(key, 'the key');
-  if (family !== info.family) return `${info.name} needs an ${info.family} key, not ${family}`;
-  if (info.curve !== undefined && curve !== info.curve) return `${info.name} needs curve ${info.curve}, not ${curve}`;
-  return undefined;
 }
 
 function hashLength(hash: AlgorithmInfo['hash']): number {

@@ -3,7 +3,7 @@ import { readFileOrFail } from './files.js';
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
-import { parseKeyMaterial, type KeyMaterial } from '../jsf/keys.js';
+import { parseKeyMaterial, selectKey, type KeyMaterial } from '../jsf/keys.js';
 import type { TrustStore } from '../jsf/trust.js';
 
 const KEY_FILE = /\.(pem|crt|cer|der|jwk|jwks|json|hex|key)$/i;
@@ -23,39 +23,32 @@ export function filesOf(target: string): string[] {
     .map((f) => path.join(target, f));
 }
 
-/** Keys from files: a file's kid (JWK) wins, else its name without extension serves as keyId. */
+/**
+ * Keys from a file, each with one keyId: its own kid (a JWK's, or a PEM file's `kid:` line) when it has one,
+ * else the file name without its extension. Never both: a key named by its owner is not found by another name.
+ */
 export function loadKeyFile(file: string, options: { passphrase?: string } = {}): KeyMaterial[] {
   const bytes = readFileOrFail(file);
   // DER certificates (.cer/.der) are binary; everything else is text.
   if (/\.(cer|der)$/i.test(file) && bytes[0] === 0x30) {
     try {
       const certificate = new X509Certificate(bytes);
-      return parseKeyMaterial(certificate.toString(), file).map((k) => ({
-        ...k,
-        keyId: k.keyId ?? path.parse(file).name,
-      }));
+      return parseKeyMaterial(certificate.toString(), file).map((k) => named(k, file));
     } catch (error) {
       if (error instanceof BomwrightError) throw error;
       throw new BomwrightError('E_KEY', `Cannot use the key in ${file}: not a DER certificate`);
     }
   }
-  return parseKeyMaterial(bytes.toString('utf8'), file, options).map((k) => ({
-    ...k,
-    keyId: k.keyId ?? path.parse(file).name,
-  }));
+  return parseKeyMaterial(bytes.toString('utf8'), file, options).map((k) => named(k, file));
+}
+
+function named(key: KeyMaterial, file: string): KeyMaterial {
+  return key.keyId === undefined ? { ...key, keyId: path.parse(file).name, keyIdFrom: 'file' } : key;
 }
 
 /** The signing key: a JWKS entry is chosen by --key-id; any other file must hold exactly one key. */
 export function chooseKey(file: string, keyId: string | undefined, passphrase: string | undefined): KeyMaterial {
-  const keys = loadKeyFile(file, passphrase === undefined ? {} : { passphrase });
-  const candidates = keys.length > 1 && keyId !== undefined ? keys.filter((k) => k.keyId === keyId) : keys;
-  if (candidates.length !== 1) {
-    throw new BomwrightError(
-      'E_KEY',
-      keys.length > 1 ? `${file} holds ${keys.length} keys; choose one with --key-id` : `${file} holds no key`,
-    );
-  }
-  return candidates[0]!;
+  return selectKey(loadKeyFile(file, passphrase === undefined ? {} : { passphrase }), keyId, file);
 }
 
 export function loadTrustStore(trustPaths: readonly string[], rootPaths: readonly string[]): TrustStore {

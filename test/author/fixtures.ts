@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { parseKeyMaterial, sign as signDocument, verify as verifyDocument, type KeyMaterial } from '../../src/index.js';
+import { parseKeyMaterial, verify as verifyDocument, type KeyMaterial } from '../../src/index.js';
+import { signDocument } from '../../src/jsf/sign-document.js';
 
 /** An ES256 signing key, made once per test file. */
 export function testKey(): KeyMaterial {

@@ -3,7 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseKeyMaterial, sign, validate } from '../../src/index.js';
+import { parseKeyMaterial, validate } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { loadTrustStore } from '../../src/node/keys.js';
 import { ROOT, runCli, SAMPLES, tempDir } from '../helpers.js';
 

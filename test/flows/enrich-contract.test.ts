@@ -8,7 +8,7 @@ import { enrichApproval } from '../../src/flows/approval.js';
 import { enrichAuthors } from '../../src/flows/authors.js';
 import { enrichLabel } from '../../src/flows/label.js';
 import { commitChange } from '../../src/flows/change.js';
-import { sign } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import type { KeyMaterial } from '../../src/jsf/keys.js';
 import { signObject } from '../../src/jsf/sign.js';
 import { freshKey } from '../jsf/fixtures.js';

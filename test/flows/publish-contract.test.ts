@@ -14,7 +14,7 @@ import {
 } from '../../src/flows/publish.js';
 import { MAX_ATTACHMENT_BYTES } from '../../src/service/invoke.js';
 import type { ServiceApi } from '../../src/service/index.js';
-import { sign } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { useService } from '../emulator/harness.js';
 import { freshKey } from '../jsf/fixtures.js';
 

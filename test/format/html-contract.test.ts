@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { formatReports, parseKeyMaterial, sign, validate, type FileReport } from '../../src/index.js';
+import { formatReports, parseKeyMaterial, validate, type FileReport } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { RULES, type RuleId } from '../../src/diagnostics/rules.js';
 import { GRAPH_BUDGET, GraphBudget, contentSecurityPolicy } from '../../src/format/html.js';

@@ -10,10 +10,10 @@ import {
   normalize,
   parseKeyMaterial,
   setMetadata,
-  sign,
   SPEC_FORMATS,
   validate,
 } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 
 /**
  * What bomwright writes, the official CycloneDX library accepts: every document each operation produces, for

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JSF_ALGORITHMS, sign, validate, verify, type JsfAlgorithm } from '../../src/index.js';
+import { JSF_ALGORITHMS, validate, verify, type JsfAlgorithm } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { algorithmInfo, defaultAlgorithm } from '../../src/jsf/algorithms.js';
 import { decodeBase64url } from '../../src/jsf/base64url.js';
 import { expectErrorCode } from '../helpers.js';

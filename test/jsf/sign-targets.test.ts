@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sign, verify } from '../../src/index.js';
+import { verify } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { resolveTargets } from '../../src/jsf/sign-document.js';
 import { expectErrorCode, minimalBom } from '../helpers.js';
 import { freshKey } from './fixtures.js';

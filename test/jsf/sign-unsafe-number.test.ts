@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sign } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { expectErrorCode, minimalBom, runCli, tempDir } from '../helpers.js';
 import { freshKey, freshKeyTexts } from './fixtures.js';
 

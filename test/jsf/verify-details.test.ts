@@ -106,7 +106,7 @@ describe('signer reports, member by member', () => {
     const named = signObject(one(), { key: hmac, keyId: 'nope' });
     expect(verifySignatureOf(named, '')[0]).toMatchObject({
       verdict: 'unverifiable',
-      reason: 'no key with keyId "nope" in the trust store (--trust)',
+      reason: 'no key with keyId "nope" in the trust store (--trust); it is empty',
     });
     const wrongKind = signObject(one(), { key: hmac, keyId: 'k1' });
     expect(verifySignatureOf(wrongKind, '', { trust: { keys: [{ ...ec, keyId: 'k1' }], roots: [] } })[0]).toMatchObject(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sign, verify, type KeyMaterial } from '../../src/index.js';
+import { verify, type KeyMaterial } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { freshKey } from './fixtures.js';
 
 const a = { ...freshKey('ES256', 'a.pem'), keyId: 'ka' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sign, validate, type KeyMaterial, type TrustStore } from '../../src/index.js';
+import { validate, type KeyMaterial, type TrustStore } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { testKey } from '../author/fixtures.js';
 import { minimalBom } from '../helpers.js';
 

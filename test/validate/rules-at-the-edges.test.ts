@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bump, init, normalize, sign, validate, verify, versionRule } from '../../src/index.js';
+import { bump, init, normalize, validate, verify, versionRule } from '../../src/index.js';
+import { signDocument as sign } from '../../src/jsf/sign-document.js';
 import { freshKeyTexts, HAVE_VECTORS, KEYS, SIGNATURES } from '../jsf/fixtures.js';
 import { parseKeyMaterial } from '../../src/index.js';
 import { minimalBom, SAMPLES } from '../helpers.js';

@@ -87,10 +87,18 @@ export async function runKeygen(options: KeygenCommandOptions): Promise<number> 
     const jwk = publicJwk(publicKey);
     const kid = options.keyId ?? (await calculateJwkThumbprint(jwk, 'sha256'));
     const privateFile = `${options.out}.private.pem`;
-    writeNew(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 0o600, options.force);
+    // A PEM block carries no algorithm: these lines of explanatory text (RFC 7468 §5.2, which PEM readers skip)
+    // bind the PEM files to the algorithm and kid of the JWK, as sign and verify read them.
+    const header = `alg: ${options.algorithm}\nkid: ${kid}\n`;
+    writeNew(
+      privateFile,
+      header + (privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
+      0o600,
+      options.force,
+    );
     writeNew(
       `${options.out}.public.pem`,
-      publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      header + (publicKey.export({ type: 'spki', format: 'pem' }) as string),
       0o644,
       options.force,
     );

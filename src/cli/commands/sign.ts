@@ -50,7 +50,12 @@ export const signCommand = defineCommand({
         type: 'string',
         describe: 'PEM certificate path (leaf first) to embed as certificatePath',
       })
-      .option('no-key-info', { type: 'boolean', default: false, describe: 'Embed no key information at all' })
+      // Declared as key-info so that yargs' boolean negation makes --no-key-info (a `no-` option is refused).
+      .option('key-info', {
+        type: 'boolean',
+        default: true,
+        describe: 'Embed key information; --no-key-info embeds none (no publicKey, keyId or certificatePath)',
+      })
       .option('target', {
         alias: 't',
         type: 'string',
@@ -77,7 +82,7 @@ export const signCommand = defineCommand({
       keyId: argv.keyId,
       publicKey: argv.publicKey,
       certChain: argv.certChain,
-      noKeyInfo: argv.noKeyInfo,
+      noKeyInfo: !argv.keyInfo,
       targets: argv.target,
       mode: argv.add ? 'add' : argv.chain ? 'chain' : 'single',
       output: argv.output,
