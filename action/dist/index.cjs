@@ -3383,7 +3383,7 @@ Severity: **error** (a warning with \`--allow-unverifiable\`)
 ## What it checks
 
 A JSF signature cannot be checked because bomwright does not have its key: the signature names a \`keyId\` that no
-key given with \`--trust\` has (as a JWK \`kid\` or a file name without its extension), or it carries no key
+key given with \`--trust\` has (a key's own kid, else its file name without the extension), or it carries no key
 information at all and no trusted key is of the kind its algorithm needs. Signatures that embed their \`publicKey\` or a
 \`certificatePath\` can always be checked, and never fall under this rule.
 
@@ -3426,7 +3426,7 @@ no public key; no key is given:
 \`\`\`console
 $ bomwright validate bom.json
 bom.json  (cyclonedx-1.6)
-  bom.json:15:3  error  Cannot verify Ed25519 (keyId "example-2025"): no key with keyId "example-2025" in the trust store (--trust) at /signature  signature/unverifiable
+  bom.json:15:3  error  Cannot verify Ed25519 (keyId "example-2025"): no key with keyId "example-2025" in the trust store (--trust); it is empty at /signature  signature/unverifiable
 
 1 error, 0 warnings in 1 document (1 invalid)
 \`\`\`
@@ -3470,8 +3470,10 @@ $ bomwright validate bom.json --trust example-key.jwk
 ## How to fix
 
 Give the job the public key the signature names, with \`--trust\`: a PEM public key or certificate, a JWK or JWKS
-file, or a folder of them. A \`keyId\` matches a JWK's \`kid\`, or a file's name without its extension
-(\`--trust keys/\` with \`keys/example-2025.pem\` in it).
+file, or a folder of them. A \`keyId\` names a key by its own kid (a JWK's \`kid\`, or the \`kid:\` line of a PEM
+file) when it has one, else by its file name without the extension (\`--trust keys/\` with \`keys/example-2025.pem\`
+in it), never both. When no key has the keyId, the message lists what the trust store holds (up to five keys, each
+with its keyId and where it comes from).
 
 \`\`\`sh
 bomwright validate bom.json --trust keys/
@@ -3486,7 +3488,7 @@ warning; do not use it in a gate that is meant to check signatures.
 - \`--allow-unverifiable\` reports unverifiable signatures as warnings (the Action's \`allow-unverifiable: true\`).
   With \`--require-trusted\` they stay errors.
 - \`bomwright verify\` takes the same options.
-`,summary:{text:"A JSF signature cannot be checked because bomwright does not have its key: the signature names a keyId that no key given with --trust has (as a JWK kid or a file name without its extension), or it carries no key information at all and no trusted key is of the kind its algorithm needs. Signatures that embed their publicKey or a certificatePath can always be checked, and never fall under this rule.",markdown:"A JSF signature cannot be checked because bomwright does not have its key: the signature names a `keyId` that no\nkey given with `--trust` has (as a JWK `kid` or a file name without its extension), or it carries no key\ninformation at all and no trusted key is of the kind its algorithm needs. Signatures that embed their `publicKey` or a\n`certificatePath` can always be checked, and never fall under this rule."}}};var my="https://json.schemastore.org/sarif-2.1.0.json";function _n(e,t){let r=new Map(Xr.map((s,o)=>[s,o])),a=[],i=[];for(let s of e){let o={uri:hy(s.uri),uriBaseId:"%SRCROOT%"};if(s.failure!==void 0){i.push({level:"error",message:{text:`${s.uri}: ${s.failure}`},locations:[{physicalLocation:{artifactLocation:o}}]});continue}for(let p of se(s,t)){let c=p.line===void 0?void 0:{startLine:p.line,startColumn:p.column??1};a.push({ruleId:p.ruleId,ruleIndex:r.get(p.ruleId),level:p.severity==="error"?"error":"warning",message:{text:p.message+(p.value===void 0?"":` (value: ${p.value})`)},locations:[{physicalLocation:{artifactLocation:o,...c?{region:c}:{}},...p.pointer===""?{}:{logicalLocations:[{fullyQualifiedName:p.pointer,kind:"member"}]}}]})}}let n={$schema:my,version:"2.1.0",runs:[{tool:{driver:{name:"bomwright",version:t.toolVersion,informationUri:En,rules:Xr.map(s=>({id:s,shortDescription:{text:ot[s].description},fullDescription:Qt[s].summary,helpUri:Nn(s),help:{text:Qt[s].markdown,markdown:Qt[s].markdown},defaultConfiguration:{level:ot[s].severity==="error"?"error":"warning"}}))}},originalUriBaseIds:{"%SRCROOT%":{description:{text:"The repository root"}}},results:a,invocations:[{executionSuccessful:i.length===0,toolExecutionNotifications:i,...t.shard===void 0?{}:{properties:{shard:{...t.shard,documents:e.length}}}}]}]};return JSON.stringify(n,null,2)+`
+`,summary:{text:"A JSF signature cannot be checked because bomwright does not have its key: the signature names a keyId that no key given with --trust has (a key's own kid, else its file name without the extension), or it carries no key information at all and no trusted key is of the kind its algorithm needs. Signatures that embed their publicKey or a certificatePath can always be checked, and never fall under this rule.",markdown:"A JSF signature cannot be checked because bomwright does not have its key: the signature names a `keyId` that no\nkey given with `--trust` has (a key's own kid, else its file name without the extension), or it carries no key\ninformation at all and no trusted key is of the kind its algorithm needs. Signatures that embed their `publicKey` or a\n`certificatePath` can always be checked, and never fall under this rule."}}};var my="https://json.schemastore.org/sarif-2.1.0.json";function _n(e,t){let r=new Map(Xr.map((s,o)=>[s,o])),a=[],i=[];for(let s of e){let o={uri:hy(s.uri),uriBaseId:"%SRCROOT%"};if(s.failure!==void 0){i.push({level:"error",message:{text:`${s.uri}: ${s.failure}`},locations:[{physicalLocation:{artifactLocation:o}}]});continue}for(let p of se(s,t)){let c=p.line===void 0?void 0:{startLine:p.line,startColumn:p.column??1};a.push({ruleId:p.ruleId,ruleIndex:r.get(p.ruleId),level:p.severity==="error"?"error":"warning",message:{text:p.message+(p.value===void 0?"":` (value: ${p.value})`)},locations:[{physicalLocation:{artifactLocation:o,...c?{region:c}:{}},...p.pointer===""?{}:{logicalLocations:[{fullyQualifiedName:p.pointer,kind:"member"}]}}]})}}let n={$schema:my,version:"2.1.0",runs:[{tool:{driver:{name:"bomwright",version:t.toolVersion,informationUri:En,rules:Xr.map(s=>({id:s,shortDescription:{text:ot[s].description},fullDescription:Qt[s].summary,helpUri:Nn(s),help:{text:Qt[s].markdown,markdown:Qt[s].markdown},defaultConfiguration:{level:ot[s].severity==="error"?"error":"warning"}}))}},originalUriBaseIds:{"%SRCROOT%":{description:{text:"The repository root"}}},results:a,invocations:[{executionSuccessful:i.length===0,toolExecutionNotifications:i,...t.shard===void 0?{}:{properties:{shard:{...t.shard,documents:e.length}}}}]}]};return JSON.stringify(n,null,2)+`
 `}function hy(e){return e.split("/").map(encodeURIComponent).join("/")}function Mn(e,t){let r=[];for(let a of e)r.push(...gy(a,t));return(r.length===0?"":r.join(`
 `)+`
 `)+Py(e,t)}function Py(e,t){let r=de(e);if(r.errors+(t.quiet?0:r.warnings)===0&&r.failures===0)return t.quiet?"":`${U(r.files,"document")} valid${r.warnings?`, ${U(r.warnings,"warning")}`:""}

@@ -20,7 +20,7 @@ export function trustOptions<T>(y: Argv<T>) {
       array: true,
       default: [] as string[],
       describe:
-        'Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId = JWK kid or file name)',
+        "Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId: a key's kid, else its file name)",
     })
     .option('trust-root', {
       type: 'string',

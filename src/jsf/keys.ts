@@ -210,12 +210,7 @@ function pemHeaders(text: string, source: string): { alg?: string; kid?: string 
  * ES384, an RSA key for ES256) is a broken key file: refused. A name JSF does not define (a key for encryption in
  * a JWKS) leaves the key loaded but unusable, so the rest of a published key set still works.
  */
-function bindAlgorithm(
-  material: KeyMaterial,
-  alg: unknown,
-  source: string,
-  purpose: string | undefined,
-): KeyMaterial {
+function bindAlgorithm(material: KeyMaterial, alg: unknown, source: string, purpose: string | undefined): KeyMaterial {
   if (purpose !== undefined) return { ...material, unusable: purpose };
   if (alg === undefined) return material;
   if (typeof alg !== 'string') throw keyError(source, '"alg" must be a string');

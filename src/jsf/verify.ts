@@ -215,7 +215,12 @@ function pinTrust(
         : undefined),
   );
   if (refusals.includes(undefined))
-    return { verdict: 'valid', trust: 'trusted', trustReason: 'the embedded key is in the trust store', trustedBy: 'key' };
+    return {
+      verdict: 'valid',
+      trust: 'trusted',
+      trustReason: 'the embedded key is in the trust store',
+      trustedBy: 'key',
+    };
   return {
     verdict: 'valid',
     trust: 'untrusted',

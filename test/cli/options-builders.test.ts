@@ -96,7 +96,7 @@ describe('shared option groups', () => {
     const help = await parser([]).getHelp();
     for (const text of [
       '--trust ',
-      'Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId = JWK kid or file name)',
+      "Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId: a key's kid, else its file name)",
       '--trust-root',
       'Root certificates that certificatePath must chain to',
       '--require-trusted',

@@ -33,6 +33,8 @@ const pemOf = (key: KeyObject) =>
   key.type === 'private'
     ? (key.export({ type: 'pkcs8', format: 'pem' }) as string)
     : (key.export({ type: 'spki', format: 'pem' }) as string);
+/** A small holder, typed as the open objects signing works on. */
+const one = (): Record<string, unknown> => ({ a: 1 });
 const trustOf = (...keys: KeyMaterial[]): TrustStore => ({ keys, roots: [] });
 const report = (document: unknown, trust: TrustStore) => verify(document, { trust }).reports[0]!;
 
@@ -48,13 +50,13 @@ describe('a key bound to its algorithm signs with it alone', () => {
     const unbound = loadKey(pemOf(rsa.privateKey));
     expect(unbound.algorithm).toBeUndefined();
     expect(unbound.keyId).toBeUndefined();
-    expect((signObject({ a: 1 }, { key: unbound }).signature as { algorithm: string }).algorithm).toBe('RS256');
+    expect((signObject(one(), { key: unbound }).signature as { algorithm: string }).algorithm).toBe('RS256');
     const bound = loadKey(jwkOf(rsa.privateKey, { alg: 'PS384' }), { source: 'ps.jwk' });
-    expect((signObject({ a: 1 }, { key: bound }).signature as { algorithm: string }).algorithm).toBe('PS384');
-    expect(
-      (signObject({ a: 1 }, { key: bound, algorithm: 'PS384' }).signature as { algorithm: string }).algorithm,
-    ).toBe('PS384');
-    expect(expectErrorCode(() => signObject({ a: 1 }, { key: bound, algorithm: 'RS256' }), 'E_KEY').message).toBe(
+    expect((signObject(one(), { key: bound }).signature as { algorithm: string }).algorithm).toBe('PS384');
+    expect((signObject(one(), { key: bound, algorithm: 'PS384' }).signature as { algorithm: string }).algorithm).toBe(
+      'PS384',
+    );
+    expect(expectErrorCode(() => signObject(one(), { key: bound, algorithm: 'RS256' }), 'E_KEY').message).toBe(
       'Cannot sign with ps.jwk: it is a PS384 key (its alg), not for RS256',
     );
   });
@@ -120,11 +122,11 @@ describe('a key bound to its algorithm signs with it alone', () => {
     expect(keyMismatch(algorithmInfo('HS384')!, createSecretKey(Buffer.alloc(47)))).toMatch(/at least 48 bytes/);
     expect(keyMismatch(algorithmInfo('HS384')!, createSecretKey(Buffer.alloc(48)))).toBeUndefined();
     const short = loadKey('ab'.repeat(31), { source: 'short.hex' });
-    expect(expectErrorCode(() => signObject({ a: 1 }, { key: short, keyId: 's' }), 'E_KEY').message).toBe(
+    expect(expectErrorCode(() => signObject(one(), { key: short, keyId: 's' }), 'E_KEY').message).toBe(
       'Cannot sign with short.hex: HS256 needs a secret of at least 32 bytes (RFC 7518 §3.2), not 31',
     );
     const long = loadKey('ab'.repeat(32), { source: 'long.hex' });
-    const signed = signObject({ a: 1 }, { key: long, keyId: 's' });
+    const signed = signObject(one(), { key: long, keyId: 's' });
     expect(report(signed, trustOf({ ...long, keyId: 's' }))).toMatchObject({ verdict: 'valid', trust: 'trusted' });
     // The same bytes cut to 31 are not a key for HS256, so the signature is not checked with it.
     const cut = { ...loadKey('ab'.repeat(31)), keyId: 's' };
@@ -152,17 +154,17 @@ describe('a key bound to its algorithm signs with it alone', () => {
       undefined,
     ]);
     const signer = loadKey(jwkOf(rsa.privateKey, { use: 'enc' }), { source: 'enc.jwk' });
-    expect(expectErrorCode(() => signObject({ a: 1 }, { key: signer }), 'E_KEY').message).toBe(
+    expect(expectErrorCode(() => signObject(one(), { key: signer }), 'E_KEY').message).toBe(
       'Cannot sign with enc.jwk: its use is "enc", not "sig"',
     );
-    const rsaSigned = signObject({ a: 1 }, { key: loadKey(pemOf(rsa.privateKey)) });
+    const rsaSigned = signObject(one(), { key: loadKey(pemOf(rsa.privateKey)) });
     expect(report(rsaSigned, trustOf(...keys))).toMatchObject({
       verdict: 'valid',
       trust: 'untrusted',
       trustReason:
         'the embedded key is in the trust store (set.jwks (JWKS entry enc)), but it is for "RSA-OAEP-256", which is not a JSF signature algorithm',
     });
-    const ecSigned = signObject({ a: 1 }, { key: loadKey(pemOf(p256.privateKey)) });
+    const ecSigned = signObject(one(), { key: loadKey(pemOf(p256.privateKey)) });
     expect(report(ecSigned, trustOf(...keys))).toMatchObject({ verdict: 'valid', trust: 'trusted' });
   });
 });
@@ -173,7 +175,7 @@ describe('a trusted key that names its algorithm trusts no other', () => {
   const signer = loadKey(pemOf(rsa.privateKey), { source: 'rsa.pem' });
 
   it('embedded key: an RS256 signature is valid but not trusted by a PS384 key; PS384 is', () => {
-    const rs256 = signObject({ a: 1 }, { key: signer, algorithm: 'RS256' });
+    const rs256 = signObject(one(), { key: signer, algorithm: 'RS256' });
     expect(report(rs256, trustOf(ps384))).toMatchObject({
       verdict: 'valid',
       trust: 'untrusted',
@@ -181,14 +183,14 @@ describe('a trusted key that names its algorithm trusts no other', () => {
     });
     // The same key without alg trusts any RSA algorithm; bound, it trusts its own.
     expect(report(rs256, trustOf(unbound))).toMatchObject({ verdict: 'valid', trust: 'trusted' });
-    const ps = signObject({ a: 1 }, { key: signer, algorithm: 'PS384' });
+    const ps = signObject(one(), { key: signer, algorithm: 'PS384' });
     expect(report(ps, trustOf(ps384))).toMatchObject({ verdict: 'valid', trust: 'trusted', trustedBy: 'key' });
     // One entry that allows it is enough.
     expect(report(rs256, trustOf(ps384, unbound))).toMatchObject({ trust: 'trusted' });
   });
 
   it('keyId and implicit signatures: the bound key is not used for another algorithm', () => {
-    const byId = signObject({ a: 1 }, { key: signer, algorithm: 'RS256', keyId: 'ps', publicKey: false });
+    const byId = signObject(one(), { key: signer, algorithm: 'RS256', keyId: 'ps', publicKey: false });
     expect(report(byId, trustOf(ps384))).toMatchObject({
       verdict: 'invalid',
       reason: 'keyId "ps" names a key that does not fit: it is a PS384 key (its alg), not for RS256',
@@ -199,7 +201,7 @@ describe('a trusted key that names its algorithm trusts no other', () => {
       verdict: 'valid',
       trustReason: 'verified with rsa.jwk',
     });
-    const implicit = signObject({ a: 1 }, { key: signer, algorithm: 'RS256', publicKey: false });
+    const implicit = signObject(one(), { key: signer, algorithm: 'RS256', publicKey: false });
     expect(report(implicit, trustOf(ps384))).toMatchObject({
       verdict: 'unverifiable',
       reason: 'the signature carries no key and no trusted key fits it (--trust)',
@@ -208,7 +210,7 @@ describe('a trusted key that names its algorithm trusts no other', () => {
   });
 
   it('an embedded key that does not fit the algorithm is invalid, bound or not', () => {
-    const edSigned = signObject({ a: 1 }, { key: loadKey(pemOf(ed25519.privateKey)) });
+    const edSigned = signObject(one(), { key: loadKey(pemOf(ed25519.privateKey)) });
     const signature = edSigned.signature as Record<string, unknown>;
     const claimed = { ...edSigned, signature: { ...signature, algorithm: 'Ed448' } };
     expect(report(claimed, trustOf())).toMatchObject({ verdict: 'invalid' });
@@ -226,7 +228,7 @@ describe('which key a keyId names: its kid, else its file name, never both', () 
     return dir;
   }
   const ecKey = () => loadKey(pemOf(p256.privateKey));
-  const byId = (keyId: string) => signObject({ a: 1 }, { key: ecKey(), keyId, publicKey: false });
+  const byId = (keyId: string) => signObject(one(), { key: ecKey(), keyId, publicKey: false });
 
   it('resolves a kid and a kid-less file name, and not the file name of a key with a kid', () => {
     const dir = trustFolder();
