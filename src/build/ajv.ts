@@ -5,6 +5,7 @@
  * schemas with it to see the errors the generated validators give.
  */
 import { Ajv, _, type KeywordCxt } from 'ajv';
+import { DRAFT_07_REF } from '../validate/draft-07.js';
 import * as runtime from '../validate/schema-runtime.js';
 import { INTEGER_TEXT, REF_LINK } from './schema-transform.js';
 
@@ -15,7 +16,7 @@ export function createAjv(): Ajv {
     ownProperties: true,
     messages: false,
     // Every schema is draft-07, where a $ref's siblings are ignored (the 1.2 bom-ref has a pattern beside its $ref).
-    ignoreKeywordsWithRef: true,
+    ...DRAFT_07_REF,
     code: { source: true, esm: true, lines: false, optimize: 1, formats: _`runtime.formats` },
     formats: runtime.formats,
   });

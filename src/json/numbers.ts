@@ -56,20 +56,27 @@ export function readsAsRoundedInteger(literal: string): boolean {
 /**
  * The literal text of numbers that read as integers but are not, keyed by the object or array holding them and
  * the member name or index. Set by the parser on the value it returns; read by the integer checks (the schema's
- * `integer`, the version rules). Weak, so marks go with the value.
+ * `integer`, the version rules). Weak, so marks go with the value. Kept under a registered symbol on globalThis
+ * because each precompiled validator is a bundle with its own copy of this module, and all must see one table.
  */
-const roundedIntegers = new WeakMap<object, Map<string, string>>();
-let anyRounded = false;
+interface RoundedIntegers {
+  marks: WeakMap<object, Map<string, string>>;
+  /** Whether anything was ever marked: most processes never see such a literal, and skip the lookups. */
+  any: boolean;
+}
+const REGISTRY = Symbol.for('bomwright.rounded-integers');
+const shared = globalThis as { [REGISTRY]?: RoundedIntegers };
+const roundedIntegers: RoundedIntegers = (shared[REGISTRY] ??= { marks: new WeakMap(), any: false });
 
 export function markRoundedInteger(holder: object, key: string | number, literal: string): void {
-  let members = roundedIntegers.get(holder);
-  if (members === undefined) roundedIntegers.set(holder, (members = new Map()));
+  let members = roundedIntegers.marks.get(holder);
+  if (members === undefined) roundedIntegers.marks.set(holder, (members = new Map()));
   members.set(String(key), literal);
-  anyRounded = true;
+  roundedIntegers.any = true;
 }
 
 /** The literal of the number at `holder[key]` when it is not an integer though it reads as one. */
 export function roundedIntegerLiteral(holder: unknown, key: unknown): string | undefined {
-  if (!anyRounded || holder === null || typeof holder !== 'object') return undefined;
-  return roundedIntegers.get(holder)?.get(String(key));
+  if (!roundedIntegers.any || holder === null || typeof holder !== 'object') return undefined;
+  return roundedIntegers.marks.get(holder)?.get(String(key));
 }

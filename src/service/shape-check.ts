@@ -4,6 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { DRAFT_07_REF } from '../validate/draft-07.js';
 import { EXACT_FORMATS } from '../validate/string-formats.js';
 import { RESOURCE_SCHEMAS, type ResourceName } from './resources.js';
 import { BODY_SHAPES } from './shapes.js';
@@ -21,7 +22,7 @@ const validators = new Map<string, ValidateFunction>();
  * laxer than their RFCs (date-time, idn-email...) checked exactly, as the BOM validators check them.
  */
 export function createFormatsAjv(options: { allErrors?: boolean } = {}): Ajv {
-  const instance = new Ajv({ allErrors: options.allErrors ?? false, strict: false, ignoreKeywordsWithRef: true });
+  const instance = new Ajv({ allErrors: options.allErrors ?? false, strict: false, ...DRAFT_07_REF });
   addFormats(instance);
   for (const [name, check] of Object.entries(EXACT_FORMATS)) instance.addFormat(name, check);
   return instance;
