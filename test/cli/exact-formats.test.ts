@@ -127,7 +127,11 @@ describe('bomwright validate, exactly as the standards say', () => {
       ],
     ]);
     expect(byName.inGraph14).toEqual([
-      ['ref/unresolved', '/dependencies/0/dependsOn/0', `Reference "${LINK}" does not match any bom-ref in the document`],
+      [
+        'ref/unresolved',
+        '/dependencies/0/dependsOn/0',
+        `Reference "${LINK}" does not match any bom-ref in the document`,
+      ],
     ]);
   });
 
@@ -141,7 +145,7 @@ describe('bomwright validate, exactly as the standards say', () => {
     ]);
   });
 
-  it("$ref siblings: a 1.2 bom-ref with a line break is valid (draft-07 ignores the pattern beside its $ref)", async () => {
+  it('$ref siblings: a 1.2 bom-ref with a line break is valid (draft-07 ignores the pattern beside its $ref)', async () => {
     const bom = (ref: unknown) =>
       minimalBom('1.2', { components: [{ type: 'library', name: 'a', version: '1', 'bom-ref': ref }] });
     const { code, byName } = await verdicts({ lineBreak: bom('a\nb'), plain: bom('a'), number: bom(1) });

@@ -70,7 +70,8 @@ describe('date, time and date-time (RFC 3339 §5.6, exactly)', () => {
   it.each(INVALID)('refuses %j', (value) => expect(isDateTime(value)).toBe(false));
 
   it('date is full-date, with month lengths and Gregorian leap years', () => {
-    for (const v of ['2020-02-29', '2000-02-29', '2021-02-28', '2021-12-31', '2021-11-30']) expect(isFullDate(v), v).toBe(true);
+    for (const v of ['2020-02-29', '2000-02-29', '2021-02-28', '2021-12-31', '2021-11-30'])
+      expect(isFullDate(v), v).toBe(true);
     for (const v of ['2021-02-29', '1900-02-29', '2021-11-31', '2021-12-32', '2021-1-01', '2021-01-01T00:00:00Z'])
       expect(isFullDate(v), v).toBe(false);
   });
@@ -120,9 +121,7 @@ describe('date, time and date-time (RFC 3339 §5.6, exactly)', () => {
       });
     const good = await validate(patent('2024-02-29'));
     expect(good.diagnostics).toEqual([]);
-    expect(at(await validate(patent('2023-02-29')))).toEqual([
-      ['schema/format', '/definitions/patents/0/filingDate'],
-    ]);
+    expect(at(await validate(patent('2023-02-29')))).toEqual([['schema/format', '/definitions/patents/0/filingDate']]);
   });
 });
 
@@ -211,17 +210,21 @@ describe('integers judged on the number text', () => {
 
   it('the version rule judges both versions on their text', () => {
     const previous = parseJsonText('{"serialNumber":"urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79","version":1}');
-    const next = parseJsonText('{"serialNumber":"urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79","version":1.0000000000000001}');
+    const next = parseJsonText(
+      '{"serialNumber":"urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79","version":1.0000000000000001}',
+    );
     expect(versionRule(next.value, { document: previous.value }).map((d) => d.message)).toEqual([
       'version 1.0000000000000001 (a fraction that only reads as 1) is not a whole number from 1 to 2^53 - 1',
     ]);
     const same = parseJsonText('{"serialNumber":"urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79","version":1.0}');
     expect(versionRule(same.value, { document: previous.value })).toEqual([]);
     expect(
-      versionRule(previous.value, { document: '{"serialNumber":"urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79","version":0.99999999999999999}' }).map(
-        (d) => d.message,
-      ),
-    ).toEqual(['the previous version 0.99999999999999999 (a fraction that only reads as 1) is not a whole number from 1 to 2^53 - 1']);
+      versionRule(previous.value, {
+        document: '{"serialNumber":"urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79","version":0.99999999999999999}',
+      }).map((d) => d.message),
+    ).toEqual([
+      'the previous version 0.99999999999999999 (a fraction that only reads as 1) is not a whole number from 1 to 2^53 - 1',
+    ]);
   });
 
   it('marks a value parsed from text only: the same number given as a value is judged on its value', async () => {
@@ -255,8 +258,16 @@ describe('references and BOM-Links, by the reading of each place (1.5+)', () => 
   });
 
   const elementPlaces: [string, (ref: string) => Record<string, unknown>, string][] = [
-    ['compositions assemblies', (ref) => ({ compositions: [{ aggregate: 'complete', assemblies: [ref] }] }), '/compositions/0/assemblies/0'],
-    ['vulnerability affects', (ref) => ({ vulnerabilities: [{ id: 'CVE-1', affects: [{ ref }] }] }), '/vulnerabilities/0/affects/0/ref'],
+    [
+      'compositions assemblies',
+      (ref) => ({ compositions: [{ aggregate: 'complete', assemblies: [ref] }] }),
+      '/compositions/0/assemblies/0',
+    ],
+    [
+      'vulnerability affects',
+      (ref) => ({ vulnerabilities: [{ id: 'CVE-1', affects: [{ ref }] }] }),
+      '/vulnerabilities/0/affects/0/ref',
+    ],
     [
       'annotation subjects',
       (ref) => ({
@@ -410,7 +421,9 @@ describe("draft-07's $ref rule (its siblings are ignored)", () => {
       'cbom-1.4-cbom-1.0': [],
     });
     // The CBOM overlay adds one: dependencyType has a type beside its $ref (the definition's own type).
-    const cbom = buildSchema(SPEC_FORMATS.find((f) => f.family === 'cbom')!) as any;
+    const cbom = buildSchema(SPEC_FORMATS.find((f) => f.family === 'cbom')!) as {
+      definitions: { dependency: { properties: { dependencyType: unknown } }; dependencyType: { type: string } };
+    };
     expect(cbom.definitions.dependency.properties.dependencyType).toEqual({ $ref: '#/definitions/dependencyType' });
     expect(cbom.definitions.dependencyType.type).toBe('string');
   });
@@ -425,7 +438,7 @@ describe("draft-07's $ref rule (its siblings are ignored)", () => {
     expect(check(1)).toBe(false);
   });
 
-  it('a 1.2 bom-ref with a line break is valid (the strict schema\'s pattern sits beside its $ref)', async () => {
+  it("a 1.2 bom-ref with a line break is valid (the strict schema's pattern sits beside its $ref)", async () => {
     const bom = (ref: string) =>
       minimalBom('1.2', {
         components: [{ type: 'library', name: 'a', version: '1', 'bom-ref': ref }],
@@ -434,9 +447,10 @@ describe("draft-07's $ref rule (its siblings are ignored)", () => {
     expect((await validate(bom('line\nbreak'))).diagnostics).toEqual([]);
     expect((await validate(bom('plain'))).diagnostics).toEqual([]);
     // The $ref itself still applies: a bom-ref is a string.
-    expect(at(await validate(minimalBom('1.2', { components: [{ type: 'library', name: 'a', version: '1', 'bom-ref': 1 }] })))).toEqual([
-      ['schema/type', '/components/0/bom-ref'],
-    ]);
+    expect(
+      at(
+        await validate(minimalBom('1.2', { components: [{ type: 'library', name: 'a', version: '1', 'bom-ref': 1 }] })),
+      ),
+    ).toEqual([['schema/type', '/components/0/bom-ref']]);
   });
 });
-
