@@ -1,10 +1,13 @@
 /**
  * The ajv instance the generated validators are compiled with: every error, no messages of ajv's own (the
- * diagnostics are worded by validate/schema-errors.ts), the format checks and the linear uniqueItems of the runtime.
- * Tests compile small schemas with it to see the errors the generated validators give.
+ * diagnostics are worded by validate/schema-errors.ts), draft-07's `$ref` (its siblings are ignored), the format
+ * checks, the linear uniqueItems and the integer check on the number's text of the runtime. Tests compile small
+ * schemas with it to see the errors the generated validators give.
  */
 import { Ajv, _, type KeywordCxt } from 'ajv';
+import { DRAFT_07_REF } from '../validate/draft-07.js';
 import * as runtime from '../validate/schema-runtime.js';
+import { INTEGER_TEXT, REF_LINK } from './schema-transform.js';
 
 export function createAjv(): Ajv {
   const ajv = new Ajv({
@@ -12,6 +15,8 @@ export function createAjv(): Ajv {
     strict: false,
     ownProperties: true,
     messages: false,
+    // Every schema is draft-07, where a $ref's siblings are ignored (the 1.2 bom-ref has a pattern beside its $ref).
+    ...DRAFT_07_REF,
     code: { source: true, esm: true, lines: false, optimize: 1, formats: _`runtime.formats` },
     formats: runtime.formats,
   });
@@ -30,6 +35,33 @@ export function createAjv(): Ajv {
       cxt.pass(_`${pair} === null`);
     },
     error: { message: 'must NOT have duplicate items', params: ({ params }) => _`{i: ${params.i}, j: ${params.j}}` },
+  });
+  // Beside every `integer` type (see build/schema-transform.ts): a number JSON.parse rounded to an integer is none.
+  ajv.addKeyword({
+    keyword: INTEGER_TEXT,
+    schemaType: 'boolean',
+    code(cxt: KeywordCxt) {
+      const { gen, data, it, schema } = cxt;
+      if (schema !== true) return;
+      const literal = gen.scopeValue('func', {
+        ref: runtime.roundedIntegerLiteral,
+        code: _`runtime.roundedIntegerLiteral`,
+      });
+      cxt.fail(_`typeof ${data} == "number" && ${literal}(${it.parentData}, ${it.parentDataProperty}) !== undefined`);
+    },
+    error: { message: 'must be integer' },
+  });
+  // Beside every reference place of 1.5+ (see build/schema-transform.ts): a BOM-Link only where the place takes one.
+  ajv.addKeyword({
+    keyword: REF_LINK,
+    schemaType: 'string',
+    code(cxt: KeywordCxt) {
+      const { gen, data, schema } = cxt;
+      const violation = gen.scopeValue('func', { ref: runtime.refLinkViolation, code: _`runtime.refLinkViolation` });
+      cxt.setParams({ kind: schema as string });
+      cxt.fail(_`${violation}(${schema as string}, ${data})`);
+    },
+    error: { message: 'must be a reference of its kind', params: ({ schema }) => _`{kind: ${schema as string}}` },
   });
   return ajv;
 }

@@ -104,3 +104,89 @@ export function speedUpPatterns(schema: Json): void {
     else speedUpPatterns(value);
   }
 }
+
+/** The keyword added beside every `integer` type: the value's text must be an integer too (build/ajv.ts). */
+export const INTEGER_TEXT = 'integerText';
+
+/** Visits every subschema (not property names that happen to be spelled like keywords). */
+function forEachSubschema(schema: Json, visit: (subschema: JsonObject) => void): void {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
+  visit(schema);
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_MAPS.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const sub of Object.values(value)) forEachSubschema(sub, visit);
+    } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
+      for (const sub of value) forEachSubschema(sub, visit);
+    } else if (SCHEMA_VALUES.has(key)) {
+      forEachSubschema(value, visit);
+    }
+  }
+}
+
+/**
+ * Adds {@link INTEGER_TEXT} beside every `integer` type, so that `1.0000000000000001` (which JSON.parse reads as
+ * 1) is not an integer, as JSON Schema says: an integer is a number with a zero fractional part.
+ */
+export function checkIntegerText(schema: Json): void {
+  forEachSubschema(schema, (subschema) => {
+    const type = subschema.type;
+    if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) subschema[INTEGER_TEXT] = true;
+  });
+}
+
+/**
+ * Draft-07 §8.3: "All other properties in a "$ref" object MUST be ignored". The validator is compiled with that
+ * rule (ajv's ignoreKeywordsWithRef); removing the siblings too keeps a plain ajv reading of the schema the same.
+ * Returns what went (the `$ref` and the names of its siblings), for the build test.
+ */
+export function dropRefSiblings(schema: Json): { $ref: string; siblings: string[] }[] {
+  const dropped: { $ref: string; siblings: string[] }[] = [];
+  forEachSubschema(schema, (subschema) => {
+    if (typeof subschema.$ref !== 'string') return;
+    const siblings = Object.keys(subschema).filter((key) => key !== '$ref' && !ANNOTATIONS.has(key));
+    for (const key of siblings) delete subschema[key];
+    if (siblings.length > 0) dropped.push({ $ref: subschema.$ref, siblings });
+  });
+  return dropped;
+}
+
+/** The keyword that marks a reference's place with its reading (validate/bom-link.ts): `document` or `element`. */
+export const REF_LINK = 'refLink';
+
+const REF_LINK_TYPE = '#/definitions/refLinkType';
+const BOM_LINK_ELEMENT_TYPE = '#/definitions/bomLinkElementType';
+
+/**
+ * Marks every reference place of a 1.5+ schema with {@link REF_LINK}: `element` beside each
+ * `anyOf: [refLinkType, bomLinkElementType]`, `document` on each other use of refLinkType (rewritten as
+ * `allOf: [{$ref}]`, since draft-07 ignores a `$ref`'s siblings). Returns how many places of each kind.
+ */
+export function markReferencePlaces(schema: Json): { document: number; element: number } {
+  const counts = { document: 0, element: 0 };
+  const isRef = (node: Json | undefined, target: string) =>
+    node !== null && typeof node === 'object' && !Array.isArray(node) && node.$ref === target;
+  forEachSubschema(schema, (subschema) => {
+    if (REF_LINK in subschema) return; // marked already (visited again through its allOf)
+    const anyOf = subschema.anyOf;
+    if (
+      Array.isArray(anyOf) &&
+      anyOf.some((s) => isRef(s, REF_LINK_TYPE)) &&
+      anyOf.some((s) => isRef(s, BOM_LINK_ELEMENT_TYPE))
+    ) {
+      subschema[REF_LINK] = 'element';
+      counts.element++;
+      // Its refLinkType branch is part of this reading, not a place of its own.
+      for (const branch of anyOf) if (isRef(branch, REF_LINK_TYPE)) (branch as JsonObject)[REF_LINK] = null;
+    } else if (subschema.$ref === REF_LINK_TYPE && subschema[REF_LINK] === undefined) {
+      delete subschema.$ref;
+      subschema.allOf = [{ $ref: REF_LINK_TYPE, [REF_LINK]: null }];
+      subschema[REF_LINK] = 'document';
+      counts.document++;
+    }
+  });
+  // The placeholders only kept the branches from being marked; a $ref has no siblings in draft-07.
+  forEachSubschema(schema, (subschema) => {
+    if (subschema[REF_LINK] === null) delete subschema[REF_LINK];
+  });
+  return counts;
+}

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { SpecFormat } from '../formats/formats.js';
 import {
   applyPatch,
+  checkIntegerText,
+  dropRefSiblings,
+  markReferencePlaces,
   speedUpPatterns,
   stripAnnotations,
   type JsonObject,
@@ -43,7 +46,10 @@ export function acceptedSchemaAddresses(format: SpecFormat): string[] | undefine
   return [...new Set([...format.schemaEnum, ...ids])];
 }
 
-/** The schema as the official specification states it, plus the project's overlay. */
+/**
+ * The schema as the official specification states it, plus the project's overlay, read as draft-07 reads it
+ * (a `$ref`'s siblings are ignored), with integers judged on the number's text.
+ */
 export function buildSchema(format: SpecFormat, options: { fasterPatterns?: boolean } = {}): JsonObject {
   const schema = readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
   const required = (schema.required ?? []) as string[];
@@ -55,7 +61,18 @@ export function buildSchema(format: SpecFormat, options: { fasterPatterns?: bool
     const overlay = readJson(path.join(root, 'schema', format.overlay));
     applyPatch(schema, overlay.patch as unknown as PatchOperation[]);
   }
-  stripAnnotations(schema);
+  prepareSchema(schema);
   if (options.fasterPatterns !== false) speedUpPatterns(schema);
   return schema;
+}
+
+/**
+ * What every schema the validators are compiled from goes through, the shared ones (jsf, spdx…) included: draft-07's
+ * `$ref` rule, the reading of each reference place (1.5+), integers on the number's text, no annotations.
+ */
+export function prepareSchema(schema: JsonObject): void {
+  dropRefSiblings(schema);
+  markReferencePlaces(schema);
+  checkIntegerText(schema);
+  stripAnnotations(schema);
 }

@@ -8,8 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SPEC_FORMATS, type SpecFormat } from '../formats/formats.js';
 import { createAjv } from './ajv.js';
-import { buildSchema, LIBRARY_SCHEMA_DIR, readJson, SHARED_SCHEMAS } from './schemas.js';
-import { stripAnnotations } from './schema-transform.js';
+import { buildSchema, LIBRARY_SCHEMA_DIR, prepareSchema, readJson, SHARED_SCHEMAS } from './schemas.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -25,7 +24,7 @@ function compile(format: SpecFormat): string {
   for (const file of SHARED_SCHEMAS) {
     const shared = readJson(path.join(LIBRARY_SCHEMA_DIR, file));
     delete shared.$id;
-    stripAnnotations(shared);
+    prepareSchema(shared);
     // Registered under the URL the base schema's relative $refs resolve to, so CBOM's IBM $id works as well.
     ajv.addSchema(shared, new URL(file, base).href);
   }

@@ -110,8 +110,8 @@ export const RULES = {
   'ref/unresolved': {
     severity: 'error',
     description:
-      'A dependency reference (ref, dependsOn, provides) does not resolve to any bom-ref, or is a malformed BOM-Link',
-    hint: 'Add the referenced element, fix the reference, or use a BOM-Link (urn:cdx:…, 1.5+) for other documents',
+      'A dependency reference (ref, dependsOn, provides) does not resolve to any bom-ref; or, from 1.5, a BOM-Link stands where only this document counts (the dependency graph), or is malformed where one may stand',
+    hint: "Add the referenced element or fix the reference; a BOM-Link to another document belongs in externalReferences (compositions, vulnerabilities and annotations may name another BOM's element)",
   },
   'cbom/repeated-dependency': {
     severity: 'error',

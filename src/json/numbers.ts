@@ -28,3 +28,55 @@ export function numbersThatWouldChange(text: string): string[] {
   }
   return changed;
 }
+
+const NUMBER_PARTS = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Whether a number literal's exact value is an integer, judged on its text: `1.0`, `1e0`, `10e-1`, `0.1e1` are;
+ * `1.0000000000000001` is not, though it reads as 1.
+ */
+export function isIntegerLiteral(literal: string): boolean {
+  const match = NUMBER_PARTS.exec(literal);
+  if (match === null) return false;
+  const [, int, frac = '', exp = '0'] = match as unknown as [string, string, string?, string?];
+  // Significant digits and where the point falls among them: an integer has none after the point.
+  let digits = int + frac;
+  let point = int.length + Number(exp);
+  const lead = /^0*/.exec(digits)![0].length;
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  return digits.length === 0 || digits.length <= point;
+}
+
+/** A literal that is not an integer but that JSON.parse rounds to one (the integer checks would miss it). */
+export function readsAsRoundedInteger(literal: string): boolean {
+  return Number.isInteger(Number(literal)) && !isIntegerLiteral(literal);
+}
+
+/**
+ * The literal text of numbers that read as integers but are not, keyed by the object or array holding them and
+ * the member name or index. Set by the parser on the value it returns; read by the integer checks (the schema's
+ * `integer`, the version rules). Weak, so marks go with the value. Kept under a registered symbol on globalThis
+ * because each precompiled validator is a bundle with its own copy of this module, and all must see one table.
+ */
+interface RoundedIntegers {
+  marks: WeakMap<object, Map<string, string>>;
+  /** Whether anything was ever marked: most processes never see such a literal, and skip the lookups. */
+  any: boolean;
+}
+const REGISTRY = Symbol.for('bomwright.rounded-integers');
+const shared = globalThis as { [REGISTRY]?: RoundedIntegers };
+const roundedIntegers: RoundedIntegers = (shared[REGISTRY] ??= { marks: new WeakMap(), any: false });
+
+export function markRoundedInteger(holder: object, key: string | number, literal: string): void {
+  let members = roundedIntegers.marks.get(holder);
+  if (members === undefined) roundedIntegers.marks.set(holder, (members = new Map()));
+  members.set(String(key), literal);
+  roundedIntegers.any = true;
+}
+
+/** The literal of the number at `holder[key]` when it is not an integer though it reads as one. */
+export function roundedIntegerLiteral(holder: unknown, key: unknown): string | undefined {
+  if (!roundedIntegers.any || holder === null || typeof holder !== 'object') return undefined;
+  return roundedIntegers.marks.get(holder)?.get(String(key));
+}

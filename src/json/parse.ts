@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { firstSyntaxError } from './syntax.js';
 import { offsetsToPositions } from './locate.js';
-import { MAX_DEPTH, scanJson } from './scan.js';
+import { markRoundedInteger } from './numbers.js';
+import { forEachRoundedInteger, MAX_DEPTH, scanJson } from './scan.js';
 
 export interface ParseResult {
   /** Present when the text is well-formed JSON within the depth limit. */
@@ -11,7 +12,8 @@ export interface ParseResult {
 
 /**
  * Text → value with JSON.parse speed, plus the checks JSON.parse does not make: duplicate member names,
- * unpaired surrogates, excessive depth. Syntax errors carry line:column.
+ * unpaired surrogates, excessive depth. Syntax errors carry line:column. Numbers that JSON.parse rounds to an
+ * integer (`1.0000000000000001`) are marked on the value, so integer checks judge their text.
  */
 export function parseJsonText(text: string): ParseResult {
   // Scanned before parsing: the scan's short-lived allocations are gone before the document's tree is built,
@@ -24,12 +26,14 @@ export function parseJsonText(text: string): ParseResult {
     return { diagnostics: [syntaxDiagnostic(text, error)] };
   }
   const diagnostics: Diagnostic[] = [];
+  if (findings.some((f) => f.kind === 'rounded-integer')) markRoundedIntegers(text, value);
+  const reported = findings.filter((f) => f.kind !== 'rounded-integer');
   const positions = offsetsToPositions(
     text,
-    findings.map((f) => f.offset),
+    reported.map((f) => f.offset),
   );
   let tooDeep = false;
-  for (const finding of findings) {
+  for (const finding of reported) {
     const position = positions.get(finding.offset);
     if (finding.kind === 'duplicate-key') {
       diagnostics.push({
@@ -70,6 +74,18 @@ export function parseJsonText(text: string): ParseResult {
     });
   }
   return tooDeep ? { diagnostics } : { value, diagnostics };
+}
+
+/** Marks every number of `text` that reads as an integer but is not one on the parsed `value`: a second pass. */
+function markRoundedIntegers(text: string, value: unknown): void {
+  forEachRoundedInteger(text, (path, literal) => {
+    let holder = value;
+    for (let i = 0; i < path.length - 1; i++) {
+      if (holder === null || typeof holder !== 'object' || !Object.hasOwn(holder, path[i]!)) return;
+      holder = (holder as Record<string, unknown>)[path[i]!];
+    }
+    if (holder !== null && typeof holder === 'object') markRoundedInteger(holder, path[path.length - 1]!, literal);
+  });
 }
 
 function syntaxDiagnostic(text: string, error: unknown): Diagnostic {

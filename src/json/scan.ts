@@ -1,19 +1,23 @@
+import { readsAsRoundedInteger } from './numbers.js';
 import { toPointer } from './pointer.js';
 import { StringSkipper } from './strings.js';
 
 /** Deeper nesting than this is refused: no BOM needs it, and recursive consumers would overflow. */
 export const MAX_DEPTH = 512;
 
-export type ScanFindingKind = 'duplicate-key' | 'lone-surrogate' | 'too-deep';
+export type ScanFindingKind = 'duplicate-key' | 'lone-surrogate' | 'too-deep' | 'rounded-integer';
 
 export interface ScanFinding {
   kind: ScanFindingKind;
   /** UTF-16 offset in the text: the member name for duplicate keys, the string for surrogates. */
   offset: number;
-  /** Pointer to the duplicated member, the string value, or the container that is too deep. */
+  /** Pointer to the duplicated member, the string value, the number, or the container that is too deep. */
   pointer: string;
   key?: string;
 }
+
+/** Called with the path (member names and array indexes) and the text of a literal that reads as a rounded integer. */
+export type RoundedIntegerVisitor = (path: (string | number)[], literal: string) => void;
 
 interface Frame {
   isObject: boolean;
@@ -27,22 +31,37 @@ interface Frame {
 const SMALL_OBJECT = 12;
 
 /**
- * One linear pass over JSON text: finds duplicate member names, unpaired surrogate escapes and excessive
- * depth. It never builds a value tree, so it keeps JSON.parse speed. Malformed text gives meaningless findings
- * but never a loop or a throw; callers use the findings only when JSON.parse accepts the text.
+ * One linear pass over JSON text: finds duplicate member names, unpaired surrogate escapes, excessive depth and
+ * number literals that are not integers but read as one (JSON.parse rounds `1.0000000000000001` to 1). It never
+ * builds a value tree, so it keeps JSON.parse speed. Malformed text gives meaningless findings but never a loop
+ * or a throw; callers use the findings only when JSON.parse accepts the text. Only the first rounded integer
+ * is a finding (a document has none, or is hostile and may have millions): {@link forEachRoundedInteger} then
+ * visits every one of them in a second pass.
  */
 export function scanJson(text: string, maxFindings = 1000): ScanFinding[] {
+  return scan(text, maxFindings);
+}
+
+/** Every number literal in `text` that is not an integer but reads as one, with its path; in one linear pass. */
+export function forEachRoundedInteger(text: string, visit: RoundedIntegerVisitor): void {
+  scan(text, Infinity, visit);
+}
+
+function scan(text: string, maxFindings: number, visit?: RoundedIntegerVisitor): ScanFinding[] {
   const findings: ScanFinding[] = [];
   const stack: Frame[] = [];
   const n = text.length;
   const strings = new StringSkipper(text);
   let i = 0;
+  let counted = 0;
+  let seenRounded = false;
 
-  const pathOf = (): string => {
+  const pathArray = (): (string | number)[] => {
     const path: (string | number)[] = [];
     for (const f of stack) path.push(f.isObject ? f.currentKey : f.index);
-    return toPointer(path);
+    return path;
   };
+  const pathOf = (): string => toPointer(pathArray());
 
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -58,12 +77,12 @@ export function scanJson(text: string, maxFindings = 1000): ScanFinding[] {
         frame.currentKey = key;
         if (hasSeen(frame, key)) {
           findings.push({ kind: 'duplicate-key', offset: start, pointer: pathOf(), key });
-          if (findings.length >= maxFindings) return findings;
+          if (++counted >= maxFindings) return findings;
         }
       }
       if (hasEscape && hasLoneSurrogateEscape(text, start + 1, end)) {
         findings.push({ kind: 'lone-surrogate', offset: start, pointer: pathOf() });
-        if (findings.length >= maxFindings) return findings;
+        if (++counted >= maxFindings) return findings;
       }
       continue;
     }
@@ -89,6 +108,27 @@ export function scanJson(text: string, maxFindings = 1000): ScanFinding[] {
         break;
       }
       default:
+        if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+          // Only a fraction or an exponent can make a literal an inexact integer.
+          const start = i;
+          let exact = true;
+          let d = c;
+          while (d === 0x2d || d === 0x2b || d === 0x2e || (d >= 0x30 && d <= 0x39) || (d | 0x20) === 0x65) {
+            if (d === 0x2e || (d | 0x20) === 0x65) exact = false;
+            d = text.charCodeAt(++i);
+          }
+          if (!exact && stack.length > 0 && (visit !== undefined || !seenRounded)) {
+            const literal = text.slice(start, i);
+            if (readsAsRoundedInteger(literal)) {
+              if (visit !== undefined) visit(pathArray(), literal);
+              else {
+                seenRounded = true;
+                findings.push({ kind: 'rounded-integer', offset: start, pointer: pathOf() });
+              }
+            }
+          }
+          continue;
+        }
         break;
     }
     i++;

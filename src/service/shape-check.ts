@@ -4,6 +4,8 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { DRAFT_07_REF } from '../validate/draft-07.js';
+import { EXACT_FORMATS } from '../validate/string-formats.js';
 import { RESOURCE_SCHEMAS, type ResourceName } from './resources.js';
 import { BODY_SHAPES } from './shapes.js';
 
@@ -15,10 +17,14 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-/** A draft-07 ajv with the standard formats (email, date-time, uri...). */
+/**
+ * A draft-07 ajv (a `$ref` hides its siblings) with the standard formats (email, uri...), those ajv-formats checks
+ * laxer than their RFCs (date-time, idn-email...) checked exactly, as the BOM validators check them.
+ */
 export function createFormatsAjv(options: { allErrors?: boolean } = {}): Ajv {
-  const instance = new Ajv({ allErrors: options.allErrors ?? false, strict: false });
+  const instance = new Ajv({ allErrors: options.allErrors ?? false, strict: false, ...DRAFT_07_REF });
   addFormats(instance);
+  for (const [name, check] of Object.entries(EXACT_FORMATS)) instance.addFormat(name, check);
   return instance;
 }
 

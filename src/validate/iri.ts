@@ -134,9 +134,12 @@ export function isIri(value: string): boolean {
   return parseIriReference(value, true);
 }
 
-// RFC 6531: RFC 5321 Mailbox where atext, qtext and domain labels may also hold non-ASCII (UTF8-non-ascii, U-labels).
+/*
+ * RFC 6531: RFC 5321 Mailbox where atext and qtext may also hold any non-ASCII character (RFC 6532
+ * UTF8-non-ascii: every Unicode scalar value from U+0080, U+00A0 included) and domain labels may be U-labels.
+ */
 function mailboxPattern(ascii: boolean): RegExp {
-  const nonAscii = ascii ? '' : '|(?![\\u{0}-\\u{7F}])[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]';
+  const nonAscii = ascii ? '' : '|[\\u{80}-\\u{D7FF}\\u{E000}-\\u{10FFFF}]';
   const letters = ascii ? '' : '\\p{L}\\p{M}\\p{N}';
   const atext = `(?:[A-Za-z0-9!#$%&'*+\\-/=?^_\`{|}~]${nonAscii})`;
   const dotString = `${atext}+(?:\\.${atext}+)*`;

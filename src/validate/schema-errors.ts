@@ -1,7 +1,9 @@
-import { appendPointer, resolvePointer } from '../json/pointer.js';
+import { roundedIntegerLiteral } from '../json/numbers.js';
+import { appendPointer, parsePointer, resolvePointer, toPointer } from '../json/pointer.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/rules.js';
 import { truncate } from '../values.js';
+import { refLinkMessage, type RefLinkKind } from './bom-link.js';
 
 /** The subset of ajv's ErrorObject the precompiled validators produce (messages are off: we write our own). */
 export interface SchemaError {
@@ -98,6 +100,9 @@ function collapse(composite: SchemaError, branches: Pending[], document: unknown
       },
     ];
   }
+  // A BOM-Link where a branch takes only this document's elements says more than "none of the forms".
+  const misplaced = branches.filter((b) => b.ruleId === 'ref/unresolved');
+  if (misplaced.length > 0) return misplaced;
   const deepest = Math.max(...branches.map((b) => depth(b.at)));
   if (deepest > depth(pointer)) return branches.filter((b) => depth(b.at) === deepest);
   // Every alternative fails at the value itself: say what it may be instead.
@@ -156,6 +161,22 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
         expectation: article(expected),
       };
     }
+    case 'refLink': {
+      const kind = params.kind as RefLinkKind;
+      return {
+        pointer,
+        ruleId: 'ref/unresolved',
+        message: refLinkMessage(kind, String(value)),
+        expectation: kind === 'document' ? 'a bom-ref of this document' : 'a bom-ref or a BOM-Link to an element',
+      };
+    }
+    case 'integerText':
+      return {
+        pointer,
+        ruleId: 'schema/type',
+        message: `Must be an integer, not ${truncate(literalAt(document, pointer) ?? String(value), 60)} (a number with a fractional part that only reads as ${String(value)})`,
+        expectation: 'an integer',
+      };
     case 'required': {
       const name = JSON.stringify(params.missingProperty);
       return {
@@ -307,4 +328,11 @@ export function valueField(document: unknown, pointer: string, ruleId: RuleId): 
   const value = resolvePointer(document, pointer);
   if (value === undefined || (value !== null && typeof value === 'object')) return {};
   return { value: truncate(JSON.stringify(value), 120) };
+}
+
+/** The text of the number at `pointer` when JSON.parse rounded it to an integer. */
+function literalAt(document: unknown, pointer: string): string | undefined {
+  const segments = parsePointer(pointer);
+  const key = segments.pop();
+  return key === undefined ? undefined : roundedIntegerLiteral(resolvePointer(document, toPointer(segments)), key);
 }

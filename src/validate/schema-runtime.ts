@@ -1,15 +1,9 @@
 /**
- * What the precompiled validators (generated/validators/*.js) call at run time: the format checkers and the
- * linear uniqueItems check. The build step compiles against this same module, so the two always agree.
+ * What the precompiled validators (generated/validators/*.js) call at run time: the format checkers, the linear
+ * uniqueItems check and the integer check on the number's text. The build step compiles against this same module,
+ * so the two always agree.
  */
-import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { isIdnEmail, isIri, isIriReference } from './iri.js';
-
+export { STRING_FORMATS as formats } from './string-formats.js';
 export { findDuplicatePair } from './unique.js';
-
-export const formats = {
-  ...fullFormats,
-  'iri-reference': isIriReference,
-  iri: isIri,
-  'idn-email': isIdnEmail,
-};
+export { roundedIntegerLiteral } from '../json/numbers.js';
+export { refLinkViolation } from './bom-link.js';

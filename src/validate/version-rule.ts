@@ -8,6 +8,7 @@ import { contentChanged } from '../compare/content.js';
 import { diffDocuments } from '../compare/diff.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodedText, decodeJsonBytes } from '../json/decode.js';
+import { roundedIntegerLiteral } from '../json/numbers.js';
 import { parseJsonText } from '../json/parse.js';
 import { display, isRecord, truncate } from '../values.js';
 
@@ -28,11 +29,19 @@ function parsedBaseline(input: unknown): unknown {
   return 'value' in parsed ? parsed.value : undefined;
 }
 
-function isVersion(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+/** The version of `document`: a missing one is 1 (the schema's default); its text when it only reads as an integer. */
+function versionOf(document: Record<string, unknown>): { value: unknown; rounded?: string } {
+  const rounded = roundedIntegerLiteral(document, 'version');
+  return rounded === undefined ? { value: document.version ?? 1 } : { value: document.version, rounded };
 }
 
-function describeVersion(value: unknown): string {
+function isVersion(version: { value: unknown; rounded?: string }): boolean {
+  const { value } = version;
+  return version.rounded === undefined && typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+function describeVersion({ value, rounded }: { value: unknown; rounded?: string }): string {
+  if (rounded !== undefined) return `${truncate(rounded, 80)} (a fraction that only reads as ${String(value)})`;
   return `${display(value) ?? 'missing'}${typeof value === 'number' && Number.isInteger(value) && value >= 1 ? ' (beyond 2^53 - 1, where versions stop being exact)' : ''}`;
 }
 
@@ -170,14 +179,17 @@ function checkVersionRule(document: unknown, previous: unknown, baseline: Baseli
       ),
     );
   }
-  // A missing version is version 1 (the schema's default).
-  const was = previous.version ?? 1;
-  const now = document.version ?? 1;
-  if (!isVersion(was) || !isVersion(now)) {
-    const which = !isVersion(now) ? `version ${describeVersion(now)}` : `the previous version ${describeVersion(was)}`;
+  const wasVersion = versionOf(previous);
+  const nowVersion = versionOf(document);
+  if (!isVersion(wasVersion) || !isVersion(nowVersion)) {
+    const which = !isVersion(nowVersion)
+      ? `version ${describeVersion(nowVersion)}`
+      : `the previous version ${describeVersion(wasVersion)}`;
     diagnostics.push(finding(`${which} is not a whole number from 1 to 2^53 - 1`, '/version'));
     return diagnostics;
   }
+  const was = wasVersion.value as number;
+  const now = nowVersion.value as number;
   const changed = contentChanged(previous, document);
   if (changed && now !== was + 1) {
     const what = changeSummary(previous, document);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { expectLinear } from '../growth.js';
 import { locatePointers, offsetsToPositions } from '../../src/json/locate.js';
-import { scanJson } from '../../src/json/scan.js';
+import { forEachRoundedInteger, scanJson } from '../../src/json/scan.js';
+import { parseJsonText } from '../../src/json/parse.js';
+import { roundedIntegerLiteral } from '../../src/json/numbers.js';
 import { StringSkipper } from '../../src/json/strings.js';
 import { firstSyntaxError } from '../../src/json/syntax.js';
 
@@ -176,5 +178,44 @@ describe('locatePointers and offsetsToPositions at the edges', () => {
       [6, { line: 3, column: 1 }],
       [8, { line: 4, column: 2 }],
     ]);
+  });
+});
+
+describe('numbers that JSON.parse rounds to an integer', () => {
+  it('finds only the first in the scan, and every one with its path in the second pass', () => {
+    const text = '{"a":[1.0,1.0000000000000001,{"b":0.99999999999999999}],"c":1.5,"d":"1.0000000000000001","e":1e-400}';
+    expect(scanJson(text)).toEqual([{ kind: 'rounded-integer', offset: 10, pointer: '/a/1' }]);
+    const seen: [(string | number)[], string][] = [];
+    forEachRoundedInteger(text, (path, literal) => seen.push([path, literal]));
+    expect(seen).toEqual([
+      [['a', 1], '1.0000000000000001'],
+      [['a', 2, 'b'], '0.99999999999999999'],
+      [['e'], '1e-400'],
+    ]);
+  });
+
+  it('marks them on the parsed value, and reports nothing for them', () => {
+    const parsed = parseJsonText('{"v":1.0000000000000001,"w":[2.0,2.0000000000000001]}');
+    const value = parsed.value as { v: number; w: number[] };
+    expect(parsed.diagnostics).toEqual([]);
+    expect(roundedIntegerLiteral(value, 'v')).toBe('1.0000000000000001');
+    expect(roundedIntegerLiteral(value.w, 0)).toBeUndefined();
+    expect(roundedIntegerLiteral(value.w, 1)).toBe('2.0000000000000001');
+    expect(roundedIntegerLiteral(parseJsonText('{"v":1.0}').value, 'v')).toBeUndefined();
+  });
+
+  it('still reports duplicate keys after many of them', () => {
+    const text = `{"a":[${Array(2000).fill('1.0000000000000001').join(',')}],"k":1,"k":2}`;
+    expect(scanJson(text).map((f) => f.kind)).toEqual(['rounded-integer', 'duplicate-key']);
+  });
+
+  it('stays linear on numbers, deep or many, rounded or not', () => {
+    expectLinear((size) => {
+      const deep = '['.repeat(50);
+      const text = `${deep}${Array.from({ length: size }, (_, i) => (i % 2 ? '1.0000000000000001' : `${i}.5e3`)).join(',')}${']'.repeat(50)}`;
+      return () => {
+        parseJsonText(text);
+      };
+    }, 5_000);
   });
 });

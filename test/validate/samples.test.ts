@@ -48,6 +48,7 @@ const EXPECTED: Record<string, RuleId | null> = {
   'invalid-duplicate-bom-ref-1.4-cbom-1.0.json': 'ref/duplicate-bom-ref',
   'invalid-unresolved-ref-1.2.json': 'ref/unresolved',
   'invalid-unresolved-ref-1.5.json': 'ref/unresolved',
+  'invalid-unresolved-ref-bom-link-1.6.json': 'ref/unresolved',
   'invalid-cbom-repeated-dependency-1.4-cbom-1.0.json': 'cbom/repeated-dependency',
   'invalid-type-1.4.json': 'schema/type',
   'invalid-required-version-1.4.json': 'schema/required',

@@ -286,7 +286,7 @@ describe('references', () => {
     expect(result.diagnostics[0]!.message).toBe('bom-ref "app" is already defined by /metadata/component/bom-ref');
   });
 
-  it('resolves ref, dependsOn and provides, allowing BOM-Links', async () => {
+  it('resolves ref, dependsOn and provides; from 1.5 a BOM-Link there points outside the document', async () => {
     const result = await validate(
       text(
         minimalBom('1.6', {
@@ -304,6 +304,7 @@ describe('references', () => {
     );
     expect(at(result)).toEqual([
       ['ref/unresolved', '/dependencies/0/dependsOn/0'],
+      ['ref/unresolved', '/dependencies/0/dependsOn/1'],
       ['ref/unresolved', '/dependencies/0/provides/0'],
       ['ref/unresolved', '/dependencies/1/ref'],
     ]);
@@ -311,6 +312,7 @@ describe('references', () => {
 });
 
 describe('BOM-Links', () => {
+  const LINK = 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/2#pkg%3Anpm%2Fx%401';
   const withRef = (specVersion: string, ref: string) =>
     text(
       minimalBom(specVersion, {
@@ -319,20 +321,23 @@ describe('BOM-Links', () => {
       }),
     );
 
-  it('checks their syntax from 1.5 on', async () => {
-    const good = 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/2#pkg%3Anpm%2Fx%401';
-    expect((await validate(withRef('1.5', good))).valid).toBe(true);
-    for (const bad of [
-      'urn:cdx:nonsense',
-      'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79',
-      'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/0',
-    ]) {
-      const result = await validate(withRef('1.6', bad));
-      expect(
-        result.diagnostics.map((d) => [d.ruleId, d.pointer]),
-        bad,
-      ).toEqual([['ref/unresolved', '/dependencies/0/dependsOn/0']]);
-      expect(result.diagnostics[0]!.message).toContain('is not a valid BOM-Link');
+  it('are refused in the dependency graph from 1.5 on (refLinkType: the same document), well-formed or not', async () => {
+    for (const specVersion of ['1.5', '1.6', '1.7']) {
+      for (const link of [LINK, 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1', 'urn:cdx:nonsense']) {
+        const result = await validate(withRef(specVersion, link));
+        expect(
+          result.diagnostics.map((d) => [d.ruleId, d.pointer, d.message]),
+          `${specVersion} ${link}`,
+        ).toEqual([
+          [
+            'ref/unresolved',
+            '/dependencies/0/dependsOn/0',
+            `Reference ${JSON.stringify(link)} is a BOM-Link; the dependency graph names elements of this document only (refLinkType): a BOM-Link belongs in externalReferences, not in the dependency graph`,
+          ],
+        ]);
+      }
+      // The valid neighbour: the same graph naming the document's own element.
+      expect((await validate(withRef(specVersion, 'a'))).diagnostics).toEqual([]);
     }
   });
 

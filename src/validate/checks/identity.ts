@@ -1,5 +1,6 @@
 import { CBOM_SCHEMA_ADDRESS, type SpecFormat } from '../../formats/formats.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { roundedIntegerLiteral } from '../../json/numbers.js';
 import { truncate } from '../../values.js';
 
 const SERIAL = /^urn:uuid:([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
@@ -44,13 +45,18 @@ export function checkIdentity(document: Record<string, unknown>, format: SpecFor
     }
   }
   const version = document.version;
-  if (version !== undefined && !(typeof version === 'number' && Number.isSafeInteger(version) && version >= 1)) {
+  // Judged on the text: 1.0000000000000001 reads as 1 but is no whole number.
+  const rounded = roundedIntegerLiteral(document, 'version');
+  if (
+    version !== undefined &&
+    (rounded !== undefined || !(typeof version === 'number' && Number.isSafeInteger(version) && version >= 1))
+  ) {
     diagnostics.push({
       ruleId: 'bom/version',
       severity: 'error',
-      message: 'version must be a whole number from 1 to 2^53 - 1',
+      message: `version must be a whole number from 1 to 2^53 - 1${rounded === undefined ? '' : ` (${truncate(rounded, 60)} has a fractional part; it only reads as ${String(version)} once rounded)`}`,
       pointer: '/version',
-      value: truncate(JSON.stringify(version), 120),
+      value: truncate(rounded ?? JSON.stringify(version), 120),
     });
   }
   if (format.family === 'cbom' && document.$schema !== undefined && document.$schema !== CBOM_SCHEMA_ADDRESS) {

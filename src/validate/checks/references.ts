@@ -2,10 +2,7 @@ import type { SpecFormat } from '../../formats/formats.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { firstDefinitions, type DocumentIndex } from '../document-index.js';
 import { truncate } from '../../values.js';
-
-const BOM_LINK_PREFIX = 'urn:cdx:';
-/** CycloneDX BOM-Link (1.5+): urn:cdx:<serial UUID>/<version>[#<url-encoded bom-ref>]. */
-const BOM_LINK = /^urn:cdx:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[1-9][0-9]*(?:#.+)?$/;
+import { BOM_LINK_PREFIX, refLinkMessage } from '../bom-link.js';
 
 /**
  * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
@@ -32,17 +29,20 @@ export function checkReferences(
 
   const dependencies = document.dependencies;
   if (!Array.isArray(dependencies)) return diagnostics;
-  // Before 1.5 there are no BOM-Links, so a urn:cdx: reference must resolve like any other.
+  // Before 1.5 there are no BOM-Links, so a urn:cdx: reference must resolve like any other. From 1.5 the graph's
+  // members are refLinkType, an element of this document: a BOM-Link there points outside it.
   const bomLinks = format.bomLinks;
   const resolve = (ref: unknown, pointer: string) => {
-    if (typeof ref !== 'string' || index.bomRefs.has(ref)) return;
+    if (typeof ref !== 'string') return;
+    // Even a bom-ref spelled as a BOM-Link (the schema says it should not be) reads as one here, as it does in
+    // every other refLinkType place (validate/bom-link.ts).
     const isBomLink = bomLinks && ref.startsWith(BOM_LINK_PREFIX);
-    if (isBomLink && BOM_LINK.test(ref)) return;
+    if (!isBomLink && index.bomRefs.has(ref)) return;
     diagnostics.push({
       ruleId: 'ref/unresolved',
       severity: 'error',
       message: isBomLink
-        ? `Reference ${truncate(JSON.stringify(ref), 80)} is not a valid BOM-Link (urn:cdx:<serial UUID>/<version>[#<bom-ref>])`
+        ? refLinkMessage('dependency', ref)
         : `Reference ${truncate(JSON.stringify(ref), 80)} does not match any bom-ref in the document`,
       pointer,
       value: truncate(JSON.stringify(ref), 120),
