@@ -769,7 +769,9 @@ Severity: **error**
 ## What it checks
 
 \`version\`, when present, must be a whole number from 1 to 2^53 \u2212 1 (9,007,199,254,740,991). Zero, negative
-numbers, fractions such as \`1.5\`, strings such as \`"2"\` and numbers beyond 2^53 \u2212 1 all fail. A document without
+numbers, fractions such as \`1.5\`, strings such as \`"2"\` and numbers beyond 2^53 \u2212 1 all fail. The number is judged
+on its text: \`1.0000000000000001\` and \`0.99999999999999999\` are fractions even though a JSON parser rounds them to
+1, while \`1.0\` and \`1e0\` are the integer 1. A document without
 \`version\` is version 1, as the schema's default says; CycloneDX 1.2\u20131.4 and CBOM require the member, and their
 schemas report it missing under \`schema/required\`.
 
@@ -831,7 +833,7 @@ Set \`version\` to 1 for the first release of a BOM, and let it go up by one for
 \`bomwright bump bom.json\` does that (and refreshes \`metadata.timestamp\`, keeping the serial number). If the
 document has been published with a version that is out of range, start a new BOM: a new serial number
 (\`bomwright init\` writes one) and version 1.
-`,summary:{text:`version, when present, must be a whole number from 1 to 2^53 \u2212 1 (9,007,199,254,740,991). Zero, negative numbers, fractions such as 1.5, strings such as "2" and numbers beyond 2^53 \u2212 1 all fail. A document without version is version 1, as the schema's default says; CycloneDX 1.2\u20131.4 and CBOM require the member, and their schemas report it missing under schema/required.`,markdown:'`version`, when present, must be a whole number from 1 to 2^53 \u2212 1 (9,007,199,254,740,991). Zero, negative\nnumbers, fractions such as `1.5`, strings such as `"2"` and numbers beyond 2^53 \u2212 1 all fail. A document without\n`version` is version 1, as the schema\'s default says; CycloneDX 1.2\u20131.4 and CBOM require the member, and their\nschemas report it missing under `schema/required`.'}},"bom/version-rule":{markdown:`# bom/version-rule
+`,summary:{text:`version, when present, must be a whole number from 1 to 2^53 \u2212 1 (9,007,199,254,740,991). Zero, negative numbers, fractions such as 1.5, strings such as "2" and numbers beyond 2^53 \u2212 1 all fail. The number is judged on its text: 1.0000000000000001 and 0.99999999999999999 are fractions even though a JSON parser rounds them to 1, while 1.0 and 1e0 are the integer 1. A document without version is version 1, as the schema's default says; CycloneDX 1.2\u20131.4 and CBOM require the member, and their schemas report it missing under schema/required.`,markdown:'`version`, when present, must be a whole number from 1 to 2^53 \u2212 1 (9,007,199,254,740,991). Zero, negative\nnumbers, fractions such as `1.5`, strings such as `"2"` and numbers beyond 2^53 \u2212 1 all fail. The number is judged\non its text: `1.0000000000000001` and `0.99999999999999999` are fractions even though a JSON parser rounds them to\n1, while `1.0` and `1e0` are the integer 1. A document without\n`version` is version 1, as the schema\'s default says; CycloneDX 1.2\u20131.4 and CBOM require the member, and their\nschemas report it missing under `schema/required`.'}},"bom/version-rule":{markdown:`# bom/version-rule
 
 Severity: **error**
 
@@ -1944,8 +1946,15 @@ Severity: **error**
 
 Every reference in \`dependencies\` must point at something: each entry's \`ref\`, and each item of its \`dependsOn\`
 and (CycloneDX 1.6 and later) \`provides\`, must equal the \`bom-ref\` of an element of the document. From CycloneDX
-1.5 on, a reference may instead be a BOM-Link to another document, \`urn:cdx:<serial UUID>/<version>\` optionally
-followed by \`#\` and a URL-encoded \`bom-ref\`; a malformed BOM-Link fails too.
+1.5 on, the schema types these members as \`refLinkType\`, an element of the same document, so a BOM-Link
+(\`urn:cdx:<serial UUID>/<version>[#<bom-ref>]\`) there is an error too: a BOM-Link belongs in \`externalReferences\`,
+not in the dependency graph. Before 1.5 a \`urn:cdx:\` value is an ordinary reference that must resolve.
+
+The same reading applies to every other place the 1.5+ schemas type as a reference: where only \`refLinkType\` is
+allowed (1.6+ \`declarations\` and \`definitions.standards\`, 1.7 patents and \`citations\`), a BOM-Link is an error;
+where a BOM-Link to an element is allowed as well (\`compositions[].assemblies\`, \`vulnerabilities[].affects[].ref\`,
+\`annotations[].subjects\`, evidence tools, model card datasets, formulation resource references), a value starting
+with \`urn:cdx:\` must be a well-formed BOM-Link to an element, \`urn:cdx:<serial UUID>/<version>#<bom-ref>\`.
 
 ## Why
 
@@ -2018,9 +2027,11 @@ $ bomwright validate bom.json
   --purl pkg:pypi/requests@2.31.0 --bom-ref pkg:pypi/requests@2.31.0\`.
 - If the reference is wrong (a typo, another spelling of the same purl), correct it to the element's \`bom-ref\`.
 - If the element was removed on purpose, remove the references to it too.
-- If it lives in another BOM, refer to it with a BOM-Link (CycloneDX 1.5 and later), such as
-  \`urn:cdx:8f1c3b1e-2d4a-4c5b-9e6f-7a8b9c0d1e2f/1#pkg%3Apypi%2Frequests%402.31.0\`.
-`,summary:{text:"Every reference in dependencies must point at something: each entry's ref, and each item of its dependsOn and (CycloneDX 1.6 and later) provides, must equal the bom-ref of an element of the document. From CycloneDX 1.5 on, a reference may instead be a BOM-Link to another document, urn:cdx:<serial UUID>/<version> optionally followed by # and a URL-encoded bom-ref; a malformed BOM-Link fails too.",markdown:"Every reference in `dependencies` must point at something: each entry's `ref`, and each item of its `dependsOn`\nand (CycloneDX 1.6 and later) `provides`, must equal the `bom-ref` of an element of the document. From CycloneDX\n1.5 on, a reference may instead be a BOM-Link to another document, `urn:cdx:<serial UUID>/<version>` optionally\nfollowed by `#` and a URL-encoded `bom-ref`; a malformed BOM-Link fails too."}},"schema/additional-property":{markdown:`# schema/additional-property
+- If it lives in another BOM, the dependency graph cannot name it: add the element itself, or point to the other
+  BOM from an \`externalReferences\` entry of type \`bom\` whose \`url\` is a BOM-Link (CycloneDX 1.5 and later), such as
+  \`urn:cdx:8f1c3b1e-2d4a-4c5b-9e6f-7a8b9c0d1e2f/1\`. Compositions, vulnerabilities and annotations may name an
+  element of another BOM directly: \`urn:cdx:8f1c3b1e-2d4a-4c5b-9e6f-7a8b9c0d1e2f/1#pkg%3Apypi%2Frequests%402.31.0\`.
+`,summary:{text:"Every reference in dependencies must point at something: each entry's ref, and each item of its dependsOn and (CycloneDX 1.6 and later) provides, must equal the bom-ref of an element of the document. From CycloneDX 1.5 on, the schema types these members as refLinkType, an element of the same document, so a BOM-Link (urn:cdx:<serial UUID>/<version>[#<bom-ref>]) there is an error too: a BOM-Link belongs in externalReferences, not in the dependency graph. Before 1.5 a urn:cdx: value is an ordinary reference that must resolve. The same reading applies to every other place the 1.5+ schemas type as a reference: where only refLinkType is allowed (1.6+ declarations and definitions.standards, 1.7 patents and citations), a BOM-Link is an error; where a BOM-Link to an element is allowed as well (compositions[].assemblies, vulnerabilities[].affects[].ref, annotations[].subjects, evidence tools, model card datasets, formulation resource references), a value starting with urn:cdx: must be a well-formed BOM-Link to an element, urn:cdx:<serial UUID>/<version>#<bom-ref>.",markdown:"Every reference in `dependencies` must point at something: each entry's `ref`, and each item of its `dependsOn`\nand (CycloneDX 1.6 and later) `provides`, must equal the `bom-ref` of an element of the document. From CycloneDX\n1.5 on, the schema types these members as `refLinkType`, an element of the same document, so a BOM-Link\n(`urn:cdx:<serial UUID>/<version>[#<bom-ref>]`) there is an error too: a BOM-Link belongs in `externalReferences`,\nnot in the dependency graph. Before 1.5 a `urn:cdx:` value is an ordinary reference that must resolve.\n\nThe same reading applies to every other place the 1.5+ schemas type as a reference: where only `refLinkType` is\nallowed (1.6+ `declarations` and `definitions.standards`, 1.7 patents and `citations`), a BOM-Link is an error;\nwhere a BOM-Link to an element is allowed as well (`compositions[].assemblies`, `vulnerabilities[].affects[].ref`,\n`annotations[].subjects`, evidence tools, model card datasets, formulation resource references), a value starting\nwith `urn:cdx:` must be a well-formed BOM-Link to an element, `urn:cdx:<serial UUID>/<version>#<bom-ref>`."}},"schema/additional-property":{markdown:`# schema/additional-property
 
 Severity: **error**
 
@@ -2371,9 +2382,10 @@ Severity: **error**
 
 A string does not have the format its schema gives it: \`date-time\` (RFC 3339, with a time zone), \`date\` (1.7),
 \`idn-email\` (an e-mail address, international characters allowed) or \`iri-reference\` (a URL or other IRI
-reference, with no spaces or control characters). bomwright checks every format, \`idn-email\` and \`iri-reference\`
-with checkers of its own, because the usual JSON Schema add-ons do not implement them, or implement them wrongly
-(one rejects \`urn:uuid:\` and \`pkg:\` references and accepts \`not a url\`).
+reference, with no spaces or control characters). bomwright checks every format, \`date\`, \`time\`, \`date-time\`,
+\`idn-email\` and \`iri-reference\` with checkers of its own, because the usual JSON Schema add-ons do not implement
+them, or implement them wrongly (one rejects \`urn:uuid:\` and \`pkg:\` references and accepts \`not a url\`; another
+accepts a space for the \`T\` of a date-time and an offset without its colon).
 
 ## Why
 
@@ -2429,10 +2441,11 @@ $ bomwright validate bom.json
 ## How to fix
 
 Write the value in the format the message names. For \`date-time\`, add the time zone: \`Z\` for UTC or an offset
-such as \`+02:00\` (in Python, \`datetime.now(timezone.utc).isoformat()\`). For URLs, percent-encode spaces and other
+such as \`+02:00\`, with its colon (in Python, \`datetime.now(timezone.utc).isoformat()\`), and separate date and time
+with \`T\`, not a space. For URLs, percent-encode spaces and other
 characters that URLs do not allow (\`user%20guide.pdf\`). For e-mail addresses, write a single address, without a
 display name or angle brackets.
-`,summary:{text:"A string does not have the format its schema gives it: date-time (RFC 3339, with a time zone), date (1.7), idn-email (an e-mail address, international characters allowed) or iri-reference (a URL or other IRI reference, with no spaces or control characters). bomwright checks every format, idn-email and iri-reference with checkers of its own, because the usual JSON Schema add-ons do not implement them, or implement them wrongly (one rejects urn:uuid: and pkg: references and accepts not a url).",markdown:"A string does not have the format its schema gives it: `date-time` (RFC 3339, with a time zone), `date` (1.7),\n`idn-email` (an e-mail address, international characters allowed) or `iri-reference` (a URL or other IRI\nreference, with no spaces or control characters). bomwright checks every format, `idn-email` and `iri-reference`\nwith checkers of its own, because the usual JSON Schema add-ons do not implement them, or implement them wrongly\n(one rejects `urn:uuid:` and `pkg:` references and accepts `not a url`)."}},"schema/other":{markdown:`# schema/other
+`,summary:{text:"A string does not have the format its schema gives it: date-time (RFC 3339, with a time zone), date (1.7), idn-email (an e-mail address, international characters allowed) or iri-reference (a URL or other IRI reference, with no spaces or control characters). bomwright checks every format, date, time, date-time, idn-email and iri-reference with checkers of its own, because the usual JSON Schema add-ons do not implement them, or implement them wrongly (one rejects urn:uuid: and pkg: references and accepts not a url; another accepts a space for the T of a date-time and an offset without its colon).",markdown:"A string does not have the format its schema gives it: `date-time` (RFC 3339, with a time zone), `date` (1.7),\n`idn-email` (an e-mail address, international characters allowed) or `iri-reference` (a URL or other IRI\nreference, with no spaces or control characters). bomwright checks every format, `date`, `time`, `date-time`,\n`idn-email` and `iri-reference` with checkers of its own, because the usual JSON Schema add-ons do not implement\nthem, or implement them wrongly (one rejects `urn:uuid:` and `pkg:` references and accepts `not a url`; another\naccepts a space for the `T` of a date-time and an offset without its colon)."}},"schema/other":{markdown:`# schema/other
 
 Severity: **error**
 
@@ -2664,7 +2677,9 @@ Severity: **error**
 
 A value has a JSON type other than the one the schema of the document's version requires: an object where an
 array belongs, a number where a string belongs (\`"version": 4\` for a component), a string where a boolean belongs.
-The message names the type required and the type found.
+The message names the type required and the type found. An \`integer\` is judged on the number's text, as JSON
+Schema defines it (a number with a zero fractional part): \`79.0\` and \`7.9e1\` are integers, \`79.000000000000001\` is
+not, although a JSON parser rounds it to 79.
 
 ## Why
 
@@ -2728,9 +2743,7 @@ Write the value with the type the message asks for, as the specification of the 
 If the document follows a newer version than it declares (here, 1.5's \`tools\`), the better fix is to declare that
 version (\`"specVersion": "1.5"\` or later) and check the rest of the document against it. Quote versions and other
 identifiers that look like numbers: they are strings in CycloneDX.
-`,summary:{text:`A value has a JSON type other than the one the schema of the document's version requires: an object where an array belongs, a number where a string belongs ("version": 4 for a component), a string where a boolean belongs. The message names the type required and the type found.`,markdown:`A value has a JSON type other than the one the schema of the document's version requires: an object where an
-array belongs, a number where a string belongs (\`"version": 4\` for a component), a string where a boolean belongs.
-The message names the type required and the type found.`}},"schema/unique-items":{markdown:`# schema/unique-items
+`,summary:{text:`A value has a JSON type other than the one the schema of the document's version requires: an object where an array belongs, a number where a string belongs ("version": 4 for a component), a string where a boolean belongs. The message names the type required and the type found. An integer is judged on the number's text, as JSON Schema defines it (a number with a zero fractional part): 79.0 and 7.9e1 are integers, 79.000000000000001 is not, although a JSON parser rounds it to 79.`,markdown:"A value has a JSON type other than the one the schema of the document's version requires: an object where an\narray belongs, a number where a string belongs (`\"version\": 4` for a component), a string where a boolean belongs.\nThe message names the type required and the type found. An `integer` is judged on the number's text, as JSON\nSchema defines it (a number with a zero fractional part): `79.0` and `7.9e1` are integers, `79.000000000000001` is\nnot, although a JSON parser rounds it to 79."}},"schema/unique-items":{markdown:`# schema/unique-items
 
 Severity: **error**
 
