@@ -41,7 +41,7 @@ export interface EmulatorOptions {
   latencyMs?: number | readonly [number, number];
   /** One line per request (method, path, status, time, request-id) and any internal error. */
   log?: (line: string) => void;
-  /** Polls of a clone operation that answer "inProgress" before it completes. Default 1. */
+  /** Polls of a clone operation that answer "running" before it completes. Default 1. */
   clonePolls?: number;
   /** Largest request body accepted, in bytes. Default 16 MiB. */
   maxBodyBytes?: number;

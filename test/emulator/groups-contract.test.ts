@@ -567,7 +567,7 @@ describe('team clone', () => {
       operationType: 'cloneTeam',
       createdDateTime: expect.any(String),
       lastActionDateTime: expect.any(String),
-      status: 'inProgress',
+      status: 'running',
       attemptsCount: 1,
       targetResourceId: null,
       targetResourceLocation: null,

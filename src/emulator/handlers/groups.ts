@@ -329,7 +329,8 @@ export const cloneTeam: Handler = (context) => {
     operationType: 'cloneTeam',
     createdDateTime: context.now,
     lastActionDateTime: context.now,
-    status: 'notStarted',
+    // The spec's States table: running, succeeded or failed (not the real service's notStarted/inProgress).
+    status: 'running',
     attemptsCount: 0,
     targetResourceId: null,
     targetResourceLocation: null,
@@ -439,28 +440,27 @@ export const getTeamOperation: Handler = (context) => {
     attemptsCount: Number(operation.attemptsCount) + 1,
     lastActionDateTime: context.now,
   };
-  if (operation.status === 'notStarted' || operation.status === 'inProgress') {
-    if (Number(operation.attemptsCount) < context.settings.clonePolls) next = { ...next, status: 'inProgress' };
-    else {
-      const source = context.tx.get('teams', String(operation.teamId));
-      const failure = source?.cloneError as JsonRecord | undefined;
-      if (source === undefined || failure !== undefined) {
-        next = {
-          ...next,
-          status: 'failed',
-          error: failure ?? { code: 'TeamUnavailable', message: 'The team was not found.' },
-        };
-      } else {
-        const newTeamId = runClone(context, operation, source);
-        next = {
-          ...next,
-          status: 'succeeded',
-          targetResourceId: newTeamId,
-          targetResourceLocation: `/groups('${newTeamId}')/team`,
-        };
-      }
+  // notStarted and inProgress: an operation in a state folder written before the spec's words were used.
+  const running = ['running', 'notStarted', 'inProgress'].includes(String(operation.status));
+  if (running && Number(operation.attemptsCount) >= context.settings.clonePolls) {
+    const source = context.tx.get('teams', String(operation.teamId));
+    const failure = source?.cloneError as JsonRecord | undefined;
+    if (source === undefined || failure !== undefined) {
+      next = {
+        ...next,
+        status: 'failed',
+        error: failure ?? { code: 'TeamUnavailable', message: 'The team was not found.' },
+      };
+    } else {
+      const newTeamId = runClone(context, operation, source);
+      next = {
+        ...next,
+        status: 'succeeded',
+        targetResourceId: newTeamId,
+        targetResourceLocation: `/groups('${newTeamId}')/team`,
+      };
     }
-  }
+  } else if (running) next = { ...next, status: 'running' };
   context.tx.put('teamOperations', String(operation.id), next);
   return entity(context, `teams('${String(operation.teamId)}')/operations/$entity`, operationView(next));
 };
