@@ -83,3 +83,40 @@ describe('clone status words (spec: States and transitions)', () => {
     });
   });
 });
+
+describe('message delta keeps Prefer: odata.maxpagesize in its links', () => {
+  const DELTA = '/me/mailFolders/inbox/messages/delta';
+
+  it('every page of a round, and the next round, holds the first request’s page size without the header', async () => {
+    const first = await raw('GET', DELTA, { headers: { Prefer: 'odata.maxpagesize=2' } });
+    expect(first.headers['preference-applied']).toBe('odata.maxpagesize=2');
+    const sizes = [first.body.value.length];
+    let page = first;
+    // The link is followed unchanged and without the Prefer header: the size must come from the link.
+    while (page.body['@odata.nextLink'] !== undefined) {
+      const link = new URL(String(page.body['@odata.nextLink']));
+      page = await raw('GET', `${link.pathname.replace(/^\/v1\.0/, '')}${link.search}`);
+      expect(page.status, page.text).toBe(200);
+      expect(page.headers['preference-applied']).toBe('odata.maxpagesize=2');
+      sizes.push(page.body.value.length);
+    }
+    // The seed's inbox holds five messages: 2 + 2 + 1, not 2 + everything else.
+    expect(sizes).toEqual([2, 2, 1]);
+    for (let i = 0; i < 3; i++)
+      await raw('POST', '/me/mailFolders/inbox/messages', { body: JSON.stringify({ subject: `new ${i}` }) });
+    const link = new URL(String(page.body['@odata.deltaLink']));
+    const next = await raw('GET', `${link.pathname.replace(/^\/v1\.0/, '')}${link.search}`);
+    expect(next.body.value).toHaveLength(2);
+    expect(next.body['@odata.nextLink']).toBeDefined();
+  });
+
+  it('a Prefer header on a later page takes precedence over the link’s', async () => {
+    const first = await raw('GET', DELTA, { headers: { Prefer: 'odata.maxpagesize=1' } });
+    const link = new URL(String(first.body['@odata.nextLink']));
+    const page = await raw('GET', `${link.pathname.replace(/^\/v1\.0/, '')}${link.search}`, {
+      headers: { Prefer: 'odata.maxpagesize=3' },
+    });
+    expect(page.headers['preference-applied']).toBe('odata.maxpagesize=3');
+    expect(page.body.value).toHaveLength(3);
+  });
+});
