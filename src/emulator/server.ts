@@ -247,7 +247,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (rawPath.startsWith('/_emulator/')) {
         let body: unknown;
         if (method === 'POST') {
-          const text = (await readBody(request, 64 * 1024)).toString('utf8');
+          const text = bodyText(await readBody(request, 64 * 1024));
           body = text === '' ? {} : (JSON.parse(text) as unknown);
         }
         const result = await core.admin(method, rawPath, body, request);
@@ -449,7 +449,7 @@ function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string,
   if (rawQuery === '') return NO_QUERY;
   const query = new Map<string, string>();
   if (rawQuery.length > 8_192) throw badRequest('The query string is longer than 8192 characters.');
-  for (const [name, value] of new URLSearchParams(rawQuery)) {
+  for (const [name, value] of decodeQuery(rawQuery)) {
     const allowed = (operation.query as readonly string[]).find(
       (option) => option.toLowerCase() === name.toLowerCase(),
     );
@@ -465,6 +465,47 @@ function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string,
   return query;
 }
 
+/**
+ * `name=value&...` decoded strictly: URLSearchParams would keep a malformed escape as text and turn bytes that are
+ * not UTF-8 into U+FFFD, so a value would silently differ from what was sent. Each is a 400 naming the option.
+ */
+function decodeQuery(rawQuery: string): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const part of rawQuery.split('&')) {
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    const rawName = equals === -1 ? part : part.slice(0, equals);
+    const rawValue = equals === -1 ? '' : part.slice(equals + 1);
+    const name = strictDecode(rawName);
+    if (name === undefined)
+      throw badRequest(`Query option name '${rawName.slice(0, 40)}' is not valid percent-encoding.`);
+    const value = strictDecode(rawValue);
+    if (value === undefined)
+      throw badRequest(`The value of query option '${name.slice(0, 40)}' is not valid percent-encoding.`);
+    pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+function strictDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body's text; bytes that are not UTF-8 are refused, never stored as U+FFFD. */
+function bodyText(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
+  }
+}
+
 async function requestBody(request: IncomingMessage, operation: Operation, limit: number): Promise<unknown> {
   const bytes = await readBody(request, limit);
   if (operation.body === undefined) return undefined;
@@ -477,7 +518,14 @@ async function requestBody(request: IncomingMessage, operation: Operation, limit
       `A request body must be sent as application/json; got ${contentType === undefined ? 'no Content-Type' : `'${contentType.slice(0, 60)}'`}.`,
     );
   if (bytes.length === 0) throw badRequest(`${operation.name} needs a request body.`);
-  const text = bytes.toString('utf8');
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset))
+    throw new ServiceFault(
+      415,
+      'UnsupportedMediaType',
+      `A request body must be UTF-8 JSON; got charset '${charset.slice(0, 40)}'.`,
+    );
+  const text = bodyText(bytes);
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   const body: unknown = JSON.parse(text);
   const problem = shapeProblem(operation.body, body);

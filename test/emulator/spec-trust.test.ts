@@ -12,6 +12,8 @@ import { useEmulator, type Body } from './harness.js';
 const G = SEED_IDS.groups;
 const api = useEmulator({ clonePolls: 2 });
 
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 interface RawReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -118,5 +120,116 @@ describe('message delta keeps Prefer: odata.maxpagesize in its links', () => {
     });
     expect(page.headers['preference-applied']).toBe('odata.maxpagesize=3');
     expect(page.body.value).toHaveLength(3);
+  });
+});
+
+describe('hostile requests: every decoding step refuses bad input with a 400 naming the member', () => {
+  const CASE = 'b0073e4e-9001-4f6a-8b7c-9d0e1f2a3b01';
+  const SEARCH = 'c61a5860-9006-4f6a-8b7c-9d0e1f2a3b06';
+  const TABS = `/teams/${G.release}/channels/${encodeURIComponent(SEED_IDS.channels.general)}/tabs`;
+
+  const fault = (reply: RawReply, status: number, message: string): void => {
+    expect(reply.status, reply.text).toBe(status);
+    // A long member is cut to 120 characters in the message.
+    const [head, tail] = message.split(/(?<=^Invalid [^:]+: ')[^']{120,}(?=')/);
+    if (tail === undefined) expect(reply.body.error.message).toBe(message);
+    else expect(reply.body.error.message).toMatch(new RegExp(`^${escape(head!)}[^']{1,120}${escape(tail)}$`));
+  };
+  const post = (path: string, body: unknown): Promise<RawReply> => raw('POST', path, { body: JSON.stringify(body) });
+
+  it('a malformed percent-escape in a reference member', async () => {
+    // %E0%A4%A is cut short; %C3%28 is not UTF-8; %zz is no escape at all.
+    for (const bad of ['%E0%A4%A', '%C3%28', '%zz']) {
+      const app = `${api.emulator.url}/v1.0/appCatalogs/teamsApps/${bad}`;
+      fault(
+        await post(TABS, { 'teamsApp@odata.bind': app, displayName: 'x' }),
+        400,
+        `Invalid teamsApp@odata.bind: '${app}' is not valid percent-encoding.`,
+      );
+      const user = `${api.emulator.url}/v1.0/users/${bad}`;
+      fault(
+        await post(`/groups/${G.release}/owners/$ref`, { '@odata.id': user }),
+        400,
+        `Invalid @odata.id: '${user}' is not valid percent-encoding.`,
+      );
+      const member = `${api.emulator.url}/v1.0/users('${bad}')`;
+      fault(
+        await post(`/teams/${G.release}/members/remove`, {
+          values: [{ '@odata.type': 'vendor.graph.dirUserConversationMember', 'user@odata.bind': member }],
+        }),
+        400,
+        `Invalid user@odata.bind: '${member}' is not valid percent-encoding.`,
+      );
+      const source = `${api.emulator.url}/v1.0/security/cases/ediscoveryCases/${CASE}/custodians/c/userSources/${bad}`;
+      fault(
+        await post(`/security/cases/ediscoveryCases/${CASE}/searches/${SEARCH}/custodianSources/$ref`, {
+          '@odata.id': source,
+        }),
+        400,
+        `Invalid @odata.id: '${source}' is not valid percent-encoding.`,
+      );
+    }
+  });
+
+  it('a malformed percent-escape in a path segment or a query option', async () => {
+    fault(await raw('GET', `/groups/%E0%A4%A`), 400, 'Path parameter group is not valid percent-encoding.');
+    const columns = `/me/drive/items/${SEED_IDS.workbook}/workbook/tables/ComponentTable/columns`;
+    expect((await raw('GET', `${columns}?$top=1`)).status).toBe(200);
+    fault(
+      await raw('GET', `${columns}?$select=%C3%28`),
+      400,
+      "The value of query option '$select' is not valid percent-encoding.",
+    );
+    fault(
+      await raw('GET', `${columns}?$top=%zz`),
+      400,
+      "The value of query option '$top' is not valid percent-encoding.",
+    );
+    fault(
+      await raw('GET', `${columns}?%E0%A4%A=1`),
+      400,
+      "Query option name '%E0%A4%A' is not valid percent-encoding.",
+    );
+  });
+
+  it('a body that is not UTF-8 is refused, not stored with U+FFFD', async () => {
+    const before = (await raw('GET', '/me/mailFolders/inbox/messages/delta?$top=1000')).body.value.length;
+    const bytes = Buffer.concat([Buffer.from('{"subject":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    fault(
+      await raw('POST', '/me/mailFolders/inbox/messages', { body: bytes }),
+      400,
+      'The request body is not valid UTF-8.',
+    );
+    // An overlong encoding of '/' and a lone surrogate's encoding are not UTF-8 either.
+    for (const bad of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+    ]) {
+      const body = Buffer.concat([Buffer.from('{"subject":"'), Buffer.from(bad), Buffer.from('"}')]);
+      fault(await raw('POST', '/me/mailFolders/inbox/messages', { body }), 400, 'The request body is not valid UTF-8.');
+    }
+    fault(
+      await raw('POST', '/me/mailFolders/inbox/messages', {
+        body: '{"subject":"x"}',
+        headers: { 'Content-Type': 'application/json; charset=utf-16' },
+      }),
+      415,
+      "A request body must be UTF-8 JSON; got charset 'utf-16'.",
+    );
+    const after = (await raw('GET', '/me/mailFolders/inbox/messages/delta?$top=1000')).body.value.length;
+    expect(after).toBe(before);
+    // Valid UTF-8, with or without the charset parameter, is taken as it came.
+    for (const contentType of [
+      'application/json',
+      'application/json; charset=UTF-8',
+      'application/json;charset=utf8',
+    ]) {
+      const created = await raw('POST', '/me/mailFolders/inbox/messages', {
+        body: Buffer.from('{"subject":"café ☕"}'),
+        headers: { 'Content-Type': contentType },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.subject).toBe('café ☕');
+    }
   });
 });

@@ -7,6 +7,7 @@ import { applySelect, parseSelect } from '../odata.js';
 import {
   accepted,
   collection,
+  decodeMember,
   entity,
   list,
   noContent,
@@ -490,7 +491,7 @@ export const addChannelTab: Handler = (context) => {
   const bind = APP_BIND.exec(String(body['teamsApp@odata.bind']));
   if (bind === null)
     throw badRequest(`Invalid teamsApp@odata.bind: expected ${context.baseUrl}/v1.0/appCatalogs/teamsApps/<app_id>.`);
-  const appId = decodeURIComponent(bind[1] ?? bind[2]!);
+  const appId = decodeMember(bind[1] ?? bind[2]!, String(body['teamsApp@odata.bind']), 'teamsApp@odata.bind');
   const app = context.store.get('teamsApps', appId);
   if (app === undefined)
     throw new ServiceFault(404, 'NotFound', `Teams app '${truncate(appId)}' was not found in the app catalog.`);
