@@ -62,6 +62,8 @@ export interface EmulatorCore {
   authenticate(token: string): Principal | Promise<Principal>;
   /** Applies changes and resolves once they are durable (at once without --state). */
   commit(changes: readonly Change[]): Promise<void>;
+  /** Undefined when every change up to this journal seq is durable, else a promise of it (see Store.readHorizon). */
+  durable(seq: number): Promise<void> | undefined;
   /** The emulator's own routes under /_emulator/ (token minting, health). */
   admin(method: string, path: string, body: unknown, request: IncomingMessage): Promise<HandlerResult | undefined>;
   now(): Date;
@@ -184,6 +186,17 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
+    // Durable before visible: the newest not-yet-durable change this request's answer was computed from.
+    let dependsOn = 0;
+    /** Runs a synchronous step that reads the store, noting what it read. */
+    const observe = <T>(step: () => T): T => {
+      core.store.takeReadHorizon();
+      try {
+        return step();
+      } finally {
+        dependsOn = Math.max(dependsOn, core.store.takeReadHorizon());
+      }
+    };
     const requestId = randomUUID();
     const given = request.headers['client-request-id'];
     const clientRequestId = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : requestId;
@@ -299,7 +312,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
             },
           );
       }
-      const refusal = checkPermission(route.operation, route.template, route.params, principal, core.store);
+      const refusal = observe(() =>
+        checkPermission(route.operation, route.template, route.params, principal, core.store),
+      );
       if (refusal !== undefined) throw refusal;
       const query = parseQuery(rawQuery, route.operation);
       // Most requests (GET, DELETE) neither expect nor carry a body: no promise for them.
@@ -315,29 +330,42 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         throw new ServiceFault(501, 'NotImplemented', `${route.operation.name} is not implemented.`);
       const tx = new Transaction(core.store);
       const now = core.now();
-      const result = handler({
-        operation: route.operation,
-        template: route.template,
-        params: route.params,
-        query,
-        header: (name) => {
-          const value = request.headers[name.toLowerCase()];
-          return Array.isArray(value) ? value[0] : value;
-        },
-        principal,
-        body,
-        tx,
-        store: core.store,
-        settings: core.settings,
-        baseUrl: requestBaseUrl(request),
-        now: now.toISOString(),
-        newId: randomUUID,
-        links: core.links,
-      });
+      const result = observe(() =>
+        handler({
+          operation: route.operation,
+          template: route.template,
+          params: route.params,
+          query,
+          header: (name) => {
+            const value = request.headers[name.toLowerCase()];
+            return Array.isArray(value) ? value[0] : value;
+          },
+          principal,
+          body,
+          tx,
+          store: core.store,
+          settings: core.settings,
+          baseUrl: requestBaseUrl(request),
+          now: now.toISOString(),
+          newId: randomUUID,
+          links: core.links,
+        }),
+      );
       const changes = tx.changes();
+      // The request's own record is durable after every record before it (group commit keeps the order).
       if (changes.length > 0) await core.commit(changes);
+      const pending = core.durable(dependsOn);
+      if (pending !== undefined) await pending;
       send(result);
     } catch (error) {
+      // A refusal that read not-yet-durable state waits for it too (or it would reveal a write a crash can lose).
+      const pending = dependsOn === 0 ? undefined : core.durable(dependsOn);
+      if (pending !== undefined)
+        try {
+          await pending;
+        } catch (journalError) {
+          error = journalError;
+        }
       if (error instanceof ServiceFault) fail(error);
       else if (error instanceof BodyTooLarge) fail(new ServiceFault(413, 'RequestEntityTooLarge', error.message));
       else if (error instanceof SyntaxError) fail(badRequest('The request body is not valid JSON.'));
