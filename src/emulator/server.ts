@@ -481,6 +481,11 @@ function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string,
     const allowed = (operation.query as readonly string[]).find(
       (option) => option.toLowerCase() === name.toLowerCase(),
     );
+    if (allowed === undefined && name.startsWith('$') && operation.query.includes('$count'))
+      // An operation with the whole OData set refuses the rest as the real service (ASP.NET OData) words it.
+      throw badRequest(
+        `Query option '${odataOptionName(name)}' is not allowed. To allow it, set the 'AllowedQueryOptions' property on EnableQueryAttribute or QueryValidationSettings.`,
+      );
     if (allowed === undefined)
       throw badRequest(
         operation.query.length === 0
@@ -497,6 +502,13 @@ function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string,
  * `name=value&...` decoded strictly: URLSearchParams would keep a malformed escape as text and turn bytes that are
  * not UTF-8 into U+FFFD, so a value would silently differ from what was sent. Each is a 400 naming the option.
  */
+/** `$skiptoken` → `SkipToken`: the AllowedQueryOptions name the real service's message uses. */
+function odataOptionName(option: string): string {
+  const names: Record<string, string> = { $skiptoken: 'SkipToken', $deltatoken: 'DeltaToken', $orderby: 'OrderBy' };
+  const bare = option.slice(1, 41);
+  return names[option.toLowerCase()] ?? bare.charAt(0).toUpperCase() + bare.slice(1).toLowerCase();
+}
+
 function decodeQuery(rawQuery: string): [string, string][] {
   const pairs: [string, string][] = [];
   for (const part of rawQuery.split('&')) {

@@ -31,6 +31,7 @@ export type QueryOption =
   | '$expand'
   | '$filter'
   | '$orderby'
+  | '$count'
   | '$search'
   | '$skiptoken'
   | '$deltatoken'
@@ -554,7 +555,8 @@ const OPERATION_TABLE = [
     family: 'workbook',
     method: 'GET',
     paths: [...inWorkbook('/tables/{table}/columns'), ...inWorkbook('/worksheets/{worksheet}/tables/{table}/columns')],
-    query: ['$top', '$skip', '$select'],
+    // The spec's row: "OData query parameters supported".
+    query: ['$filter', '$orderby', '$select', '$top', '$skip', '$count'],
     headers: ['Workbook-Session-Id'],
     response: { status: 200, kind: 'collection', resource: 'workbookTableColumn' },
     permission: WORKBOOK_READ,

@@ -233,3 +233,96 @@ describe('hostile requests: every decoding step refuses bad input with a 400 nam
     }
   });
 });
+
+describe('OData on table columns (spec: "OData query parameters supported")', () => {
+  const COLUMNS = `/me/drive/items/${SEED_IDS.workbook}/workbook/tables/ComponentTable/columns`;
+  const SHEET_COLUMNS = `/me/drive/items/${SEED_IDS.workbook}/workbook/worksheets/Components/tables/ComponentTable/columns`;
+  const names = async (query: string, path = COLUMNS): Promise<string[]> => {
+    const reply = await raw('GET', `${path}?${query}`);
+    expect(reply.status, reply.text).toBe(200);
+    return reply.body.value.map((column: Body) => column.name);
+  };
+
+  it('$filter with eq and ne on name and index, joined by and / or, with parentheses', async () => {
+    expect(await names(`$filter=${encodeURIComponent("name eq 'version'")}`)).toEqual(['version']);
+    expect(await names(`$filter=${encodeURIComponent('index ne 0 and index ne 1')}`)).toEqual([
+      'type',
+      'purl',
+      'license',
+      'supplier',
+    ]);
+    expect(await names(`$filter=${encodeURIComponent("name eq 'type' or index eq 0")}`)).toEqual(['name', 'type']);
+    // and binds tighter than or; parentheses change that.
+    expect(await names(`$filter=${encodeURIComponent("index eq 0 or index eq 1 and name eq 'x'")}`)).toEqual(['name']);
+    expect(await names(`$filter=${encodeURIComponent("(index eq 0 or index eq 1) and name eq 'x'")}`)).toEqual([]);
+    expect(await names(`$filter=${encodeURIComponent("name eq 'it''s'")}`)).toEqual([]);
+  });
+
+  it('$orderby, $select, $top, $skip and $count together, on both paths', async () => {
+    const query = `$orderby=${encodeURIComponent('name desc')}&$top=2&$skip=1&$count=true&$select=name`;
+    for (const path of [COLUMNS, SHEET_COLUMNS]) {
+      const reply = await raw('GET', `${path}?${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.body['@odata.count']).toBe(6);
+      expect(reply.body.value).toEqual([{ name: 'type' }, { name: 'supplier' }]);
+    }
+    expect(await names(`$orderby=${encodeURIComponent('index desc')}`)).toEqual([
+      'supplier',
+      'license',
+      'purl',
+      'type',
+      'version',
+      'name',
+    ]);
+    expect((await raw('GET', `${COLUMNS}?$count=false`)).body['@odata.count']).toBeUndefined();
+  });
+
+  it('refuses what it does not support with the service’s messages', async () => {
+    const refused = async (query: string, message: string): Promise<void> => {
+      const reply = await raw('GET', `${COLUMNS}?${query}`);
+      expect(reply.status, reply.text).toBe(400);
+      expect(reply.body.error.message).toBe(message);
+    };
+    await refused(
+      '$expand=values',
+      "Query option 'Expand' is not allowed. To allow it, set the 'AllowedQueryOptions' property on EnableQueryAttribute or QueryValidationSettings.",
+    );
+    await refused(
+      '$search=x',
+      "Query option 'Search' is not allowed. To allow it, set the 'AllowedQueryOptions' property on EnableQueryAttribute or QueryValidationSettings.",
+    );
+    await refused(
+      `$filter=${encodeURIComponent("startswith(name,'v')")}`,
+      "Invalid filter clause: syntax error at position 15 in 'startswith(name,'v')'.",
+    );
+    await refused(
+      `$filter=${encodeURIComponent('index gt 1')}`,
+      "Invalid filter clause: only the operators eq and ne are supported (position 6) in 'index gt 1'.",
+    );
+    await refused(
+      `$filter=${encodeURIComponent("color eq 'red'")}`,
+      "Could not find a property named 'color' on type 'vendor.graph.workbookTableColumn'.",
+    );
+    await refused(
+      `$filter=${encodeURIComponent("index eq '1'")}`,
+      `Invalid filter clause: 'index' is a number, compared with "1" in 'index eq '1''.`,
+    );
+    await refused(
+      `$filter=${encodeURIComponent("(name eq 'x'")}`,
+      "Invalid filter clause: ')' expected at position 12 in '(name eq 'x''.",
+    );
+    await refused(
+      `$filter=${encodeURIComponent("name eq 'x' nonsense")}`,
+      "Invalid filter clause: syntax error at position 12 in 'name eq 'x' nonsense'.",
+    );
+    await refused(
+      `$filter=${encodeURIComponent(`${'('.repeat(17)}name eq 'x'${')'.repeat(17)}`)}`,
+      `Invalid filter clause: nested deeper than 16 levels in '${'('.repeat(17)}name eq 'x'${')'.repeat(17)}'.`,
+    );
+    await refused('$count=yes', "Invalid value 'yes' for query option $count: expected true or false.");
+    await refused(
+      `$orderby=${encodeURIComponent('values asc')}`,
+      "Could not find a property named 'values' on type 'vendor.graph.workbookTableColumn'.",
+    );
+  });
+});
