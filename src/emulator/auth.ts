@@ -60,6 +60,7 @@ export function allDelegatedScopes(): string[] {
   for (const operation of OPERATIONS) {
     if (operation.permission.delegated[0] !== undefined) scopes.add(operation.permission.delegated[0]);
     if (operation.permission.delegatedOther?.[0] !== undefined) scopes.add(operation.permission.delegatedOther[0]);
+    if (operation.permission.group?.delegated[0] !== undefined) scopes.add(operation.permission.group.delegated[0]);
   }
   return [...scopes].sort();
 }
@@ -67,8 +68,10 @@ export function allDelegatedScopes(): string[] {
 /** Every application permission some operation of the table needs. */
 export function allApplicationRoles(): string[] {
   const roles = new Set<string>();
-  for (const operation of OPERATIONS)
+  for (const operation of OPERATIONS) {
     if (operation.permission.application[0] !== undefined) roles.add(operation.permission.application[0]);
+    if (operation.permission.group?.application[0] !== undefined) roles.add(operation.permission.group.application[0]);
+  }
   return [...roles].sort();
 }
 

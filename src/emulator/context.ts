@@ -7,7 +7,7 @@ export interface EmulatorSettings {
   /** `{base_url}`: the emulator's own address, for links and `@odata.id` values. */
   readonly baseUrl: string;
   readonly tenantId: string;
-  /** Polls of a clone operation that still answer "inProgress" before it completes. */
+  /** Polls of a clone operation that still answer "running" before it completes. */
   readonly clonePolls: number;
 }
 

@@ -41,7 +41,7 @@ export interface EmulatorOptions {
   latencyMs?: number | readonly [number, number];
   /** One line per request (method, path, status, time, request-id) and any internal error. */
   log?: (line: string) => void;
-  /** Polls of a clone operation that answer "inProgress" before it completes. Default 1. */
+  /** Polls of a clone operation that answer "running" before it completes. Default 1. */
   clonePolls?: number;
   /** Largest request body accepted, in bytes. Default 16 MiB. */
   maxBodyBytes?: number;
@@ -249,9 +249,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       links: linkTokens(keys.linkSecret),
       authenticate: (token) => verified.principal(token),
       commit(changes: readonly Change[]) {
-        store.apply(changes);
-        return journal === undefined ? Promise.resolve() : journal.append(changes);
+        if (journal === undefined) {
+          store.apply(changes);
+          return Promise.resolve();
+        }
+        // Applied now, marked not durable under the seq its journal record gets, until that record is fsynced.
+        store.apply(changes, journal.lastSeq + 1);
+        return journal.append(changes);
       },
+      durable: (seq) => journal?.whenDurable(seq),
       async admin(method, adminPath, body, request): Promise<HandlerResult | undefined> {
         if (method === 'GET' && adminPath === '/_emulator/health')
           return { status: 200, body: { status: 'ok', tenantId: tenant.id } };

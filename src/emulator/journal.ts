@@ -161,6 +161,22 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
+/**
+ * TEST HOOK, inert unless set: BOMWRIGHT_TEST_JOURNAL_DELAY_MS holds every journal write back this long (1 to
+ * 60000 ms), so a test can kill the emulator between a change's apply and its fsync. Never set it otherwise.
+ */
+function testJournalDelayMs(): number {
+  const text = process.env.BOMWRIGHT_TEST_JOURNAL_DELAY_MS;
+  if (text === undefined || !/^\d{1,5}$/.test(text)) return 0;
+  return Math.min(Number(text), 60_000);
+}
+
+interface Waiter {
+  readonly seq: number;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
 /** Appends change records with group commit; `append` resolves once the record is on disk. */
 export class Journal {
   private pending: Pending[] = [];
@@ -168,6 +184,10 @@ export class Journal {
   private failure: Error | undefined;
   private bytes = 0;
   private closed = false;
+  /** The seq of the last record on disk. */
+  private durable: number;
+  private waiters: Waiter[] = [];
+  private readonly testDelayMs = testJournalDelayMs();
 
   private constructor(
     private readonly dir: string,
@@ -175,7 +195,9 @@ export class Journal {
     private seq: number,
     private readonly store: Store,
     private readonly compactBytes: number,
-  ) {}
+  ) {
+    this.durable = seq;
+  }
 
   static async open(dir: string, seq: number, store: Store, compactBytes = DEFAULT_COMPACT_BYTES): Promise<Journal> {
     const handle = await open(path.join(dir, JOURNAL), 'a', 0o600);
@@ -187,6 +209,26 @@ export class Journal {
   /** The seq of the last record handed to the journal. */
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /**
+   * Undefined when every record up to `seq` is on disk; else a promise that resolves once it is (rejects when the
+   * journal cannot be written: what memory holds may then be lost).
+   */
+  whenDurable(seq: number): Promise<void> | undefined {
+    if (seq <= this.durable) return undefined;
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
+  }
+
+  private settled(): void {
+    this.store.settle(this.durable);
+    if (this.waiters.length === 0) return;
+    const waiting: Waiter[] = [];
+    for (const waiter of this.waiters)
+      if (waiter.seq <= this.durable) waiter.resolve();
+      else waiting.push(waiter);
+    this.waiters = waiting;
   }
 
   append(changes: readonly Change[]): Promise<void> {
@@ -204,7 +246,9 @@ export class Journal {
       while (this.pending.length > 0) {
         const batch = this.pending;
         this.pending = [];
+        const last = this.seq;
         try {
+          if (this.testDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.testDelayMs));
           const data = batch.map((entry) => entry.line).join('');
           await this.handle.write(data);
           await this.handle.datasync();
@@ -216,9 +260,13 @@ export class Journal {
             `cannot write the state journal: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`,
           );
           for (const entry of [...batch, ...this.pending]) entry.reject(this.failure);
+          for (const waiter of this.waiters) waiter.reject(this.failure);
           this.pending = [];
+          this.waiters = [];
           return;
         }
+        this.durable = last;
+        this.settled();
         for (const entry of batch) entry.resolve();
         if (this.bytes >= this.compactBytes) await this.compact();
       }

@@ -23,19 +23,25 @@ export function checkPermission(
   store: Store,
 ): ServiceFault | undefined {
   const rule = operation.permission;
+  // A group form of an operation that also has user forms: the group's scopes, not the calendar's.
+  const forGroup = params.group !== undefined && rule.group !== undefined ? rule.group : undefined;
+  const application = forGroup?.application ?? rule.application;
   if (principal.kind === 'app') {
     if (isMeRoute(template)) return forbidden('/me request is only valid with delegated authentication flow.');
-    if (rule.application.length === 0)
+    if (application.length === 0)
       return forbidden(
         `Application permissions are not supported for ${operation.name}; use a delegated (user) token.`,
       );
-    if (!rule.application.some((role) => principal.roles.has(role)))
+    if (!application.some((role) => principal.roles.has(role)))
       return forbidden(
-        `Insufficient privileges to complete the operation. Requires one of the application permissions: ${rule.application.join(', ')}.`,
+        `Insufficient privileges to complete the operation. Requires one of the application permissions: ${application.join(', ')}.`,
       );
   } else {
     const other = params.user !== undefined && !addressesSelf(params.user, principal, store);
-    const scopes = other ? (rule.delegatedOther ?? rule.delegated) : rule.delegated;
+    // Never the caller's own scopes for another user: a missing list means other users cannot be addressed.
+    const scopes = other ? (rule.delegatedOther ?? []) : (forGroup?.delegated ?? rule.delegated);
+    if (other && scopes.length === 0)
+      return forbidden(`${operation.name} cannot address another user with a delegated token.`);
     if (scopes.length === 0)
       return forbidden(`Delegated permissions are not supported for ${operation.name}; use an application token.`);
     if (!scopes.some((scope) => principal.scopes.has(scope)))

@@ -62,6 +62,8 @@ export interface EmulatorCore {
   authenticate(token: string): Principal | Promise<Principal>;
   /** Applies changes and resolves once they are durable (at once without --state). */
   commit(changes: readonly Change[]): Promise<void>;
+  /** Undefined when every change up to this journal seq is durable, else a promise of it (see Store.readHorizon). */
+  durable(seq: number): Promise<void> | undefined;
   /** The emulator's own routes under /_emulator/ (token minting, health). */
   admin(method: string, path: string, body: unknown, request: IncomingMessage): Promise<HandlerResult | undefined>;
   now(): Date;
@@ -184,6 +186,17 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
+    // Durable before visible: the newest not-yet-durable change this request's answer was computed from.
+    let dependsOn = 0;
+    /** Runs a synchronous step that reads the store, noting what it read. */
+    const observe = <T>(step: () => T): T => {
+      core.store.takeReadHorizon();
+      try {
+        return step();
+      } finally {
+        dependsOn = Math.max(dependsOn, core.store.takeReadHorizon());
+      }
+    };
     const requestId = randomUUID();
     const given = request.headers['client-request-id'];
     const clientRequestId = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : requestId;
@@ -247,7 +260,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (rawPath.startsWith('/_emulator/')) {
         let body: unknown;
         if (method === 'POST') {
-          const text = (await readBody(request, 64 * 1024)).toString('utf8');
+          const text = bodyText(await readBody(request, 64 * 1024));
           body = text === '' ? {} : (JSON.parse(text) as unknown);
         }
         const result = await core.admin(method, rawPath, body, request);
@@ -299,7 +312,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
             },
           );
       }
-      const refusal = checkPermission(route.operation, route.template, route.params, principal, core.store);
+      const refusal = observe(() =>
+        checkPermission(route.operation, route.template, route.params, principal, core.store),
+      );
       if (refusal !== undefined) throw refusal;
       const query = parseQuery(rawQuery, route.operation);
       // Most requests (GET, DELETE) neither expect nor carry a body: no promise for them.
@@ -315,29 +330,42 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         throw new ServiceFault(501, 'NotImplemented', `${route.operation.name} is not implemented.`);
       const tx = new Transaction(core.store);
       const now = core.now();
-      const result = handler({
-        operation: route.operation,
-        template: route.template,
-        params: route.params,
-        query,
-        header: (name) => {
-          const value = request.headers[name.toLowerCase()];
-          return Array.isArray(value) ? value[0] : value;
-        },
-        principal,
-        body,
-        tx,
-        store: core.store,
-        settings: core.settings,
-        baseUrl: requestBaseUrl(request),
-        now: now.toISOString(),
-        newId: randomUUID,
-        links: core.links,
-      });
+      const result = observe(() =>
+        handler({
+          operation: route.operation,
+          template: route.template,
+          params: route.params,
+          query,
+          header: (name) => {
+            const value = request.headers[name.toLowerCase()];
+            return Array.isArray(value) ? value[0] : value;
+          },
+          principal,
+          body,
+          tx,
+          store: core.store,
+          settings: core.settings,
+          baseUrl: requestBaseUrl(request),
+          now: now.toISOString(),
+          newId: randomUUID,
+          links: core.links,
+        }),
+      );
       const changes = tx.changes();
+      // The request's own record is durable after every record before it (group commit keeps the order).
       if (changes.length > 0) await core.commit(changes);
+      const pending = core.durable(dependsOn);
+      if (pending !== undefined) await pending;
       send(result);
     } catch (error) {
+      // A refusal that read not-yet-durable state waits for it too (or it would reveal a write a crash can lose).
+      const pending = dependsOn === 0 ? undefined : core.durable(dependsOn);
+      if (pending !== undefined)
+        try {
+          await pending;
+        } catch (journalError) {
+          error = journalError;
+        }
       if (error instanceof ServiceFault) fail(error);
       else if (error instanceof BodyTooLarge) fail(new ServiceFault(413, 'RequestEntityTooLarge', error.message));
       else if (error instanceof SyntaxError) fail(badRequest('The request body is not valid JSON.'));
@@ -449,10 +477,15 @@ function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string,
   if (rawQuery === '') return NO_QUERY;
   const query = new Map<string, string>();
   if (rawQuery.length > 8_192) throw badRequest('The query string is longer than 8192 characters.');
-  for (const [name, value] of new URLSearchParams(rawQuery)) {
+  for (const [name, value] of decodeQuery(rawQuery)) {
     const allowed = (operation.query as readonly string[]).find(
       (option) => option.toLowerCase() === name.toLowerCase(),
     );
+    if (allowed === undefined && name.startsWith('$') && operation.query.includes('$count'))
+      // An operation with the whole OData set refuses the rest as the real service (ASP.NET OData) words it.
+      throw badRequest(
+        `Query option '${odataOptionName(name)}' is not allowed. To allow it, set the 'AllowedQueryOptions' property on EnableQueryAttribute or QueryValidationSettings.`,
+      );
     if (allowed === undefined)
       throw badRequest(
         operation.query.length === 0
@@ -463,6 +496,54 @@ function parseQuery(rawQuery: string, operation: Operation): ReadonlyMap<string,
     query.set(allowed, value);
   }
   return query;
+}
+
+/**
+ * `name=value&...` decoded strictly: URLSearchParams would keep a malformed escape as text and turn bytes that are
+ * not UTF-8 into U+FFFD, so a value would silently differ from what was sent. Each is a 400 naming the option.
+ */
+/** `$skiptoken` → `SkipToken`: the AllowedQueryOptions name the real service's message uses. */
+function odataOptionName(option: string): string {
+  const names: Record<string, string> = { $skiptoken: 'SkipToken', $deltatoken: 'DeltaToken', $orderby: 'OrderBy' };
+  const bare = option.slice(1, 41);
+  return names[option.toLowerCase()] ?? bare.charAt(0).toUpperCase() + bare.slice(1).toLowerCase();
+}
+
+function decodeQuery(rawQuery: string): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const part of rawQuery.split('&')) {
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    const rawName = equals === -1 ? part : part.slice(0, equals);
+    const rawValue = equals === -1 ? '' : part.slice(equals + 1);
+    const name = strictDecode(rawName);
+    if (name === undefined)
+      throw badRequest(`Query option name '${rawName.slice(0, 40)}' is not valid percent-encoding.`);
+    const value = strictDecode(rawValue);
+    if (value === undefined)
+      throw badRequest(`The value of query option '${name.slice(0, 40)}' is not valid percent-encoding.`);
+    pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+function strictDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body's text; bytes that are not UTF-8 are refused, never stored as U+FFFD. */
+function bodyText(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
+  }
 }
 
 async function requestBody(request: IncomingMessage, operation: Operation, limit: number): Promise<unknown> {
@@ -477,7 +558,14 @@ async function requestBody(request: IncomingMessage, operation: Operation, limit
       `A request body must be sent as application/json; got ${contentType === undefined ? 'no Content-Type' : `'${contentType.slice(0, 60)}'`}.`,
     );
   if (bytes.length === 0) throw badRequest(`${operation.name} needs a request body.`);
-  const text = bytes.toString('utf8');
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset))
+    throw new ServiceFault(
+      415,
+      'UnsupportedMediaType',
+      `A request body must be UTF-8 JSON; got charset '${charset.slice(0, 40)}'.`,
+    );
+  const text = bodyText(bytes);
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   const body: unknown = JSON.parse(text);
   const problem = shapeProblem(operation.body, body);

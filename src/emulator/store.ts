@@ -62,29 +62,58 @@ export function isCollectionName(name: unknown): name is CollectionName {
   return typeof name === 'string' && (COLLECTIONS as readonly string[]).includes(name);
 }
 
+/**
+ * Durable before visible: a change is applied here before its journal record is on disk, so every read notes the
+ * journal seq of the newest not-yet-durable change of the collection it reads (`readHorizon`). A response that
+ * read such a collection is held until that seq is durable (server.ts); one that did not goes out at once.
+ */
 export class Store {
   private readonly collections = new Map<CollectionName, Map<string, JsonRecord>>();
   private readonly children = new Map<CollectionName, Map<string, Set<string>>>();
   private readonly upnIndex = new Map<string, string>();
+  /** Collections with changes whose journal record is not durable yet: the seq of the newest such change. */
+  private readonly undurable = new Map<CollectionName, number>();
+  private horizon = 0;
 
   constructor() {
     for (const name of COLLECTIONS) this.collections.set(name, new Map());
   }
 
+  private read(collection: CollectionName): Map<string, JsonRecord> {
+    if (this.undurable.size > 0) {
+      const seq = this.undurable.get(collection);
+      if (seq !== undefined && seq > this.horizon) this.horizon = seq;
+    }
+    return this.collections.get(collection)!;
+  }
+
+  /** The newest not-yet-durable seq read since the last call (0 when none), and a fresh start. */
+  takeReadHorizon(): number {
+    const horizon = this.horizon;
+    this.horizon = 0;
+    return horizon;
+  }
+
+  /** Every change up to `seq` is on disk: its collections read as durable again. */
+  settle(seq: number): void {
+    for (const [collection, newest] of this.undurable) if (newest <= seq) this.undurable.delete(collection);
+  }
+
   get(collection: CollectionName, id: string): JsonRecord | undefined {
-    return this.collections.get(collection)!.get(id);
+    return this.read(collection).get(id);
   }
 
   all(collection: CollectionName): IterableIterator<JsonRecord> {
-    return this.collections.get(collection)!.values();
+    return this.read(collection).values();
   }
 
   size(collection: CollectionName): number {
-    return this.collections.get(collection)!.size;
+    return this.read(collection).size;
   }
 
   /** Records of a collection under a parent key (see PARENT_KEYS). */
   childrenOf(collection: CollectionName, parent: string): JsonRecord[] {
+    this.read(collection);
     const ids = this.children.get(collection)?.get(parent);
     if (ids === undefined) return [];
     const records = this.collections.get(collection)!;
@@ -96,11 +125,15 @@ export class Store {
     return this.get('users', idOrUpn) ?? this.get('users', this.upnIndex.get(idOrUpn.toLowerCase()) ?? '');
   }
 
-  /** Applies changes in order. Used by transactions, by seeding and by journal replay. */
-  apply(changes: readonly Change[]): void {
+  /**
+   * Applies changes in order. Used by transactions, by seeding and by journal replay. `seq`: the journal record
+   * that will carry them, not yet durable (see `settle`).
+   */
+  apply(changes: readonly Change[], seq?: number): void {
     for (const [collection, id, value] of changes) {
       const records = this.collections.get(collection);
       if (records === undefined) throw new TypeError(`unknown collection ${String(collection)}`);
+      if (seq !== undefined) this.undurable.set(collection, seq);
       const previous = records.get(id);
       if (previous !== undefined) this.unindex(collection, id, previous);
       if (value === null) records.delete(id);

@@ -57,6 +57,7 @@ interface QueryValues {
   $expand: string | readonly string[];
   $filter: string;
   $orderby: string | readonly string[];
+  $count: boolean;
   $search: string;
   $skiptoken: string;
   $deltatoken: string;

@@ -224,7 +224,7 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
         operationUrl: url,
         polls,
       };
-    if (status !== 'notStarted' && status !== 'inProgress' && status !== 'running')
+    if (status !== 'running')
       throw new ServiceError(
         'E_RESPONSE_SHAPE',
         client.redact(`The clone operation has an unexpected status ${JSON.stringify(status.slice(0, 100))}`),

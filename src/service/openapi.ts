@@ -131,8 +131,9 @@ function describeOperation(operation: Operation, template: string, index: number
     responses: responses(operation),
     'x-permissions': {
       delegated: permission.delegated,
-      delegatedOther: permission.delegatedOther ?? permission.delegated,
+      ...(permission.delegatedOther === undefined ? {} : { delegatedOther: permission.delegatedOther }),
       application: permission.application,
+      ...(permission.group === undefined ? {} : { group: permission.group }),
     },
   };
 }

@@ -31,6 +31,7 @@ export type QueryOption =
   | '$expand'
   | '$filter'
   | '$orderby'
+  | '$count'
   | '$search'
   | '$skiptoken'
   | '$deltatoken'
@@ -43,10 +44,19 @@ export type QueryOption =
 export interface PermissionRule {
   /** Delegated scopes (signed-in user) acting on the caller's own data, or on no user at all. */
   readonly delegated: readonly string[];
-  /** Delegated scopes when the operation addresses another user through `users/{id | userPrincipalName}`. */
+  /**
+   * Delegated scopes when the operation addresses another user through `users/{id | userPrincipalName}`: only
+   * scopes that act on other users (spec: Authentication 3). Required of every operation with a `{user}` path; an
+   * empty list means other users cannot be addressed with a delegated token.
+   */
   readonly delegatedOther?: readonly string[];
   /** Application permissions (app roles). */
   readonly application: readonly string[];
+  /**
+   * Scopes for the `groups/{id}` forms of an operation that also has user forms (group calendars are reached
+   * through group permissions, a user's calendar through calendar permissions). Required of such operations.
+   */
+  readonly group?: { readonly delegated: readonly string[]; readonly application: readonly string[] };
   /** Delegated calls only from work or school accounts (spec: Authentication 4). */
   readonly workOrSchoolOnly?: boolean;
   /** The caller must hold one of these directory roles. */
@@ -426,9 +436,10 @@ const OPERATION_TABLE = [
     body: 'eventForward',
     response: { status: 202, kind: 'none' },
     permission: {
-      delegated: ['Calendars.Read', 'Calendars.ReadWrite', 'Group.ReadWrite.All'],
+      delegated: ['Calendars.Read', 'Calendars.ReadWrite'],
       delegatedOther: ['Calendars.Read.Shared', 'Calendars.ReadWrite.Shared'],
       application: ['Calendars.Read', 'Calendars.ReadWrite'],
+      group: { delegated: ['Group.ReadWrite.All'], application: [] },
     },
     source: 'spec',
     specRows: [
@@ -444,9 +455,10 @@ const OPERATION_TABLE = [
     query: ['$select'],
     response: { status: 200, kind: 'entity', resource: 'event' },
     permission: {
-      delegated: ['Calendars.ReadBasic', 'Calendars.Read', 'Calendars.ReadWrite', 'Group.Read.All'],
+      delegated: ['Calendars.ReadBasic', 'Calendars.Read', 'Calendars.ReadWrite'],
       delegatedOther: ['Calendars.Read.Shared', 'Calendars.ReadWrite.Shared'],
       application: ['Calendars.ReadBasic', 'Calendars.Read'],
+      group: { delegated: ['Group.Read.All', 'Group.ReadWrite.All'], application: [] },
     },
     source: 'extension',
     specRows: [],
@@ -460,9 +472,10 @@ const OPERATION_TABLE = [
     query: [],
     response: { status: 204, kind: 'none' },
     permission: {
-      delegated: ['Calendars.ReadWrite', 'Group.ReadWrite.All'],
-      delegatedOther: ['Calendars.ReadWrite.Shared', 'Calendars.ReadWrite'],
+      delegated: ['Calendars.ReadWrite'],
+      delegatedOther: ['Calendars.ReadWrite.Shared'],
       application: ['Calendars.ReadWrite'],
+      group: { delegated: ['Group.ReadWrite.All'], application: [] },
     },
     source: 'spec',
     specRows: [
@@ -542,7 +555,8 @@ const OPERATION_TABLE = [
     family: 'workbook',
     method: 'GET',
     paths: [...inWorkbook('/tables/{table}/columns'), ...inWorkbook('/worksheets/{worksheet}/tables/{table}/columns')],
-    query: ['$top', '$skip', '$select'],
+    // The spec's row: "OData query parameters supported".
+    query: ['$filter', '$orderby', '$select', '$top', '$skip', '$count'],
     headers: ['Workbook-Session-Id'],
     response: { status: 200, kind: 'collection', resource: 'workbookTableColumn' },
     permission: WORKBOOK_READ,
@@ -808,4 +822,40 @@ export const OPERATIONS: readonly Operation[] = OPERATION_TABLE;
 /** The operation of a given name; undefined when none has it. */
 export function operationNamed(name: string): Operation | undefined {
   return OPERATIONS.find((operation) => operation.name === name);
+}
+
+const CHECKS: Readonly<Record<NonNullable<PermissionRule['check']>, string>> = {
+  groupOwnerRoles: 'an owner of the group, or a directory role of the spec’s Authentication 5',
+  teamMemberOrTeamsAdministrator: 'a member of the team, or teamsAdministrator',
+};
+
+/**
+ * The permission table of the README, rendered from the table above (a test checks the README holds exactly this):
+ * what a token needs for each operation, least privileged first.
+ */
+export function permissionTable(): string {
+  const cell = (scopes: readonly string[] | undefined, absent = '—'): string =>
+    scopes === undefined ? absent : scopes.length === 0 ? 'not supported' : scopes.map((s) => `\`${s}\``).join(', ');
+  const rows = OPERATIONS.map((operation) => {
+    const rule = operation.permission;
+    const hasUserForm = operation.paths.some((path) => path.startsWith('/users/{user}'));
+    const conditions = [
+      ...(rule.workOrSchoolOnly === true ? ['work or school accounts only'] : []),
+      ...(rule.directoryRoles === undefined ? [] : [`role: ${rule.directoryRoles.join(' or ')}`]),
+      ...(rule.check === undefined ? [] : [CHECKS[rule.check]]),
+    ];
+    return [
+      `\`${operation.name}\``,
+      cell(rule.delegated),
+      hasUserForm ? cell(rule.delegatedOther, 'not supported') : '—',
+      rule.group === undefined ? '—' : `${cell(rule.group.delegated)}; app: ${cell(rule.group.application)}`,
+      cell(rule.application),
+      conditions.join('; ') || '—',
+    ];
+  });
+  return [
+    '| Operation | Delegated (least privileged first) | Delegated, another user | Group forms | Application | Also required |',
+    '| :-- | :-- | :-- | :-- | :-- | :-- |',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 }

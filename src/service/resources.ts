@@ -121,7 +121,8 @@ export const RESOURCE_SCHEMAS = {
     properties: {
       id: ID,
       operationType: TEXT,
-      status: { type: 'string' },
+      // The spec's States table: a client polls while the status is running.
+      status: { enum: ['running', 'succeeded', 'failed'] },
       targetResourceId: TEXT,
       targetResourceLocation: TEXT,
       createdDateTime: TEXT,

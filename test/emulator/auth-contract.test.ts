@@ -261,6 +261,7 @@ describe('what the transport makes of the token check’s failures', () => {
           store.apply(changes);
           return commit(changes);
         },
+        durable: () => undefined,
         admin: () => Promise.resolve(undefined),
         now: () => new Date(),
       },

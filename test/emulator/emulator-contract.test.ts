@@ -381,7 +381,7 @@ describe('options that reach the server', () => {
       const statuses: string[] = [];
       for (let i = 0; i <= running; i++)
         statuses.push((await api.call('GET', clone.headers.get('location')!)).body.status);
-      expect(statuses).toEqual([...Array<string>(running).fill('inProgress'), 'succeeded']);
+      expect(statuses).toEqual([...Array<string>(running).fill('running'), 'succeeded']);
     }
   });
 

@@ -567,7 +567,7 @@ describe('team clone', () => {
       operationType: 'cloneTeam',
       createdDateTime: expect.any(String),
       lastActionDateTime: expect.any(String),
-      status: 'inProgress',
+      status: 'running',
       attemptsCount: 1,
       targetResourceId: null,
       targetResourceLocation: null,
@@ -887,12 +887,13 @@ describe('channel tabs', () => {
         'NotFound',
         "Channel 'nope' was not found.",
       ],
+      // Authorization before existence: a caller who is not a member learns nothing of a team that does not exist.
       [
         tabsOf(BUILDS, 'nope'),
         { displayName: 'x', 'teamsApp@odata.bind': bind(APPS.dashboard) },
-        404,
-        'NotFound',
-        'No team found with Group Id nope',
+        403,
+        'Authorization_RequestDenied',
+        'Only members of the team, or a team service administrator, can pin tabs to its channels.',
       ],
       [
         tabsOf(BUILDS),

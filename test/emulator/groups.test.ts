@@ -221,7 +221,7 @@ describe('team clone', () => {
     expect(location).toMatch(new RegExp(`^/teams\\(${G.release}\\)/operations\\([0-9a-f-]{36}\\)$`));
     expect(started.text).toBe('');
     const first = await poll(location);
-    expect(first).toMatchObject({ status: 'inProgress', targetResourceId: null, attemptsCount: 1 });
+    expect(first).toMatchObject({ status: 'running', targetResourceId: null, attemptsCount: 1 });
     const done = await poll(location);
     expect(done).toMatchObject({ status: 'succeeded', error: null, attemptsCount: 2 });
     expect(done.targetResourceId).toMatch(/^[0-9a-f-]{36}$/);

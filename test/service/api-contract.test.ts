@@ -161,7 +161,7 @@ describe('requests', () => {
     const error = await rejection(columns({ item: 'i', table: 't', [long]: 'red' }).all());
     expect(error).toMatchObject({
       code: 'E_REQUEST_SHAPE',
-      message: `listTableColumns takes no ${JSON.stringify(long.slice(0, 60))} (it takes item, table, itemPath, worksheet, top, skip, select)`,
+      message: `listTableColumns takes no ${JSON.stringify(long.slice(0, 60))} (it takes item, table, itemPath, worksheet, filter, orderby, select, top, skip, count)`,
     });
     const none = service.authenticationMethods.listPhoneMethods as unknown as (r: object) => {
       all(): Promise<unknown>;

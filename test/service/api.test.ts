@@ -374,7 +374,7 @@ describe('the typed client, edges', () => {
     await expect(untyped.cloneTeam!({ body: {} })).rejects.toThrow('cloneTeam takes { team, body }');
     const tables = odd.workbook.listTableColumns as unknown as (r: object) => { all(): Promise<unknown> };
     await expect(tables({ item: 'i', table: 't', colour: 'red' }).all()).rejects.toThrow(
-      'listTableColumns takes no "colour" (it takes item, table, itemPath, worksheet, top, skip, select)',
+      'listTableColumns takes no "colour" (it takes item, table, itemPath, worksheet, filter, orderby, select, top, skip, count)',
     );
     // A long problem is cut to a line.
     answers.set('/planner/tasks/t/progressTaskBoardFormat', { id: 'x', ['x'.repeat(400)]: 1, orderHint: 5 });

@@ -62,8 +62,8 @@ describe('invoke', () => {
       ['listPhoneMethods', { query: { $top: 1 } }, /takes no query options/],
       [
         'listTableColumns',
-        { params: { item: 'i', table: 't' }, query: { $filter: 'x' } },
-        /takes the query options \$top, \$skip, \$select, not \$filter/,
+        { params: { item: 'i', table: 't' }, query: { $expand: 'x' } },
+        /takes the query options \$filter, \$orderby, \$select, \$top, \$skip, \$count, not \$expand/,
       ],
       ['cloneTeam', { params: { team: 't' } }, /needs a request body/],
       ['nope', {}, /No operation named "nope"/],

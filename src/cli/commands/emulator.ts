@@ -242,7 +242,7 @@ export const emulatorCommand = defineCommand({
       .option('clone-polls', {
         type: 'number',
         default: 1,
-        describe: 'Polls a team clone stays in progress before it completes',
+        describe: 'Polls a team clone answers "running" before it completes',
         group: 'Server:',
       })
       .option('quiet', { type: 'boolean', default: false, describe: 'No per-request log lines', group: 'Server:' })

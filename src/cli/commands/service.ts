@@ -26,6 +26,7 @@ const QUERY_FLAGS: Readonly<Record<QueryOption, string>> = {
   $expand: 'expand',
   $filter: 'filter',
   $orderby: 'orderby',
+  $count: 'count',
   $search: 'search',
   $skiptoken: 'skiptoken',
   $deltatoken: 'deltatoken',

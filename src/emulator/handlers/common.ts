@@ -56,13 +56,19 @@ export function parseReference(url: string, member: string): { kind: string; id:
   const id = match?.[2] ?? match?.[3] ?? match?.[4];
   if (match === null || id === undefined || id === '')
     throw badRequest(`Invalid ${member}: '${truncate(url)}' is not a reference to an object of this service.`);
-  let decoded: string;
+  return { kind: match[1]!, id: decodeMember(id, url, member) };
+}
+
+/**
+ * Percent-decodes part of a request member (an id inside a reference URL): a malformed escape or bytes that are
+ * not UTF-8 are a 400 naming the member, never a URIError.
+ */
+export function decodeMember(part: string, whole: string, member: string): string {
   try {
-    decoded = decodeURIComponent(id);
+    return decodeURIComponent(part);
   } catch {
-    throw badRequest(`Invalid ${member}: '${truncate(url)}' is not valid percent-encoding.`);
+    throw badRequest(`Invalid ${member}: '${truncate(whole)}' is not valid percent-encoding.`);
   }
-  return { kind: match[1]!, id: decoded };
 }
 
 /** Text from a request (an id, a URL), cut for a message. */

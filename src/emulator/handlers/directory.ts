@@ -6,7 +6,7 @@ import type { Handler, HandlerContext } from '../context.js';
 import { badRequest, ServiceFault } from '../faults.js';
 import { applySelect, parseCount, parseEqualityFilter, parseExpand, parseSelect, type ExpandItem } from '../odata.js';
 import type { Json, JsonRecord } from '../store.js';
-import { collection, entity, list, noContent, strings, truncate } from './common.js';
+import { collection, decodeMember, entity, list, noContent, strings, truncate } from './common.js';
 
 const resourceNotFound = (what: string, id: string): ServiceFault =>
   new ServiceFault(404, 'ResourceNotFound', `${what} '${truncate(id, 80)}' was not found.`);
@@ -173,7 +173,7 @@ export const addCustodianSource: Handler = (context) => {
     throw badRequest(
       'Invalid @odata.id: expected the URL of a user source of a custodian in this case (…/ediscoveryCases/{case}/custodians/{custodian}/userSources/{source}).',
     );
-  const [caseId, custodianId, sourceId] = match.slice(1).map((part) => decodeURIComponent(part));
+  const [caseId, custodianId, sourceId] = match.slice(1).map((part) => decodeMember(part, reference, '@odata.id'));
   if (caseId !== theCase.id) throw badRequest('The data source belongs to another eDiscovery case.');
   const custodian = list(theCase, 'custodians').find((c) => c.id === custodianId);
   if (custodian === undefined || !list(custodian, 'userSources').some((s) => s.id === sourceId))

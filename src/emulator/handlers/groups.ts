@@ -7,6 +7,7 @@ import { applySelect, parseSelect } from '../odata.js';
 import {
   accepted,
   collection,
+  decodeMember,
   entity,
   list,
   noContent,
@@ -220,7 +221,22 @@ function mayAddOwner(context: HandlerContext, theGroup: JsonRecord, objectIsUser
   return isSecurity(theGroup) && holds(SECURITY_ROLES);
 }
 
+/** Whether a delegated caller may change owners of some group at all: a role of rule 5, or owning this group. */
+function mayAddOwnersAtAll(context: HandlerContext): boolean {
+  const principal = context.principal;
+  if (principal.kind === 'app') return true;
+  const roles = [...ALL_GROUP_ROLES, ...USER_OWNER_ROLES, ...UNIFIED_ROLES, ...SECURITY_ROLES];
+  if (roles.some((role) => principal.directoryRoles.has(role))) return true;
+  const theGroup = context.tx.get('groups', context.params.group!);
+  return theGroup !== undefined && strings(theGroup, 'owners').includes(principal.userId);
+}
+
+const OWNERS_DENIED =
+  'Insufficient privileges to complete the operation: your directory roles do not allow changing the owners of this group.';
+
 export const addGroupOwner: Handler = (context) => {
+  // Authorization before existence: a caller who may not change owners learns nothing about the group or object.
+  if (!mayAddOwnersAtAll(context)) throw forbidden(OWNERS_DENIED);
   const theGroup = group(context);
   const reference = parseReference(String((context.body as JsonRecord)['@odata.id']), '@odata.id');
   const kind = reference.kind.toLowerCase();
@@ -244,10 +260,7 @@ export const addGroupOwner: Handler = (context) => {
   if (objectId === undefined) throw userNotFound(reference.id);
   if (!isUnified(theGroup) && !isSecurity(theGroup))
     throw badRequest('Owners can be added to unified (Microsoft 365) and security groups only.');
-  if (!mayAddOwner(context, theGroup, objectIsUser))
-    throw forbidden(
-      'Insufficient privileges to complete the operation: your directory roles do not allow changing the owners of this group.',
-    );
+  if (!mayAddOwner(context, theGroup, objectIsUser)) throw forbidden(OWNERS_DENIED);
   const owners = strings(theGroup, 'owners');
   if (owners.includes(objectId))
     throw badRequest(
@@ -329,7 +342,8 @@ export const cloneTeam: Handler = (context) => {
     operationType: 'cloneTeam',
     createdDateTime: context.now,
     lastActionDateTime: context.now,
-    status: 'notStarted',
+    // The spec's States table: running, succeeded or failed (not the real service's notStarted/inProgress).
+    status: 'running',
     attemptsCount: 0,
     targetResourceId: null,
     targetResourceLocation: null,
@@ -439,28 +453,27 @@ export const getTeamOperation: Handler = (context) => {
     attemptsCount: Number(operation.attemptsCount) + 1,
     lastActionDateTime: context.now,
   };
-  if (operation.status === 'notStarted' || operation.status === 'inProgress') {
-    if (Number(operation.attemptsCount) < context.settings.clonePolls) next = { ...next, status: 'inProgress' };
-    else {
-      const source = context.tx.get('teams', String(operation.teamId));
-      const failure = source?.cloneError as JsonRecord | undefined;
-      if (source === undefined || failure !== undefined) {
-        next = {
-          ...next,
-          status: 'failed',
-          error: failure ?? { code: 'TeamUnavailable', message: 'The team was not found.' },
-        };
-      } else {
-        const newTeamId = runClone(context, operation, source);
-        next = {
-          ...next,
-          status: 'succeeded',
-          targetResourceId: newTeamId,
-          targetResourceLocation: `/groups('${newTeamId}')/team`,
-        };
-      }
+  // notStarted and inProgress: an operation in a state folder written before the spec's words were used.
+  const running = ['running', 'notStarted', 'inProgress'].includes(String(operation.status));
+  if (running && Number(operation.attemptsCount) >= context.settings.clonePolls) {
+    const source = context.tx.get('teams', String(operation.teamId));
+    const failure = source?.cloneError as JsonRecord | undefined;
+    if (source === undefined || failure !== undefined) {
+      next = {
+        ...next,
+        status: 'failed',
+        error: failure ?? { code: 'TeamUnavailable', message: 'The team was not found.' },
+      };
+    } else {
+      const newTeamId = runClone(context, operation, source);
+      next = {
+        ...next,
+        status: 'succeeded',
+        targetResourceId: newTeamId,
+        targetResourceLocation: `/groups('${newTeamId}')/team`,
+      };
     }
-  }
+  } else if (running) next = { ...next, status: 'running' };
   context.tx.put('teamOperations', String(operation.id), next);
   return entity(context, `teams('${String(operation.teamId)}')/operations/$entity`, operationView(next));
 };
@@ -475,22 +488,23 @@ function operationView(operation: JsonRecord): JsonRecord {
 const APP_BIND = /\/v1\.0\/appCatalogs\/teamsApps(?:\/([^/()]+)|\('([^']+)'\))\/?$/;
 
 export const addChannelTab: Handler = (context) => {
+  // Authorization before existence (spec: Authentication 6): a caller who is neither a member of the team nor a
+  // team service administrator gets 403 whether the team exists or not.
+  const principal = context.principal;
+  if (principal.kind === 'user' && !principal.directoryRoles.has('teamsAdministrator')) {
+    const found = context.tx.get('teams', context.params.team!);
+    if (found === undefined || !list(found, 'members').some((member) => member.userId === principal.userId))
+      throw forbidden('Only members of the team, or a team service administrator, can pin tabs to its channels.');
+  }
   const theTeam = team(context);
   const channel = list(theTeam, 'channels').find((c) => c.id === context.params.channel);
   if (channel === undefined)
     throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
-  const principal = context.principal;
-  if (
-    principal.kind === 'user' &&
-    !list(theTeam, 'members').some((member) => member.userId === principal.userId) &&
-    !principal.directoryRoles.has('teamsAdministrator')
-  )
-    throw forbidden('Only members of the team, or a team service administrator, can pin tabs to its channels.');
   const body = context.body as JsonRecord;
   const bind = APP_BIND.exec(String(body['teamsApp@odata.bind']));
   if (bind === null)
     throw badRequest(`Invalid teamsApp@odata.bind: expected ${context.baseUrl}/v1.0/appCatalogs/teamsApps/<app_id>.`);
-  const appId = decodeURIComponent(bind[1] ?? bind[2]!);
+  const appId = decodeMember(bind[1] ?? bind[2]!, String(body['teamsApp@odata.bind']), 'teamsApp@odata.bind');
   const app = context.store.get('teamsApps', appId);
   if (app === undefined)
     throw new ServiceFault(404, 'NotFound', `Teams app '${truncate(appId)}' was not found in the app catalog.`);

@@ -70,6 +70,8 @@ interface DeltaState {
   readonly filter: { readonly op: 'ge' | 'gt'; readonly value: string } | null;
   readonly orderDesc: boolean;
   readonly top: number | null;
+  /** `Prefer: odata.maxpagesize` of the request that made the link: later pages keep it (spec: options go in links). */
+  readonly maxPageSize?: number | null;
   /** Changes after this seq belong to the round; 0 for the first (full) round. */
   readonly since: number;
   /** Changes up to this seq belong to the round (fixed when the round starts). */
@@ -151,17 +153,20 @@ function compareKeys(a: readonly (string | number)[], b: readonly (string | numb
   return 0;
 }
 
-function pageSize(context: HandlerContext, state: DeltaState): { size: number; applied?: string } {
+/** The page size: this request's `Prefer: odata.maxpagesize`, else the one the link carries, capped by `$top`. */
+function pageSize(
+  context: HandlerContext,
+  state: DeltaState,
+): { size: number; asked: number | null; applied?: string } {
   const prefer = context.header('prefer');
   const match = prefer === undefined ? null : /(?:^|[,;\s])odata\.maxpagesize\s*=\s*"?(\d{1,10})"?/i.exec(prefer);
-  let size = state.top ?? DEFAULT_PAGE_SIZE;
-  let applied: string | undefined;
-  if (match !== null) {
-    const asked = Math.min(Math.max(Number(match[1]), 1), MAX_PAGE_SIZE);
-    size = state.top === null ? asked : Math.min(asked, state.top);
-    applied = `odata.maxpagesize=${asked}`;
-  }
-  return { size: Math.min(size, MAX_PAGE_SIZE), applied };
+  const asked = match !== null ? Math.min(Math.max(Number(match[1]), 1), MAX_PAGE_SIZE) : (state.maxPageSize ?? null);
+  if (asked === null) return { size: Math.min(state.top ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), asked };
+  return {
+    size: state.top === null ? asked : Math.min(asked, state.top),
+    asked,
+    applied: `odata.maxpagesize=${asked}`,
+  };
 }
 
 export const messageDelta: Handler = (context) => {
@@ -208,7 +213,7 @@ export const messageDelta: Handler = (context) => {
   const remaining = candidates
     .filter((candidate) => state.after === null || compareKeys(candidate.key, state.after) > 0)
     .sort((a, b) => compareKeys(a.key, b.key));
-  const { size, applied } = pageSize(context, state);
+  const { size, asked, applied } = pageSize(context, state);
   const page = remaining.slice(0, size);
   const value = page.map(({ item }) =>
     item.seq !== undefined
@@ -220,10 +225,11 @@ export const messageDelta: Handler = (context) => {
     '@odata.context': `${context.baseUrl}/v1.0/$metadata#Collection(message)`,
   };
   if (remaining.length > page.length) {
-    const next: DeltaState = { ...state, after: page[page.length - 1]!.key };
+    const next: DeltaState = { ...state, maxPageSize: asked, after: page[page.length - 1]!.key };
     body['@odata.nextLink'] = `${base}?$skiptoken=${sealState(context, next)}`;
   } else {
-    body['@odata.deltaLink'] = `${base}?$deltatoken=${sealState(context, { ...state, after: null })}`;
+    body['@odata.deltaLink'] =
+      `${base}?$deltatoken=${sealState(context, { ...state, maxPageSize: asked, after: null })}`;
   }
   body.value = value;
   const result: HandlerResult = {

@@ -6,7 +6,7 @@
  */
 import type { Handler, HandlerContext } from '../context.js';
 import { badRequest, ServiceFault } from '../faults.js';
-import { applySelect, parseCount, parseSelect } from '../odata.js';
+import { applySelect, parseCount, parseCountFlag, parseFilter, parseOrderBy, parseSelect } from '../odata.js';
 import type { Json, JsonRecord } from '../store.js';
 import { collection, entity, list, noContent, truncate } from './common.js';
 import { htmlColorHex } from './colors.js';
@@ -239,19 +239,30 @@ export const getRangeBorder: Handler = (context) => {
 
 const COLUMN_FIELDS = ['id', 'name', 'index', 'values'];
 
+const COLUMN_TYPE = 'vendor.graph.workbookTableColumn';
+
 export const listTableColumns: Handler = (context) => {
   const book = workbook(context);
   const tableRecord = table(context, book);
   const sessionRecord = session(context, book);
   if (sessionRecord !== undefined) touch(context, sessionRecord);
-  const top = parseCount('$top', context.query.get('$top'));
-  const skip = parseCount('$skip', context.query.get('$skip')) ?? 0;
-  const select = parseSelect(context.query.get('$select'), COLUMN_FIELDS, 'vendor.graph.workbookTableColumn');
-  const columns = [...list(tableRecord, 'columns')].sort((a, b) => Number(a.index) - Number(b.index));
-  const page = columns
+  const query = context.query;
+  const top = parseCount('$top', query.get('$top'));
+  const skip = parseCount('$skip', query.get('$skip')) ?? 0;
+  const select = parseSelect(query.get('$select'), COLUMN_FIELDS, COLUMN_TYPE);
+  const filter = parseFilter(query.get('$filter'), { id: 'string', name: 'string', index: 'number' }, COLUMN_TYPE);
+  const order = parseOrderBy(query.get('$orderby'), ['id', 'name', 'index'], COLUMN_TYPE);
+  const count = parseCountFlag(query.get('$count'));
+  const byIndex = [...list(tableRecord, 'columns')].sort((a, b) => Number(a.index) - Number(b.index));
+  const matching = (filter === undefined ? byIndex : byIndex.filter(filter)).sort(order ?? (() => 0));
+  const page = matching
     .slice(skip, top === undefined ? undefined : skip + top)
     .map((column) => applySelect(column, select, []));
-  return collection(context, 'Collection(workbookTableColumn)', page);
+  const result = collection(context, 'Collection(workbookTableColumn)', page);
+  // OData puts the count of every match (before $skip and $top) ahead of the items.
+  if (!count) return result;
+  const { value, ...rest } = result.body as Record<string, unknown>;
+  return { ...result, body: { ...rest, '@odata.count': matching.length, value } };
 };
 
 const RANGE_FIELDS = ['address', 'addressLocal', 'rowCount', 'columnCount', 'rowIndex', 'columnIndex'];
