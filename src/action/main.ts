@@ -114,7 +114,13 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
       changed === undefined || report.result === undefined
         ? report
         : { ...report, result: { ...report.result, diagnostics: report.result.diagnostics.filter(keep) } };
-    if (shown !== report) unannotated.push(leftOut(report.uri, report.result!.diagnostics.filter((d) => !keep(d))));
+    if (shown !== report)
+      unannotated.push(
+        leftOut(
+          report.uri,
+          report.result!.diagnostics.filter((d) => !keep(d)),
+        ),
+      );
     const lines = formatGithubFile(shown, options);
     if (lines.length > 0) stdout(lines.join('\n') + '\n');
   }
@@ -147,7 +153,8 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     `bomwright: ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'document')}${share}${unchecked}${threads}; SARIF: ${sarifFile}; html: ${htmlShown}\n`,
   );
   const note = unannotatedNote(unannotated, `the SARIF (${sarifFile}) or html (${htmlShown}) report`);
-  if (note !== undefined) stdout([`bomwright: ${note.headline}`, ...note.documents.map((d) => `  ${d}`)].join('\n') + '\n');
+  if (note !== undefined)
+    stdout([`bomwright: ${note.headline}`, ...note.documents.map((d) => `  ${d}`)].join('\n') + '\n');
   if (failOn === 'never') return 0;
   if (t.errors > 0 || t.failures > 0) return 1;
   return failOn === 'warning' && t.warnings > 0 ? 1 : 0;

@@ -86,7 +86,12 @@ export function formatJobSummary(
     '',
     ...(note === undefined
       ? []
-      : [`${note.headline[0]!.toUpperCase()}${note.headline.slice(1)}.`, '', ...note.documents.map((d) => `- ${cell(d)}`), '']),
+      : [
+          `${note.headline[0]!.toUpperCase()}${note.headline.slice(1)}.`,
+          '',
+          ...note.documents.map((d) => `- ${cell(d)}`),
+          '',
+        ]),
     '| document | format | verdict | errors | warnings |',
     '|---|---|---|--:|--:|',
     ...rows,

@@ -100,10 +100,7 @@ export function resolveShard(text: string, env: Readonly<Record<string, string |
         : `${what} ${text}: ${source.total} (${source.system}) must be a whole number from 1 to ${MAX_SHARDS}, not ${JSON.stringify(rawTotal ?? '')}`,
     );
   if (given !== undefined && given !== total)
-    throw new BomwrightError(
-      'E_USAGE',
-      `${what} ${text} disagrees with ${source.total} = ${total} (${source.system})`,
-    );
+    throw new BomwrightError('E_USAGE', `${what} ${text} disagrees with ${source.total} = ${total} (${source.system})`);
   const index = position === undefined ? undefined : position - source.base + 1;
   if (index === undefined || index < 1 || index > total)
     throw new BomwrightError(

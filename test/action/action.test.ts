@@ -177,7 +177,9 @@ describe('GitHub Action', () => {
     expect(run.stdout).toContain('bomwright: 1 error, 1 warning in 1 document; SARIF: bomwright.sarif');
     expect(run.summary).toContain('1 document: 1 error, 1 warning');
     writeFileSync(path.join(dir, 'two.json'), SAMPLE);
-    expect(runAction(dir, { paths: 'bom.json two.json' }).stdout).toContain('bomwright: 1 error, 1 warning in 2 documents;');
+    expect(runAction(dir, { paths: 'bom.json two.json' }).stdout).toContain(
+      'bomwright: 1 error, 1 warning in 2 documents;',
+    );
   });
 
   it('without the base revision (a shallow checkout), says to check out with fetch-depth: 0', () => {

@@ -25,8 +25,7 @@ beforeAll(() => {
   dir = temp();
   mkdirSync(path.join(dir, '.git'));
   mkdirSync(path.join(dir, 'sboms'));
-  for (let i = 0; i < 12; i++)
-    writeFileSync(path.join(dir, `sboms/bom-${i}.json`), JSON.stringify(minimalBom('1.6')));
+  for (let i = 0; i < 12; i++) writeFileSync(path.join(dir, `sboms/bom-${i}.json`), JSON.stringify(minimalBom('1.6')));
 });
 
 async function shard(spec: string, env: NodeJS.ProcessEnv) {
