@@ -52,6 +52,12 @@ export const SHARD_SOURCES: readonly ShardSource[] = [
   { system: 'a Kubernetes Indexed Job', index: 'JOB_COMPLETION_INDEX', total: undefined, base: 0 },
 ];
 
+/** An environment value in a message: quoted, and cut short, as the environment is not ours. */
+function shown(value: string | undefined): string {
+  const text = value ?? '';
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
 /** A whole number written in plain decimal digits (no sign, no exponent), or undefined. */
 function wholeNumber(text: string | undefined): number | undefined {
   return text !== undefined && /^\d{1,6}$/.test(text) ? Number(text) : undefined;
@@ -60,7 +66,7 @@ function wholeNumber(text: string | undefined): number | undefined {
 /**
  * `--shard I/N`, or `auto` / `auto/N`: the job's position read from the environment of the CI system it runs in
  * (SHARD_SOURCES). With `auto/N`, N is the number of jobs: required for a Kubernetes Indexed Job, and checked
- * against the CI system's own total elsewhere. Every refusal is one line that names the variables.
+ * against the system's own total for the others. Every refusal is one line that names the variables.
  */
 export function resolveShard(text: string, env: Readonly<Record<string, string | undefined>>, what = '--shard'): Shard {
   const auto = /^auto(?:\/(.*))?$/.exec(text);
@@ -71,7 +77,7 @@ export function resolveShard(text: string, env: Readonly<Record<string, string |
     if (given === undefined || given < 1 || given > MAX_SHARDS)
       throw new BomwrightError(
         'E_USAGE',
-        `${what} auto/N needs N, the number of jobs, from 1 to ${MAX_SHARDS}, not ${JSON.stringify(auto[1])}`,
+        `${what} auto/N needs N, the number of jobs, from 1 to ${MAX_SHARDS}, not ${shown(auto[1])}`,
       );
   }
   const found = SHARD_SOURCES.filter((source) => env[source.index] !== undefined && env[source.index] !== '');
@@ -97,7 +103,7 @@ export function resolveShard(text: string, env: Readonly<Record<string, string |
       'E_USAGE',
       source.total === undefined
         ? `${what} ${text}: ${source.index} is set (${source.system}) but the number of jobs is not: give ${what} auto/N, N = the Job's completions`
-        : `${what} ${text}: ${source.total} (${source.system}) must be a whole number from 1 to ${MAX_SHARDS}, not ${JSON.stringify(rawTotal ?? '')}`,
+        : `${what} ${text}: ${source.total} (${source.system}) must be a whole number from 1 to ${MAX_SHARDS}, not ${shown(rawTotal)}`,
     );
   if (given !== undefined && given !== total)
     throw new BomwrightError('E_USAGE', `${what} ${text} disagrees with ${source.total} = ${total} (${source.system})`);
@@ -105,7 +111,7 @@ export function resolveShard(text: string, env: Readonly<Record<string, string |
   if (index === undefined || index < 1 || index > total)
     throw new BomwrightError(
       'E_USAGE',
-      `${what} ${text}: ${source.index} (${source.system}, counted from ${source.base}) must be a whole number from ${source.base} to ${total - 1 + source.base}, not ${JSON.stringify(rawIndex)}`,
+      `${what} ${text}: ${source.index} (${source.system}, counted from ${source.base}) must be a whole number from ${source.base} to ${total - 1 + source.base}, not ${shown(rawIndex)}`,
     );
   return { index, count: total };
 }

@@ -106,6 +106,10 @@ describe('validate --shard auto', () => {
     );
     expect(await refusal('auto', { CIRCLE_NODE_INDEX: '-1', CIRCLE_NODE_TOTAL: '3' })).toContain('not "-1"');
     expect(await refusal('auto', { CIRCLE_NODE_INDEX: '1.0', CIRCLE_NODE_TOTAL: '3' })).toContain('not "1.0"');
+    // A long value is cut short in the message: 40 characters, then an ellipsis.
+    expect(await refusal('auto', { CIRCLE_NODE_INDEX: 'x'.repeat(41), CIRCLE_NODE_TOTAL: '3' })).toContain(
+      `not "${'x'.repeat(40)}…"`,
+    );
   });
 
   it('refuses a missing or bad total, a total that disagrees, and two systems at once', async () => {
