@@ -122,5 +122,5 @@ describe.skipIf(SKIP !== undefined)('the pre-commit hook, installed by the pre-c
     const bumped = commit('bumped change');
     expect(bumped.status, `${bumped.stdout}\n${bumped.stderr}`).toBe(0);
     expect(git(work, env, 'rev-list', '--count', 'HEAD').trim()).toBe('2');
-  }, 900_000);
+  }, 1_800_000);
 });
