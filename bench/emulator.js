@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
+
+// The load generator is a test tool (test/package.json, installed by npm run bench), not a root dependency.
+const autocannon = createRequire(new URL('../test/package.json', import.meta.url))('autocannon');
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/bomwright.cjs');

@@ -7,10 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from '@microsoft/microsoft-graph-client';
-import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
 import { Agent } from 'undici';
 import { mintToken, startEmulatorChild } from './emulator-child.js';
+
+// The load generator and the Graph SDK are test tools (test/package.json, installed by npm run bench).
+const tool = createRequire(new URL('../test/package.json', import.meta.url));
+const autocannon = tool('autocannon');
+const { Client } = tool('@microsoft/microsoft-graph-client');
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const DURATION_S = values.quick ? 4 : 10;

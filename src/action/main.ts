@@ -7,13 +7,15 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { BomwrightError, describeError } from '../errors.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
 import { GraphBudget } from '../format/html.js';
 import { formatReports, totals } from '../format/index.js';
-import { artifactsUrl, formatJobSummary } from '../format/job-summary.js';
+import { artifactsUrl, formatJobSummary, unannotatedNote, type Unannotated } from '../format/job-summary.js';
+import { plural } from '../format/report.js';
 import { neutralizeControls } from '../format/terminal.js';
-import { changedLines, gitRoot, resolveCommit } from '../node/git.js';
+import { changedLines, gitRoot, resolveCommit, type Commit } from '../node/git.js';
 import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
 import { validateFiles } from '../node/validate-files.js';
 import { repositoryRoot } from '../node/paths.js';
@@ -62,7 +64,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   // On pull requests the base branch is the baseline of the version rule, unless base-ref says otherwise.
   const baseRef = input(env, 'base-ref', env.GITHUB_BASE_REF ? `origin/${env.GITHUB_BASE_REF}` : '');
   const root = baseRef ? gitRoot(workspace) : undefined;
-  const base = baseRef ? resolveCommit(baseRef, root!) : undefined;
+  const base = baseRef ? baseCommit(baseRef, root!) : undefined;
   const trustPaths = list(input(env, 'trust')).map((p) => path.resolve(workspace, p));
   const sarifFile = input(env, 'sarif-file', 'bomwright.sarif');
   // The html report goes next to the SARIF file unless named.
@@ -101,6 +103,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
           },
         });
   const options = { toolVersion: VERSION, ...(stamp === undefined ? {} : { shard: stamp }) };
+  const unannotated: Unannotated[] = [];
   for (const report of reports) {
     // Annotations only where the pull request changed something: the rest was there before.
     const changed = base ? changedLines(path.join(repoRoot, report.uri), base, repoRoot) : undefined;
@@ -111,6 +114,13 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
       changed === undefined || report.result === undefined
         ? report
         : { ...report, result: { ...report.result, diagnostics: report.result.diagnostics.filter(keep) } };
+    if (shown !== report)
+      unannotated.push(
+        leftOut(
+          report.uri,
+          report.result!.diagnostics.filter((d) => !keep(d)),
+        ),
+      );
     const lines = formatGithubFile(shown, options);
     if (lines.length > 0) stdout(lines.join('\n') + '\n');
   }
@@ -131,19 +141,50 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     const shown = path.relative(workspace, htmlPath).split(path.sep).join('/');
     appendFileSync(
       env.GITHUB_STEP_SUMMARY,
-      formatJobSummary(reports, { file: shown, ...(link === undefined ? {} : { artifactsUrl: link }) }),
+      formatJobSummary(reports, { file: shown, ...(link === undefined ? {} : { artifactsUrl: link }) }, unannotated),
     );
   }
-  const threads = workers > 0 ? ` (${workers} worker threads)` : '';
+  const threads = workers > 0 ? ` (${plural(workers, 'worker thread')})` : '';
   // Files that could not be checked at all are said as such: they fail the run too.
   const unchecked = t.failures > 0 ? `, ${t.failures} not checked (see above)` : '';
   const share = shard === undefined ? '' : ` (shard ${shard.index}/${shard.count})`;
+  const htmlShown = path.relative(workspace, htmlPath);
   stdout(
-    `bomwright: ${t.errors} errors, ${t.warnings} warnings in ${t.files} documents${share}${unchecked}${threads}; SARIF: ${sarifFile}; html: ${path.relative(workspace, htmlPath)}\n`,
+    `bomwright: ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'document')}${share}${unchecked}${threads}; SARIF: ${sarifFile}; html: ${htmlShown}\n`,
   );
+  const note = unannotatedNote(unannotated, `the SARIF (${sarifFile}) or html (${htmlShown}) report`);
+  if (note !== undefined)
+    stdout([`bomwright: ${note.headline}`, ...note.documents.map((d) => `  ${d}`)].join('\n') + '\n');
   if (failOn === 'never') return 0;
   if (t.errors > 0 || t.failures > 0) return 1;
   return failOn === 'warning' && t.warnings > 0 ? 1 : 0;
+}
+
+/**
+ * The base of a pull request. actions/checkout fetches one commit unless told otherwise, so a missing base is
+ * almost always a shallow checkout: say how to fix it.
+ */
+function baseCommit(baseRef: string, root: string): Commit {
+  try {
+    return resolveCommit(baseRef, root);
+  } catch (error) {
+    if (!isBomwrightError(error)) throw error;
+    throw new BomwrightError(
+      'E_USAGE',
+      `The base revision ${JSON.stringify(baseRef)} is not in this checkout: check out with fetch-depth: 0 (actions/checkout) so the base branch is there, or set base-ref`,
+    );
+  }
+}
+
+/** The findings a pull request's annotations leave out, counted, with their lines. */
+function leftOut(uri: string, diagnostics: readonly Diagnostic[]): Unannotated {
+  const lines = [...new Set(diagnostics.flatMap((d) => (d.line === undefined ? [] : [d.line])))].sort((a, b) => a - b);
+  return {
+    uri,
+    errors: diagnostics.filter((d) => d.severity === 'error').length,
+    warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+    lines,
+  };
 }
 
 /** One annotation line for the run's failure; exit 2, as for the CLI. */

@@ -70,7 +70,8 @@ try {
   }
   await cli.main({ argv: ['validate', dir, '--jobs', '1'], cwd: dir, stdout: quiet, stderr: quiet });
   const written = [...cli.writeCodeCaches(), ...writeCodeCaches()];
-  console.log(`code caches: ${written.map((f) => path.relative(root, f)).join(', ')}`);
+  // Standard error: the build runs inside `npm pack`, whose standard output is the tarball's name and nothing else.
+  process.stderr.write(`code caches: ${written.map((f) => path.relative(root, f)).join(', ')}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

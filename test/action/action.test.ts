@@ -109,6 +109,95 @@ describe('GitHub Action', () => {
     expect(run.outputs).toContain('errors=1\nwarnings=1\n');
   });
 
+  it('on a pull request: says how many findings on unchanged lines are not annotated, and where they are', () => {
+    const dir = tempDir();
+    git(dir, 'init', '-q', '-b', 'main');
+    const doc = JSON.parse(SAMPLE);
+    // Old errors on lines the pull request leaves alone: two unknown component types.
+    doc.components[1].type = 'not a type';
+    doc.components[2].type = 'not a type either';
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'base');
+    git(dir, 'branch', 'base');
+    const before = runAction(dir, { paths: 'bom.json' });
+    const old = Number(/^errors=(\d+)$/m.exec(before.outputs)![1]);
+    expect(old).toBe(2);
+    // The pull request bumps the version (no version-rule error) and adds one error on a line it changes.
+    doc.version += 1;
+    doc.components[0].type = 'new and bad';
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    const lineOf = (text: string) =>
+      JSON.stringify(doc, null, 2)
+        .split('\n')
+        .findIndex((line) => line.includes(text)) + 1;
+    const run = runAction(dir, { paths: 'bom.json', 'base-ref': 'base', 'sarif-file': 'out/bomwright.sarif' });
+    expect(run.status).toBe(1);
+    const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::'));
+    expect(annotations).toHaveLength(1);
+    expect(annotations[0]).toContain(`line=${lineOf('new and bad')},`);
+    expect(run.outputs).toContain(`errors=${old + 1}\nwarnings=0\n`);
+    const errors = (n: number) => `${n} error${n === 1 ? '' : 's'}`;
+    const where = `lines ${lineOf('"not a type"')} and ${lineOf('"not a type either"')}`;
+    expect(run.stdout).toContain(
+      `bomwright: ${errors(old + 1)}, 0 warnings in 1 document; SARIF: out/bomwright.sarif; html: out/bomwright.html\n` +
+        `bomwright: ${errors(old)} on unchanged lines are not annotated: see the SARIF (out/bomwright.sarif) or html (out/bomwright.html) report\n` +
+        `  bom.json: ${errors(old)}, ${where}\n`,
+    );
+    expect(run.summary).toContain(
+      `${errors(old)} on unchanged lines are not annotated: see the SARIF or html report.\n\n- bom.json: ${errors(old)}, ${where}\n`,
+    );
+
+    // One finding left out: singular throughout. Nothing left out: no note at all.
+    doc.components[2].type = 'library';
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    git(dir, 'commit', '-q', '-am', 'one old error left');
+    git(dir, 'branch', '-f', 'base');
+    doc.version += 1;
+    doc.components[0].type = 'library';
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    const one = runAction(dir, { paths: 'bom.json', 'base-ref': 'base' });
+    expect(one.stdout).toContain(
+      'bomwright: 1 error on unchanged lines is not annotated: see the SARIF (bomwright.sarif) or html (bomwright.html) report\n' +
+        `  bom.json: 1 error, line ${lineOf('"not a type"')}\n`,
+    );
+    expect(one.summary).toContain('1 error on unchanged lines is not annotated');
+    const clean = runAction(dir, { paths: 'bom.json' });
+    expect(clean.stdout).not.toContain('not annotated');
+    expect(clean.summary).not.toContain('not annotated');
+  });
+
+  it('agrees in number: 1 error, 1 warning, 1 document', () => {
+    const dir = tempDir();
+    const doc = JSON.parse(SAMPLE);
+    doc.serialNumber = 'urn:uuid:00000000-0000-0000-0000-000000000000';
+    doc.version = 0;
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc, null, 2));
+    const run = runAction(dir, { paths: 'bom.json' });
+    expect(run.stdout).toContain('bomwright: 1 error, 1 warning in 1 document; SARIF: bomwright.sarif');
+    expect(run.summary).toContain('1 document: 1 error, 1 warning');
+    writeFileSync(path.join(dir, 'two.json'), SAMPLE);
+    expect(runAction(dir, { paths: 'bom.json two.json' }).stdout).toContain(
+      'bomwright: 1 error, 1 warning in 2 documents;',
+    );
+  });
+
+  it('without the base revision (a shallow checkout), says to check out with fetch-depth: 0', () => {
+    const dir = tempDir();
+    git(dir, 'init', '-q', '-b', 'feature');
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'only commit');
+    const run = runAction(dir, { paths: 'bom.json' }, { GITHUB_BASE_REF: 'main' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe(
+      '::error title=bomwright::E_USAGE: The base revision "origin/main" is not in this checkout: check out with fetch-depth: 0 (actions/checkout) so the base branch is there, or set base-ref\n',
+    );
+    expect(runAction(dir, { paths: 'bom.json', 'base-ref': 'v1' }).stdout).toContain(
+      'The base revision "v1" is not in this checkout: check out with fetch-depth: 0',
+    );
+  });
+
   it('action.yml is a JavaScript action on the committed bundle, and every input is read', () => {
     const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
     const inputs = [

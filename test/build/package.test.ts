@@ -57,6 +57,19 @@ describe('the built package, imported the way a user would', () => {
   });
 });
 
+describe('the licence', () => {
+  it('is the full Apache-2.0 text that package.json names', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.license).toBe('Apache-2.0');
+    const text = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+    expect(text).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004\s+http:\/\/www\.apache\.org\/licenses\//);
+    // All nine sections and the appendix: the full text, not a pointer to it.
+    for (let section = 1; section <= 9; section++) expect(text).toMatch(new RegExp(`^\\s+${section}\\. [A-Z]`, 'm'));
+    expect(text).toContain('END OF TERMS AND CONDITIONS');
+    expect(text).toContain('APPENDIX: How to apply the Apache License to your work.');
+  });
+});
+
 describe('the published tarball', () => {
   it('holds what runs and nothing else', () => {
     const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
@@ -67,6 +80,7 @@ describe('the published tarball', () => {
       /^package\.json$/,
       /^README\.md$/,
       /^SECURITY\.md$/,
+      /^LICENSE$/,
       /^bin\/bomwright\.cjs$/,
       /^dist\/bundle\/(cli|worker|emulator|service)\.cjs$/,
       /^schema\/emulator-seed\.schema\.json$/,
@@ -77,6 +91,7 @@ describe('the published tarball', () => {
     expect(files.filter((f) => !allowed.some((pattern) => pattern.test(f)))).toEqual([]);
     // What the library and the CLI need is there.
     for (const needed of [
+      'LICENSE',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/node/worker.js',

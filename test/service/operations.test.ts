@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../src/emulator/handlers/index.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { buildPath, matchRoute, normalizeKeySegments, routeTemplates } from '../../src/service/paths.js';
@@ -8,6 +8,8 @@ import { BODY_SHAPES } from '../../src/service/shapes.js';
 import { SHARED } from '../helpers.js';
 
 const SPEC = path.join(SHARED, 'spec/service-and-bom-spec.md');
+const HAVE_SPEC = existsSync(SPEC);
+if (!HAVE_SPEC) console.warn(`The spec was not found at ${SPEC} (../shared/spec): skipping its endpoint tables`);
 
 /** The rows of the spec's endpoint tables: `METHOD path-cell`, exactly as written. */
 function specRows(): string[] {
@@ -143,8 +145,12 @@ const FORMS: Record<string, string[]> = {
   'POST /drive/bundles/{bundle-id}/children': ['/drive/bundles/123456!90/children'],
 };
 
-describe.skipIf(!existsSync(SPEC))('the operations table against the spec', () => {
-  const rows = specRows();
+// The spec is read only when the tests run: a skipped describe still runs its body to collect the tests.
+describe.skipIf(!HAVE_SPEC)('the operations table against the spec', () => {
+  let rows: string[] = [];
+  beforeAll(() => {
+    rows = specRows();
+  });
 
   it('reads the 33 endpoint rows of the spec', () => {
     expect(rows).toHaveLength(33);

@@ -20,7 +20,7 @@ import { createProgress, type Progress } from '../progress.js';
 import { writeFileAtomic } from '../../node/write.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { filesOf } from '../../node/keys.js';
-import { parseShard, shardStamp, type Shard } from '../../node/shard.js';
+import { resolveShard, shardStamp, type Shard } from '../../node/shard.js';
 
 /** What validateFiles needs from the command line, passed on as it is. */
 type CheckOptions = Pick<
@@ -132,7 +132,8 @@ export const validateCommand = defineCommand({
       })
       .option('shard', {
         type: 'string',
-        describe: 'Check only shard I of N (e.g. 2/4), chosen by path; merge-reports joins the N reports',
+        describe:
+          'Check only shard I of N (e.g. 2/4), chosen by path; merge-reports joins the N reports. auto (or auto/N) reads I and N from the CI job (GitLab, CircleCI, Buildkite, Kubernetes Indexed Job)',
       }),
   handler: (argv, context) => {
     const maxWarnings = argv.maxWarnings;
@@ -140,7 +141,7 @@ export const validateCommand = defineCommand({
       throw new BomwrightError('E_USAGE', '--max-warnings must be a whole number of at least 0');
     }
     const versionRule = versionRuleSource(argv);
-    const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
+    const shard = argv.shard === undefined ? undefined : resolveShard(argv.shard, context.env);
     return runValidate({
       paths: argv.paths,
       check: {
