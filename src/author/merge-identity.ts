@@ -24,10 +24,24 @@ export function canonicalPurl(purl: string): string | undefined {
   }
 }
 
+/** {@link canonicalPurl} remembered per text, for the many purls a merge meets more than once. */
+export function canonicalPurlCache(): (purl: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (purl) => {
+    if (known.has(purl)) return known.get(purl);
+    const canonical = canonicalPurl(purl);
+    known.set(purl, canonical);
+    return canonical;
+  };
+}
+
 /** A component's identity key; undefined for one without a name (the schema requires it; nothing to match). */
-export function componentIdentity(component: Record<string, unknown>): string | undefined {
+export function componentIdentity(
+  component: Record<string, unknown>,
+  canonicalOf: (purl: string) => string | undefined = canonicalPurl,
+): string | undefined {
   if (typeof component.purl === 'string' && component.purl !== '') {
-    const canonical = canonicalPurl(component.purl);
+    const canonical = canonicalOf(component.purl);
     // A purl that is not one is still the producer's identifier: compared as written.
     return canonical === undefined ? `purl-text\u0000${component.purl}` : `purl\u0000${canonical}`;
   }

@@ -11,24 +11,23 @@
 import { BomwrightError } from '../errors.js';
 import { findFormatBySpecVersion, supportedVersionsText, type SpecFormat } from '../formats/formats.js';
 import { parsePointer } from '../json/pointer.js';
-import { forEachObject } from '../json/walk.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { contentChanged } from '../compare/content.js';
 import { validate } from '../validate/index.js';
-import { baseBomRef, uniqueBomRef } from './bom-ref.js';
+import { baseBomRef } from './bom-ref.js';
 import { documentFormat, isoSeconds } from './document.js';
 import { buildComponent, type ComponentFields } from './elements.js';
 import { combineInto, withoutDuplicates, type CombineContext, type MergeConflict } from './merge-combine.js';
 import {
+  canonicalPurlCache,
   componentIdentity,
   elementLabel,
   serviceIdentity,
   toolIdentity,
   vulnerabilityIdentity,
 } from './merge-identity.js';
-import { REFERENCE_MEMBERS, rewriteReferences } from './merge-refs.js';
+import { prepareCopy, REFERENCE_MEMBERS, renameSlots, rewriteReferences, type PreparedCopy } from './merge-refs.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
-import { withoutSignatures } from './signatures.js';
 import { isRecord, setMember } from '../values.js';
 
 export type { MergeConflict } from './merge-combine.js';
@@ -61,6 +60,11 @@ export interface BomMergeOptions {
   now?: Date;
   /** Random bytes for the serial number (default crypto.randomUUID). */
   random?: RandomBytes;
+  /**
+   * The inputs are the caller's to give away (freshly parsed, used for nothing else): they are changed in place
+   * instead of copied, which saves a copy of every input. Default false: the inputs are never modified.
+   */
+  consumeInputs?: boolean;
 }
 
 export interface RenamedRef {
@@ -128,6 +132,8 @@ interface Input {
   name: string;
   format: SpecFormat;
   copy: Record<string, unknown>;
+  /** Its bom-refs and references, found while copying. */
+  prepared: PreparedCopy;
   /** Old bom-ref → new one. */
   refs: Map<string, string>;
   root?: Occurrence;
@@ -251,6 +257,8 @@ const SERVICE_TOOL = '\u0000service';
 class Merger {
   readonly inputs: Input[] = [];
   readonly entities: Entity[] = [];
+  readonly toolEntities: Entity[] = [];
+  readonly canonical = canonicalPurlCache();
   readonly byKey = new Map<string, Entity>();
   readonly occurrenceOf = new Map<object, Occurrence>();
   readonly conflicts: MergeConflict[] = [];
@@ -259,8 +267,8 @@ class Merger {
   readonly dropped: DroppedMember[] = [];
   readonly removedSignatures: { input: string; pointer: string }[] = [];
   /** Every bom-ref of every input, and every one given out: new names avoid them all. */
-  readonly reserved = new Set<string>();
-  readonly claimed = new Set<string>();
+  /** true: given out; false: an input's name not (yet) given out, which new names avoid all the same. */
+  readonly names = new Map<string, boolean>();
   duplicatesCombined = 0;
   format!: SpecFormat;
   rootEntity: Entity | undefined;
@@ -283,7 +291,7 @@ class Merger {
     if (this.rootEntity === undefined) this.rootEntity = this.commonRoot();
     for (const input of this.inputs) this.giveOutRefs(input);
     this.ensureRefs();
-    for (const input of this.inputs) rewriteReferences(input.copy, (ref) => input.refs.get(ref));
+    for (const input of this.inputs) renameSlots(input.prepared.slots, (ref) => input.refs.get(ref));
     for (const entity of this.entities) this.combine(entity);
     const document = this.assemble();
     if (this.aliases.size > 0) rewriteReferences(document, (ref) => this.aliases.get(ref));
@@ -292,17 +300,18 @@ class Merger {
 
   private read(source: BomMergeInput): void {
     const { document, format } = documentFormat(source.document);
-    const { document: copy, removed } = withoutSignatures(document);
-    for (const pointer of removed) this.removedSignatures.push({ input: source.name, pointer });
+    const prepared = prepareCopy(document, this.options.consumeInputs === true);
+    const copy = prepared.copy;
+    for (const pointer of prepared.removedSignatures) this.removedSignatures.push({ input: source.name, pointer });
     placeRootDetails(copy, this.dropped, source.name);
-    this.inputs.push({ name: source.name, format, copy, refs: new Map(), topComponents: [] });
+    this.inputs.push({ name: source.name, format, copy, prepared, refs: new Map(), topComponents: [] });
   }
 
   /** The entity of `object` (a new one when its identity is new, or in a hierarchical merge across inputs). */
   private identify(object: Record<string, unknown>, input: number, parent: Occurrence | undefined, kind: Kind): Entity {
     const identity =
       kind === 'component'
-        ? componentIdentity(object)
+        ? componentIdentity(object, this.canonical)
         : kind === 'service'
           ? serviceIdentity(object)
           : kind === 'vulnerability'
@@ -315,6 +324,7 @@ class Merger {
     if (entity === undefined) {
       entity = { kind, occurrences: [], children: [] };
       this.entities.push(entity);
+      if (kind === 'tool') this.toolEntities.push(entity);
       if (key !== undefined) this.byKey.set(key, entity);
       if (parent !== undefined) {
         entity.parent = parent.entity;
@@ -385,28 +395,25 @@ class Merger {
   }
 
   private claim(ref: string): string {
-    if (!this.claimed.has(ref)) {
-      this.claimed.add(ref);
-      this.reserved.add(ref);
+    if (this.names.get(ref) !== true) {
+      this.names.set(ref, true);
       return ref;
     }
-    const fresh = uniqueBomRef(ref, this.reserved);
-    this.claimed.add(fresh);
-    return fresh;
+    return this.fresh(ref);
+  }
+
+  /** `base-2`, `base-3`…, the first that no input uses and nobody was given. */
+  private fresh(base: string): string {
+    let name = base;
+    for (let n = 2; this.names.has(name); n++) name = `${base}-${n}`;
+    this.names.set(name, true);
+    return name;
   }
 
   /** Old bom-ref → new, in document order: the first owner of a name keeps it, later ones get `-2`, `-3`… */
   private giveOutRefs(input: Input): void {
-    const owners: { record: Record<string, unknown>; ref: string }[] = [];
-    forEachObject(
-      input.copy,
-      (record) => {
-        const ref = record['bom-ref'];
-        if (typeof ref === 'string') owners.push({ record, ref });
-      },
-      (key) => key === 'signature',
-    );
-    for (const { ref } of owners) this.reserved.add(ref);
+    const owners = input.prepared.owners;
+    for (const { ref } of owners) if (!this.names.has(ref)) this.names.set(ref, false);
     for (const { record, ref } of owners) {
       // A valid input names each element once; a second owner of one name keeps the first one's mapping.
       if (input.refs.has(ref)) continue;
@@ -414,8 +421,8 @@ class Merger {
       const to = entity === undefined ? this.claim(ref) : (entity.ref ??= this.claim(ref));
       input.refs.set(ref, to);
       // Entries of one identity share one name: taking another entry's own name is no rename.
-      const own = entity === undefined ? [ref] : entity.occurrences.map((o) => o.object['bom-ref']);
-      if (!own.includes(to)) this.renamed.push({ input: input.name, from: ref, to });
+      if (to !== ref && (entity === undefined || !entity.occurrences.some((o) => o.object['bom-ref'] === to)))
+        this.renamed.push({ input: input.name, from: ref, to });
     }
     this.reserveTools(input);
   }
@@ -423,8 +430,7 @@ class Merger {
   /** 1.5+ tools are copies made by toolsOf; their bom-refs are given out here. */
   private reserveTools(input: Input): void {
     const i = this.inputs.indexOf(input);
-    for (const entity of this.entities) {
-      if (entity.kind !== 'tool') continue;
+    for (const entity of this.toolEntities) {
       for (const occurrence of entity.occurrences) {
         if (occurrence.input !== i) continue;
         const ref = occurrence.object['bom-ref'];
@@ -448,8 +454,7 @@ class Merger {
         ...(typeof first.purl === 'string' ? { purl: first.purl } : {}),
         ...(typeof first.version === 'string' ? { version: first.version } : {}),
       });
-      entity.ref = uniqueBomRef(base, this.reserved);
-      this.claimed.add(entity.ref);
+      entity.ref = this.names.has(base) ? this.fresh(base) : this.claim(base);
     }
   }
 
@@ -499,7 +504,8 @@ class Merger {
     const entries = new Map<string, Entry>();
     let any = false;
     const entryOf = (ref: string, type: unknown) => {
-      const key = `${ref}\u0000${typeof type === 'string' ? type : ''}`;
+      // CBOM keeps one entry per ref and dependencyType; CycloneDX has no type.
+      const key = typeof type === 'string' ? `${ref}\u0000${type}` : ref;
       let found = entries.get(key);
       if (found === undefined) {
         const entry: Record<string, unknown> = { ref };
@@ -567,7 +573,7 @@ class Merger {
   }
 
   private tools(): unknown {
-    const tools = this.entities.filter((e) => e.kind === 'tool').map((e) => e.merged!);
+    const tools = this.toolEntities.map((e) => e.merged!);
     const own = { name: 'bomwright', version: this.options.toolVersion };
     if (!tools.some((t) => t.name === own.name && t.version === own.version))
       tools.push(this.format.toolsAsComponents ? { type: 'application', ...own } : { vendor: 'bomwright', ...own });

@@ -673,8 +673,8 @@ describe('spec versions and signatures', () => {
     const a = bom({ components: [lib('x', '1', { signature })], signature });
     const { document, summary } = await run([a]);
     expect(summary.removedSignatures).toEqual([
-      { input: 'in1.json', pointer: '/signature' },
       { input: 'in1.json', pointer: '/components/0/signature' },
+      { input: 'in1.json', pointer: '/signature' },
     ]);
     expect(JSON.stringify(document)).not.toContain('"signature"');
   });

@@ -169,6 +169,8 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
     ...(baseline === undefined ? {} : { baseline }),
     toolVersion: context.toolVersion,
+    // Parsed here for the merge alone: no need to copy them.
+    consumeInputs: true,
   });
   const signatures = result.summary.removedSignatures;
   if (signatures.length > 0)
