@@ -20,11 +20,11 @@ const read = (name: string) => JSON.parse(readFileSync(at(name), 'utf8')) as Jso
 const write = (name: string, value: unknown) => writeFileSync(at(name), `${JSON.stringify(value, null, 2)}\n`);
 const merge = (...args: string[]) => runCli(['merge', ...args], { cwd: dir });
 
-/** The project's own BOM from cyclonedx-npm (npm's own complaints about a linked node_modules ignored). */
+/** The project's own BOM from cyclonedx-npm, from the lock file (the same on every machine, whatever is installed). */
 function generate(version: string, file: string): void {
   const run = spawnSync(
     process.execPath,
-    [GENERATOR, '--spec-version', version, '--ignore-npm-errors', '--output-format', 'JSON', '--output-file', at(file)],
+    [GENERATOR, '--spec-version', version, '--package-lock-only', '--output-format', 'JSON', '--output-file', at(file)],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (run.status !== 0) throw new Error(`cyclonedx-npm ${version}: ${run.stderr}`);
