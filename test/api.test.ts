@@ -37,6 +37,7 @@ const EXPORTS = [
   'init',
   'isBomwrightError',
   'loadTrustStore',
+  'merge',
   'mergeReports',
   'newSerialNumber',
   'normalize',
