@@ -184,11 +184,16 @@ function fileStem(name: string): string {
   return base.replace(/\.(cdx\.)?json$/i, '').replace(/\.bom$/i, '') || base || 'input';
 }
 
-/** Inputs' metadata members that describe the component the input describes move onto it. */
-function placeRootDetails(copy: Record<string, unknown>, dropped: DroppedMember[], name: string): void {
-  const metadata = isRecord(copy.metadata) ? copy.metadata : undefined;
+/**
+ * Inputs' metadata members that describe the component the input describes move onto it. Before 1.6 a component has
+ * no manufacturer: the 1.2–1.5 `metadata.manufacture` then stays in metadata when that component is the merged
+ * BOM's root too (no named root), and is dropped and reported otherwise.
+ */
+function placeRootDetails(input: Input, format: SpecFormat, named: boolean, dropped: DroppedMember[]): void {
+  const metadata = isRecord(input.copy.metadata) ? input.copy.metadata : undefined;
   if (metadata === undefined) return;
   const component = isRecord(metadata.component) ? metadata.component : undefined;
+  const componentManufacturer = format.componentAuthors;
   const moves: [string, string][] = [
     ['supplier', 'supplier'],
     ['manufacturer', 'manufacturer'],
@@ -196,10 +201,14 @@ function placeRootDetails(copy: Record<string, unknown>, dropped: DroppedMember[
   ];
   for (const [from, to] of moves) {
     if (metadata[from] === undefined) continue;
-    if (component === undefined)
+    if (from === 'manufacture' && !componentManufacturer && !named && component !== undefined) continue;
+    if (component === undefined || (from === 'manufacture' && !componentManufacturer))
       dropped.push({
-        pointer: `${name}#/metadata/${from}`,
-        reason: 'it describes the input as a whole, which has no metadata.component to carry it',
+        pointer: `${input.name}#/metadata/${from}`,
+        reason:
+          component === undefined
+            ? 'it describes the input as a whole, which has no metadata.component to carry it'
+            : `it describes ${elementLabel(component)}, and a CycloneDX ${format.specVersion} component has no manufacturer`,
       });
     else if (component[to] === undefined) setMember(component, to, metadata[from]);
     delete metadata[from];
@@ -303,7 +312,6 @@ class Merger {
     const prepared = prepareCopy(document, this.options.consumeInputs === true);
     const copy = prepared.copy;
     for (const pointer of prepared.removedSignatures) this.removedSignatures.push({ input: source.name, pointer });
-    placeRootDetails(copy, this.dropped, source.name);
     this.inputs.push({ name: source.name, format, copy, prepared, refs: new Map(), topComponents: [] });
   }
 
@@ -353,6 +361,7 @@ class Merger {
   }
 
   private collect(input: Input, i: number): void {
+    placeRootDetails(input, this.format, this.options.root !== undefined, this.dropped);
     const copy = input.copy;
     const metadata = isRecord(copy.metadata) ? copy.metadata : {};
     let root = isRecord(metadata.component) ? metadata.component : undefined;

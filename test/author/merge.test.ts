@@ -590,6 +590,28 @@ describe('metadata (#218, #408)', () => {
     expect(metadata.supplier).toBeUndefined();
   });
 
+  it('a manufacturer goes onto the component it made where a component has one (1.6+), else stays or is reported', async () => {
+    const made = (specVersion: string, member: string) =>
+      bom({ metadata: { component: app('p', '1'), [member]: { name: 'Maker' } } }, specVersion);
+    const modern = await run([made('1.6', 'manufacturer'), made('1.6', 'manufacture')]);
+    expect((modern.document.metadata as Json).component).toMatchObject({ manufacturer: { name: 'Maker' } });
+    expect(modern.summary.dropped).toEqual([]);
+    // 1.5: the merged BOM describes the same component, so its metadata says who made it.
+    const same = await run([made('1.5', 'manufacture'), made('1.5', 'manufacture')]);
+    expect(same.valid).toBe(true);
+    expect((same.document.metadata as Json).manufacture).toEqual({ name: 'Maker' });
+    // A named product is another thing: the input's manufacturer has no place.
+    const named = await run([made('1.5', 'manufacture')], PRODUCT);
+    expect(named.valid).toBe(true);
+    expect((named.document.metadata as Json).manufacture).toBeUndefined();
+    expect(named.summary.dropped).toEqual([
+      {
+        pointer: 'in1.json#/metadata/manufacture',
+        reason: 'it describes p@1, and a CycloneDX 1.5 component has no manufacturer',
+      },
+    ]);
+  });
+
   it('1.4 output: tools in the list form', async () => {
     const a = bom({ metadata: { tools: [{ vendor: 'v', name: 't', version: '1' }] } }, '1.4');
     const { document } = await run([a, a]);
