@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|R ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|R ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -18,7 +18,7 @@ import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'R'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'R'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -31,7 +31,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|R ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|R ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -320,6 +320,39 @@ const CASE_BUILDERS = {
             of: DIFF,
           },
         ],
+      },
+    ];
+  },
+
+  N(runs) {
+    // `bomwright merge` of ten 10,000-component BOMs against validating the same ten files, whole process. The
+    // CycloneDX CLI's merge is a .NET program that npm cannot install, so it has no row here.
+    const input = prepareMergeInputs();
+    const out = join(DATA_DIR, 'merge-output.json');
+    const files = input.files.map((f) => relative(ROOT, f));
+    const mergeArgs = [cliEntry(), 'merge', ...files, '-o', out, '--name', 'merged', '--version', '1.0.0'];
+    return [
+      {
+        caseId: 'N',
+        title: 'Merging ten 10,000-component BOMs vs validating them, whole process',
+        input,
+        rows: [
+          row(
+            'bomwright CLI `validate` (the ten files)',
+            [cliEntry(), 'validate', input.path, '--quiet', '--no-progress'],
+            runs.bulk,
+            {
+              reference: true,
+            },
+          ),
+          row(
+            'bomwright CLI `validate --jobs 1` (the ten files)',
+            [cliEntry(), 'validate', input.path, '--jobs', '1', '--quiet', '--no-progress'],
+            runs.bulk,
+          ),
+          row('bomwright CLI `merge` (the ten files → one)', mergeArgs, runs.bulk, { subject: true, peakRss: true }),
+        ],
+        goals: [{ text: 'bomwright `merge` ÷ `validate` of its inputs', target: '≤ 3×', met: (r) => r <= 3 }],
       },
     ];
   },
@@ -804,6 +837,25 @@ function prepareBom(n, extra = {}) {
     log(`generated ${relative(ROOT, path)}`);
   }
   return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * Case N's input: bench/.data/merge/bom-01.json … bom-10.json, file i is generateBom(10000, { seed: i }) pretty-printed
+ * (distinct packages, the same root component), rewritten when different from what the generator makes.
+ */
+function prepareMergeInputs() {
+  const dir = join(DATA_DIR, 'merge');
+  mkdirSync(dir, { recursive: true });
+  const files = [];
+  let bytes = 0;
+  for (let i = 1; i <= 10; i++) {
+    const path = join(dir, `bom-${String(i).padStart(2, '0')}.json`);
+    const text = JSON.stringify(generateBom(10000, { specVersion: '1.6', seed: i }), null, 2);
+    if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
+    files.push(path);
+    bytes += Buffer.byteLength(text);
+  }
+  return { name: 'merge/ (10 × 10,000 components)', path: relative(ROOT, dir), bytes, files };
 }
 
 /**

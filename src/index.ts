@@ -134,6 +134,18 @@ export { bumpDocument as bump } from './author/bump.js';
 export type { BumpOptions, BumpResult } from './author/bump.js';
 /** A deterministic member and array order that keeps every signature valid; idempotent. */
 export { normalizeDocument as normalize } from './author/normalize.js';
+/** Many BOMs into one valid BOM: duplicates combined by identity, bom-refs unique, references rewritten, graph whole. */
+export { merge } from './author/merge.js';
+/** What {@link merge} takes and returns. */
+export type {
+  BomMergeInput,
+  BomMergeOptions,
+  BomMergeResult,
+  BomMergeSummary,
+  MergeConflict,
+  RenamedRef,
+  DroppedMember,
+} from './author/merge.js';
 /** A `urn:uuid:` serial number with a random version-4 UUID. */
 export { newSerialNumber } from './author/serial-number.js';
 

@@ -38,6 +38,7 @@ const EXPORTS = [
   'isBomwrightError',
   'loadKey',
   'loadTrustStore',
+  'merge',
   'mergeReports',
   'newSerialNumber',
   'normalize',

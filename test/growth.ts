@@ -53,3 +53,33 @@ export function expectLinear(
   }
   expect(ratio, `time(${4 * n}) / time(${n})`).toBeLessThan(factor);
 }
+
+/** {@link expectLinear} for asynchronous work (a merge validates its result, which is asynchronous). */
+export async function expectLinearAsync(
+  prepare: (size: number) => () => Promise<unknown>,
+  n: number,
+  factor = 8,
+  tries = 3,
+  attempts = 5,
+): Promise<void> {
+  const small = prepare(n);
+  const large = prepare(4 * n);
+  await small();
+  await large();
+  const time = async (work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
+  let ratio = Infinity;
+  for (let attempt = 0; attempt < attempts && ratio >= factor; attempt++) {
+    let bestSmall = Infinity;
+    let bestLarge = Infinity;
+    for (let i = 0; i < tries; i++) {
+      bestSmall = Math.min(bestSmall, await time(small));
+      bestLarge = Math.min(bestLarge, await time(large));
+    }
+    ratio = bestLarge / Math.max(bestSmall, 0.05);
+  }
+  expect(ratio, `time(${4 * n}) / time(${n})`).toBeLessThan(factor);
+}

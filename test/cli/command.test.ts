@@ -53,6 +53,7 @@ describe('commands as modules', () => {
       'set',
       'bump',
       'normalize',
+      'merge',
       'diff',
       'keygen',
       'explain',

@@ -11,6 +11,7 @@ import { serviceCommand } from './service.js';
 import { addCommand, setCommand } from './edit.js';
 import { initCommand } from './init.js';
 import { keygenCommand } from './keygen.js';
+import { mergeCommand } from './merge.js';
 import { mergeReportsCommand } from './merge-reports.js';
 import { normalizeCommand } from './normalize.js';
 import { signCommand } from './sign.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   setCommand,
   bumpCommand,
   normalizeCommand,
+  mergeCommand,
   diffCommand,
   keygenCommand,
   explainCommand,

@@ -1,0 +1,211 @@
+/**
+ * `bomwright merge FILE... -o OUT`: many BOMs into one valid BOM (src/author/merge.ts). Not `merge-reports`, which
+ * joins validation reports. Each input is read strictly and must be valid; the result is validated, optionally
+ * signed, and written atomically. Exit 0 when written; 1 when an input or the result is invalid, or when inputs
+ * conflict (unless `--on-conflict first`); 2 for usage and I/O errors. Nothing is written unless the exit is 0.
+ */
+import path from 'node:path';
+import { merge, type BomMergeInput, type BomMergeResult } from '../../author/merge.js';
+import { componentFromPackageJson } from '../../author/init.js';
+import type { ComponentFields } from '../../author/elements.js';
+import { BomwrightError } from '../../errors.js';
+import { formatRefusal } from '../../format/refusal.js';
+import { SPEC_FORMATS } from '../../formats/formats.js';
+import { signDocument } from '../../jsf/sign-document.js';
+import { describeProblems, loadBaselineFile, loadEditable, loadJsonFile } from '../../node/documents.js';
+import { chooseKey } from '../../node/keys.js';
+import { refuseOverwriting } from '../../node/paths.js';
+import { isOwnStream, writeFileAtomic } from '../../node/write.js';
+import { isRecord } from '../../values.js';
+import { defineCommand, type CliContext } from '../command.js';
+import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { componentVersion, componentVersionOptions, keyOptions, passphraseFrom } from '../options.js';
+
+export const ON_CONFLICT = ['fail', 'first'] as const;
+
+export interface MergeCommandOptions {
+  files: string[];
+  output: string;
+  hierarchical: boolean;
+  root?: Partial<ComponentFields>;
+  from?: string;
+  specVersion?: string;
+  baseline?: string;
+  key?: string;
+  keyId?: string;
+  passphrase?: string;
+  onConflict: (typeof ON_CONFLICT)[number];
+  format: 'text' | 'json';
+}
+
+export const mergeCommand = defineCommand({
+  command: 'merge <files..>',
+  describe: 'Merge BOMs into one valid BOM: duplicates combined, bom-refs unique, the dependency graph whole',
+  builder: (y) =>
+    keyOptions(
+      componentVersionOptions(
+        y.positional('files', { type: 'string', array: true, demandOption: true, describe: 'The BOMs to merge' }),
+        "The merged product's version (the root component's, not bomwright's)",
+      ),
+      'Sign the merged BOM with this key (the inputs\u2019 signatures cannot survive a merge)',
+    )
+      .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The merged BOM to write' })
+      .option('hierarchical', {
+        type: 'boolean',
+        default: false,
+        describe: 'Each input becomes one component holding its components (needs --name or --from)',
+      })
+      .option('name', { type: 'string', describe: "The merged product's name (its root component)" })
+      .option('group', { type: 'string', describe: "The merged product's group" })
+      .option('type', { type: 'string', describe: "The root component's type (default application)" })
+      .option('purl', { type: 'string', describe: "The merged product's package URL" })
+      .option('from', { type: 'string', describe: 'Describe the merged product by this package.json' })
+      .option('spec-version', {
+        type: 'string',
+        choices: SPEC_FORMATS.map((f) => f.specVersion),
+        describe: "The output's spec version (required when the inputs' differ)",
+      })
+      .option('baseline', {
+        type: 'string',
+        describe: 'The previous merged BOM: keep its serialNumber and follow the version rule',
+      })
+      .option('on-conflict', {
+        choices: ON_CONFLICT,
+        default: 'fail' as const,
+        describe: 'fail: write nothing when inputs disagree (exit 1); first: keep the earlier value, report, write',
+      })
+      .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
+      .conflicts('from', 'name'),
+  handler: (argv, context) => {
+    const version = componentVersion(argv);
+    const root: Partial<ComponentFields> = {
+      ...(argv.name === undefined ? {} : { name: argv.name }),
+      ...(version === undefined ? {} : { version }),
+      ...(argv.group === undefined ? {} : { group: argv.group }),
+      ...(argv.type === undefined ? {} : { type: argv.type }),
+      ...(argv.purl === undefined ? {} : { purl: argv.purl }),
+    };
+    return runMerge(
+      {
+        files: argv.files,
+        output: argv.output,
+        hierarchical: argv.hierarchical,
+        ...(Object.keys(root).length > 0 ? { root } : {}),
+        ...(argv.from === undefined ? {} : { from: argv.from }),
+        ...(argv.specVersion === undefined ? {} : { specVersion: argv.specVersion }),
+        ...(argv.baseline === undefined ? {} : { baseline: argv.baseline }),
+        ...(argv.key === undefined ? {} : { key: argv.key }),
+        ...(argv.keyId === undefined ? {} : { keyId: argv.keyId }),
+        ...(argv.passphraseEnv === undefined ? {} : { passphrase: passphraseFrom(argv.passphraseEnv, context.env) }),
+        onConflict: argv.onConflict,
+        format: argv.format,
+      },
+      context,
+    );
+  },
+});
+
+function rootFields(
+  options: MergeCommandOptions,
+  cwd: string,
+): (Partial<ComponentFields> & { name: string }) | undefined {
+  let fields: Partial<ComponentFields> = { ...options.root };
+  if (options.from !== undefined) {
+    const file = path.resolve(cwd, options.from);
+    const loaded = loadJsonFile(file);
+    if ('problems' in loaded) throw describeProblems(options.from, loaded.problems);
+    if (!isRecord(loaded.value)) throw new BomwrightError('E_INPUT', `${options.from} is not a JSON object`);
+    fields = { ...componentFromPackageJson(loaded.value), ...fields };
+  }
+  if (Object.keys(fields).length === 0) return undefined;
+  if (typeof fields.name !== 'string' || fields.name === '')
+    throw new BomwrightError('E_USAGE', 'The merged product needs a name: give --name (or --from package.json)');
+  return { ...fields, name: fields.name };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function summaryText(result: BomMergeResult, output: string, written: boolean): string {
+  const s = result.summary;
+  const lines: string[] = [];
+  for (const c of s.conflicts)
+    lines.push(`conflict: ${c.element}: ${c.member}: ${c.kept} (kept) vs ${c.other} (${c.input})`);
+  for (const d of s.dropped) lines.push(`dropped: ${d.pointer}: ${d.reason}`);
+  for (const r of s.renamed) lines.push(`renamed: ${r.input}: ${r.from} → ${r.to}`);
+  const services = s.servicesIn > 0 ? `, services ${s.servicesIn} → ${s.servicesOut}` : '';
+  const vulnerabilities =
+    s.vulnerabilitiesIn > 0 ? `, vulnerabilities ${s.vulnerabilitiesIn} → ${s.vulnerabilitiesOut}` : '';
+  lines.push(
+    `${written ? `Merged ${plural(s.inputs.length, 'BOM')} into ${output}` : `Did not write ${output}`}: components ${s.componentsIn} → ${s.componentsOut}${s.rootAdded ? ` (and the new root ${s.root})` : ''}${services}${vulnerabilities}; ${plural(s.duplicatesCombined, 'duplicate')} combined, ${plural(s.renamed.length, 'bom-ref')} renamed, ${plural(s.conflicts.length, 'conflict')}${s.dropped.length > 0 ? `, ${plural(s.dropped.length, 'member')} dropped` : ''}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runMerge(options: MergeCommandOptions, context: CliContext): Promise<number> {
+  const resolve = (file: string) => path.resolve(context.cwd, file);
+  const output = resolve(options.output);
+  refuseOverwriting(output, [
+    ...options.files.map((file) => ({ file: resolve(file), role: 'an input' })),
+    ...(options.key === undefined ? [] : [{ file: resolve(options.key), role: 'the signing key' }]),
+    ...(options.from === undefined ? [] : [{ file: resolve(options.from), role: 'the package.json it reads' }]),
+  ]);
+  const root = rootFields(options, context.cwd);
+  // The key is read before any work, so a wrong one costs nothing.
+  const key =
+    options.key === undefined ? undefined : chooseKey(resolve(options.key), options.keyId, options.passphrase);
+  const inputs: BomMergeInput[] = [];
+  for (const file of options.files) {
+    const loaded = await loadEditable(resolve(file));
+    if (!loaded.valid) {
+      context.stderr(formatRefusal(file, loaded.diagnostics, (errors) => `refusing to merge ${file}: ${errors}`));
+      return EXIT_INVALID;
+    }
+    inputs.push({ document: loaded.value, name: file });
+  }
+  const baseline = options.baseline === undefined ? undefined : loadBaselineFile(resolve(options.baseline));
+  const result = await merge(inputs, {
+    hierarchical: options.hierarchical,
+    ...(root === undefined ? {} : { root }),
+    ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
+    ...(baseline === undefined ? {} : { baseline }),
+    toolVersion: context.toolVersion,
+    // Parsed here for the merge alone: no need to copy them.
+    consumeInputs: true,
+  });
+  const signatures = result.summary.removedSignatures;
+  if (signatures.length > 0)
+    context.stderr(
+      `bomwright: warning: ${plural(signatures.length, 'signature')} of the inputs cannot survive a merge (${signatures.map((s) => `${s.input}#${s.pointer}`).join(', ')})${key === undefined ? '; sign the result with --key' : ''}\n`,
+    );
+  const conflicted = result.summary.conflicts.length > 0 && options.onConflict === 'fail';
+  let document: unknown = result.document;
+  if (result.valid && !conflicted && key !== undefined)
+    document = signDocument(document, {
+      key,
+      ...(options.keyId === undefined ? { publicKey: key.family !== 'oct' } : { keyId: options.keyId }),
+    });
+  const written = result.valid && !conflicted;
+  if (written) writeFileAtomic(output, `${JSON.stringify(document, null, 2)}\n`);
+  // What is said about the result goes where the result does not.
+  const say = isOwnStream(output) ? context.stderr : written ? context.stdout : context.stderr;
+  if (!result.valid)
+    context.stderr(
+      formatRefusal(
+        options.output,
+        result.diagnostics,
+        (errors) => `refusing to write ${options.output}: the merged BOM has ${errors}`,
+      ),
+    );
+  if (options.format === 'json')
+    say(
+      `${JSON.stringify({ output: options.output, written, valid: result.valid, signed: written && key !== undefined, ...result.summary }, null, 2)}\n`,
+    );
+  else {
+    say(summaryText(result, options.output, written));
+    if (conflicted)
+      context.stderr(
+        `bomwright: refusing to write ${options.output}: the inputs disagree (${plural(result.summary.conflicts.length, 'conflict')}); fix the inputs, or keep the earlier value of each with --on-conflict first\n`,
+      );
+  }
+  return written ? EXIT_OK : EXIT_INVALID;
+}

@@ -1,0 +1,703 @@
+/**
+ * merge() through the library: each test is one of the failures users reported of other tools' merges (issue
+ * numbers are cyclonedx-cli's unless named otherwise; see ../shared/reference/merge.md), checked on the output.
+ */
+import { describe, expect, it } from 'vitest';
+import { merge, type BomMergeOptions, isBomwrightError } from '../../src/index.js';
+import { REFERENCE_MEMBERS } from '../../src/author/merge-refs.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../helpers.js';
+import { allComponents, app, bom, elementsByRef, expectWhole, HASH, lib } from './merge-fixtures.js';
+
+type Json = Record<string, unknown>;
+const OPTIONS: BomMergeOptions = { toolVersion: '9.9.9', now: new Date('2026-01-02T03:04:05Z') };
+const run = (documents: Json[], options: Partial<BomMergeOptions> = {}) =>
+  merge(
+    documents.map((document, i) => ({ document, name: `in${i + 1}.json` })),
+    { ...OPTIONS, ...options },
+  );
+
+async function rejects(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isBomwrightError(error) && error.code).toBe(code);
+  expect((error as Error).message).toMatch(message);
+}
+
+const PRODUCT = { root: { name: 'product', version: '3.0.0' } };
+
+describe('flat merge: one entry per identity (#188, #356, #399, lib PR #199)', () => {
+  it('combines the same package under different bom-refs, unioning hashes, licences, references, properties', async () => {
+    const a = bom({
+      metadata: { component: app('a', '1.0.0') },
+      components: [
+        lib('commons', '3.12.0', {
+          'bom-ref': 'ref-in-a',
+          hashes: [{ alg: 'SHA-256', content: HASH('a') }],
+          licenses: [{ license: { id: 'Apache-2.0' } }],
+          externalReferences: [{ type: 'vcs', url: 'https://example.com/a.git' }],
+          properties: [{ name: 'p', value: '1' }],
+        }),
+      ],
+      dependencies: [{ ref: 'a', dependsOn: ['ref-in-a'] }],
+    });
+    const b = bom({
+      metadata: { component: app('b', '1.0.0') },
+      components: [
+        lib('commons', '3.12.0', {
+          'bom-ref': 'ref-in-b',
+          hashes: [
+            { alg: 'SHA-256', content: HASH('A') },
+            { alg: 'SHA-512', content: HASH('b', 128) },
+          ],
+          licenses: [{ license: { id: 'Apache-2.0' } }],
+          externalReferences: [
+            { type: 'vcs', url: 'https://example.com/a.git' },
+            { type: 'website', url: 'https://example.com' },
+          ],
+          properties: [
+            { name: 'p', value: '1' },
+            { name: 'p', value: '2' },
+          ],
+        }),
+      ],
+      dependencies: [{ ref: 'b', dependsOn: ['ref-in-b'] }],
+    });
+    const { document, summary, valid } = await run([a, b], PRODUCT);
+    expect(valid).toBe(true);
+    const commons = allComponents(document).filter((c) => c.name === 'commons');
+    expect(commons).toHaveLength(1);
+    expect(commons[0]).toMatchObject({
+      'bom-ref': 'ref-in-a',
+      // Hex is case-insensitive: the same SHA-256 written in capitals is no second hash and no conflict.
+      hashes: [
+        { alg: 'SHA-256', content: HASH('a') },
+        { alg: 'SHA-512', content: HASH('b', 128) },
+      ],
+      licenses: [{ license: { id: 'Apache-2.0' } }],
+      externalReferences: [
+        { type: 'vcs', url: 'https://example.com/a.git' },
+        { type: 'website', url: 'https://example.com' },
+      ],
+      properties: [
+        { name: 'p', value: '1' },
+        { name: 'p', value: '2' },
+      ],
+    });
+    // b's edge now names a's bom-ref: the same package, not a rename.
+    expect(document.dependencies).toContainEqual({ ref: 'b', dependsOn: ['ref-in-a'] });
+    expect(summary).toMatchObject({
+      componentsIn: 4,
+      componentsOut: 3,
+      duplicatesCombined: 1,
+      renamed: [],
+      conflicts: [],
+    });
+    await expectWhole(document, [a, b]);
+  });
+
+  it('compares purls in canonical form: percent-encoding, qualifier order and type case do not matter', async () => {
+    const a = bom({ components: [lib('x', '1', { purl: 'pkg:npm/%40scope/foo@1.0.0?b=2&a=1', 'bom-ref': 'one' })] });
+    const b = bom({ components: [lib('x', '1', { purl: 'pkg:NPM/@scope/foo@1.0.0?a=1&b=2', 'bom-ref': 'two' })] });
+    const c = bom({ components: [lib('x', '1', { purl: 'pkg:npm/%40scope/foo@1.0.1', 'bom-ref': 'three' })] });
+    const { document, summary } = await run([a, b, c]);
+    expect((document.components as Json[]).map((x) => x['bom-ref'])).toEqual(['one', 'three']);
+    expect(summary.conflicts).toEqual([]);
+  });
+
+  it('without purls, group + name + version + type: a container and an OS both named alpine stay two (#399)', async () => {
+    const a = bom({
+      components: [
+        { type: 'container', 'bom-ref': 'c', name: 'alpine', version: '3.19' },
+        { type: 'operating-system', 'bom-ref': 'o', name: 'alpine', version: '3.19' },
+      ],
+    });
+    const b = bom({
+      components: [
+        { type: 'container', 'bom-ref': 'k', name: 'alpine', version: '3.19' },
+        { type: 'container', 'bom-ref': 'g', group: 'library', name: 'alpine', version: '3.19' },
+      ],
+    });
+    const { document, summary } = await run([a, b]);
+    expect((document.components as Json[]).map((x) => x['bom-ref'])).toEqual(['c', 'o', 'g']);
+    expect(summary.duplicatesCombined).toBe(1);
+  });
+
+  it('copies that differ only in scope become one, required when any part requires it (CLI PR #305)', async () => {
+    const scoped = (scope: string | undefined, ref: string) =>
+      bom({ components: [lib('s', '1', { 'bom-ref': ref, ...(scope ? { scope } : {}) })] });
+    const cases: [string | undefined, string | undefined, string | undefined][] = [
+      ['optional', 'required', 'required'],
+      ['optional', undefined, 'required'],
+      ['optional', 'excluded', 'optional'],
+      ['excluded', 'excluded', 'excluded'],
+      [undefined, undefined, undefined],
+    ];
+    for (const [first, second, expected] of cases) {
+      const { document, summary } = await run([scoped(first, 'r1'), scoped(second, 'r2')]);
+      expect(document.components, `${first} + ${second}`).toHaveLength(1);
+      expect((document.components as Json[])[0]!.scope).toBe(expected);
+      expect(summary.conflicts).toEqual([]);
+    }
+  });
+
+  it('combines duplicates within one input too, and nested components across levels', async () => {
+    const a = bom({
+      components: [
+        lib('p', '1', {
+          'bom-ref': 'p',
+          components: [lib('q', '1', { 'bom-ref': 'q-nested' })],
+        }),
+        lib('q', '1', { 'bom-ref': 'q-top', description: 'Q' }),
+      ],
+      dependencies: [{ ref: 'q-top', dependsOn: ['p'] }],
+    });
+    const b = bom({
+      components: [lib('q', '1', { 'bom-ref': 'q', components: [lib('r', '1', { 'bom-ref': 'p' })] })],
+      dependencies: [{ ref: 'q', dependsOn: ['p'] }],
+    });
+    const { document, summary } = await run([a, b]);
+    // q is placed where it was first seen (inside p) and keeps the first bom-ref; r, nested in b's q, follows it.
+    expect(document.components).toEqual([
+      lib('p', '1', {
+        'bom-ref': 'p',
+        components: [
+          lib('q', '1', { 'bom-ref': 'q-nested', description: 'Q', components: [lib('r', '1', { 'bom-ref': 'p-2' })] }),
+        ],
+      }),
+    ]);
+    expect(document.dependencies).toEqual([{ ref: 'q-nested', dependsOn: ['p', 'p-2'] }]);
+    expect(summary.renamed).toEqual([{ input: 'in2.json', from: 'p', to: 'p-2' }]);
+    expect(summary).toMatchObject({ componentsIn: 5, componentsOut: 3, duplicatesCombined: 2 });
+    await expectWhole(document, [a, b]);
+  });
+});
+
+describe('bom-refs unique, every reference rewritten (#326, #419, lib #82, python-lib #807, maven #609)', () => {
+  const colliding = () => [
+    bom({
+      metadata: { component: app('a', '1', 'root') },
+      components: [lib('left', '1', { 'bom-ref': 'x' }), lib('other', '1', { 'bom-ref': 'x-2' })],
+      services: [{ 'bom-ref': 'api', name: 'api', version: '1' }],
+      dependencies: [
+        { ref: 'root', dependsOn: ['x', 'x-2'], provides: ['api'] },
+        { ref: 'x', dependsOn: ['x-2'] },
+      ],
+      compositions: [{ aggregate: 'complete', assemblies: ['x'], dependencies: ['root'] }],
+      vulnerabilities: [{ 'bom-ref': 'v', id: 'CVE-2026-1', affects: [{ ref: 'x' }] }],
+      annotations: [
+        {
+          subjects: ['x'],
+          annotator: { organization: { name: 'ACME' } },
+          timestamp: '2026-01-01T00:00:00Z',
+          text: 'left',
+        },
+      ],
+    }),
+    bom({
+      metadata: { component: app('b', '1', 'root') },
+      components: [lib('right', '1', { 'bom-ref': 'x' })],
+      services: [{ 'bom-ref': 'api', name: 'api', version: '2' }],
+      dependencies: [{ ref: 'root', dependsOn: ['x'], provides: ['api'] }],
+      compositions: [{ aggregate: 'incomplete', assemblies: ['x'], dependencies: ['root'] }],
+      vulnerabilities: [{ 'bom-ref': 'v', id: 'CVE-2026-2', affects: [{ ref: 'x' }] }],
+      annotations: [
+        {
+          subjects: ['x'],
+          annotator: { organization: { name: 'ACME' } },
+          timestamp: '2026-01-01T00:00:00Z',
+          text: 'right',
+        },
+      ],
+    }),
+  ];
+
+  it('keeps free names, renames collisions readably past names taken later, and rewrites every kind of reference', async () => {
+    const inputs = colliding();
+    const { document, summary, valid } = await run(inputs, PRODUCT);
+    expect(valid).toBe(true);
+    const refs = elementsByRef(document);
+    // "x-2" is a's own name, so b's x becomes x-3, not x-2.
+    expect(summary.renamed).toEqual([
+      { input: 'in2.json', from: 'root', to: 'root-2' },
+      { input: 'in2.json', from: 'x', to: 'x-3' },
+      { input: 'in2.json', from: 'api', to: 'api-2' },
+      { input: 'in2.json', from: 'v', to: 'v-2' },
+    ]);
+    expect(refs.get('x')!.name).toBe('left');
+    expect(refs.get('x-3')!.name).toBe('right');
+    expect(document.dependencies).toEqual([
+      { ref: 'root', dependsOn: ['x', 'x-2'], provides: ['api'] },
+      { ref: 'x', dependsOn: ['x-2'] },
+      { ref: 'root-2', dependsOn: ['x-3'], provides: ['api-2'] },
+      { ref: 'product@3.0.0', dependsOn: ['root', 'root-2'] },
+    ]);
+    expect(document.compositions).toEqual([
+      { aggregate: 'complete', assemblies: ['x'], dependencies: ['root'] },
+      { aggregate: 'incomplete', assemblies: ['x-3'], dependencies: ['root-2'] },
+    ]);
+    expect((document.vulnerabilities as Json[]).map((v) => [v['bom-ref'], v.affects])).toEqual([
+      ['v', [{ ref: 'x' }]],
+      ['v-2', [{ ref: 'x-3' }]],
+    ]);
+    expect((document.annotations as Json[]).map((a) => [a.text, a.subjects])).toEqual([
+      ['left', ['x']],
+      ['right', ['x-3']],
+    ]);
+    await expectWhole(document, inputs);
+  });
+
+  it('leaves BOM-Links (references to other documents) alone', async () => {
+    const link = 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1#x';
+    const a = bom({
+      components: [lib('l', '1', { 'bom-ref': 'x' })],
+      annotations: [
+        {
+          subjects: ['x', link],
+          annotator: { organization: { name: 'A' } },
+          timestamp: '2026-01-01T00:00:00Z',
+          text: 't',
+        },
+      ],
+    });
+    const b = bom({ components: [lib('m', '1', { 'bom-ref': 'x' })] });
+    const { document } = await run([b, a]);
+    expect((document.annotations as Json[])[0]!.subjects).toEqual(['x-2', link]);
+  });
+
+  it('names every member the schemas (1.2 to 1.7) type as a reference', () => {
+    const names = new Set<string>();
+    const dir = path.join(ROOT, 'node_modules/@cyclonedx/cyclonedx-library/res/schema');
+    // BOM-Link-only members (a data flow's source and destination) name other documents' elements: not rewritten.
+    const REF = /\/(refType|refLinkType|cryptoRefArray)$/;
+    const walk = (node: unknown, trail: string[]): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, [...trail, String(i)]));
+      if (node === null || typeof node !== 'object') return;
+      const record = node as Json;
+      if (typeof record.$ref === 'string' && REF.test(record.$ref)) {
+        // The member is the name after the last "properties" on the way (an array's items belong to it).
+        const at = trail.lastIndexOf('properties');
+        const name = at >= 0 ? trail[at + 1] : undefined;
+        if (name !== undefined && name !== 'bom-ref') names.add(name);
+      }
+      for (const [key, value] of Object.entries(record)) walk(value, [...trail, key]);
+    };
+    for (const version of ['1.2', '1.3', '1.4', '1.5', '1.6', '1.7'])
+      walk(JSON.parse(readFileSync(path.join(dir, `bom-${version}.SNAPSHOT.schema.json`), 'utf8')), []);
+    expect(names.size).toBeGreaterThan(30);
+    expect([...names].filter((n) => !REFERENCE_MEMBERS.has(n)).sort()).toEqual([]);
+  });
+});
+
+describe('the graph: the new root depends on each input root (#480, #179, #230, #353)', () => {
+  const inputs = () => [
+    bom({
+      metadata: { component: app('web', '1', 'web') },
+      components: [lib('a', '1'), lib('b', '1')],
+      dependencies: [
+        { ref: 'web', dependsOn: ['a@1'] },
+        { ref: 'a@1', dependsOn: ['b@1'] },
+      ],
+    }),
+    // No root at all (#303, #310): its top-level components nothing depends on are linked instead.
+    bom({
+      components: [lib('c', '1'), lib('d', '1'), lib('b', '1', { 'bom-ref': 'bee' })],
+      dependencies: [{ ref: 'c@1', dependsOn: ['bee'] }],
+    }),
+  ];
+
+  it('links the new root (with a bom-ref and an entry) to roots, and rootless inputs through their top components', async () => {
+    const [a, b] = inputs();
+    const { document, summary } = await run([a!, b!], PRODUCT);
+    const metadata = document.metadata as Json;
+    expect(metadata.component).toEqual({
+      type: 'application',
+      'bom-ref': 'product@3.0.0',
+      name: 'product',
+      version: '3.0.0',
+    });
+    expect((document.dependencies as Json[]).at(-1)).toEqual({
+      ref: 'product@3.0.0',
+      dependsOn: ['web', 'c@1', 'd@1'],
+    });
+    expect(summary).toMatchObject({ root: 'product@3.0.0', rootAdded: true, componentsIn: 6, componentsOut: 5 });
+    await expectWhole(document, [a!, b!]);
+  });
+
+  it('the same graph with and without a named root, apart from the root (#353)', async () => {
+    const [a, b] = inputs();
+    const named = await run([a!, b!], PRODUCT);
+    const plain = await run([a!, b!]);
+    const withoutRoot = (named.document.dependencies as Json[]).slice(0, -1);
+    // Without a name, a's root is the merged BOM's root (the only root there is), and it links b's top components.
+    expect(plain.document.dependencies).toEqual([
+      { ref: 'web', dependsOn: ['a@1', 'c@1', 'd@1'] },
+      ...withoutRoot.slice(1),
+    ]);
+    expect((plain.document.metadata as Json).component).toEqual(app('web', '1', 'web'));
+    await expectWhole(plain.document, [a!, b!]);
+  });
+
+  it('two BOMs of one product (the same root) merge under that root, without --name', async () => {
+    const a = bom({
+      metadata: { component: lib('p', '1') },
+      components: [lib('x', '1')],
+      dependencies: [{ ref: 'p@1', dependsOn: ['x@1'] }],
+    });
+    const b = bom({
+      metadata: { component: lib('p', '1', { 'bom-ref': 'root' }) },
+      components: [lib('y', '1')],
+      dependencies: [{ ref: 'root', dependsOn: ['y@1'] }],
+    });
+    const { document, summary } = await run([a, b]);
+    expect((document.metadata as Json).component).toMatchObject({ 'bom-ref': 'p@1', name: 'p' });
+    expect(document.components).toEqual([lib('x', '1'), lib('y', '1')]);
+    expect(document.dependencies).toEqual([{ ref: 'p@1', dependsOn: ['x@1', 'y@1'] }]);
+    expect(summary).toMatchObject({ root: 'p@1', rootAdded: false, componentsOut: 3 });
+  });
+
+  it('refuses to guess a root when the inputs describe different things', async () => {
+    const [a] = inputs();
+    const other = bom({ metadata: { component: app('api', '2') } });
+    await rejects(run([a!, other]), 'E_USAGE', /in1\.json: web@1, in2\.json: api@2.*--name/);
+  });
+
+  it('gives a root without a bom-ref one, so it can be linked (#353)', async () => {
+    const a = bom({
+      metadata: { component: { type: 'application', name: 'web', version: '1' } },
+      components: [lib('a', '1')],
+    });
+    const { document } = await run([a], PRODUCT);
+    expect(allComponents(document).find((c) => c.name === 'web')!['bom-ref']).toBe('web@1');
+    expect(document.dependencies).toEqual([{ ref: 'product@3.0.0', dependsOn: ['web@1'] }]);
+  });
+});
+
+describe('hierarchical merge', () => {
+  it('wraps each input (its root, or one named after the file: #303, #310), nothing combined across inputs', async () => {
+    const a = bom({
+      metadata: { component: app('web', '1', 'root') },
+      components: [lib('a', '1')],
+      dependencies: [{ ref: 'root', dependsOn: ['a@1'] }],
+    });
+    const b = bom({ metadata: { component: app('web', '1', 'root') }, components: [lib('a', '1')] });
+    const c = bom({});
+    const { document, summary } = await merge(
+      [
+        { document: a, name: 'one.json' },
+        { document: b, name: 'dir/two.cdx.json' },
+        { document: c, name: 'empty.json' },
+      ],
+      { ...OPTIONS, ...PRODUCT, hierarchical: true },
+    );
+    expect(document.components).toEqual([
+      { ...app('web', '1', 'root'), components: [lib('a', '1')] },
+      { ...app('web', '1', 'root-2'), components: [lib('a', '1', { 'bom-ref': 'a@1-2' })] },
+      { type: 'application', 'bom-ref': 'empty', name: 'empty' },
+    ]);
+    expect(document.dependencies).toEqual([
+      { ref: 'root', dependsOn: ['a@1'] },
+      { ref: 'product@3.0.0', dependsOn: ['root', 'root-2', 'empty'] },
+    ]);
+    expect(summary.duplicatesCombined).toBe(0);
+    await expectWhole(document, [a, b, c]);
+  });
+
+  it('a wrapper named after the file depends on its input top components', async () => {
+    const b = bom({ components: [lib('x', '1'), lib('y', '1')], dependencies: [{ ref: 'x@1', dependsOn: ['y@1'] }] });
+    const { document } = await merge([{ document: b, name: 'go.json' }], {
+      ...OPTIONS,
+      ...PRODUCT,
+      hierarchical: true,
+    });
+    expect(document.dependencies).toEqual([
+      { ref: 'x@1', dependsOn: ['y@1'] },
+      { ref: 'product@3.0.0', dependsOn: ['go'] },
+    ]);
+  });
+
+  it('needs the product named', async () => {
+    await rejects(run([bom({})], { hierarchical: true }), 'E_USAGE', /hierarchical merge needs the merged product/);
+  });
+});
+
+describe('conflicts are reported, never resolved silently', () => {
+  it('two hashes for one algorithm, two licences, two versions of a member', async () => {
+    const a = bom({
+      components: [
+        lib('x', '1', {
+          hashes: [{ alg: 'SHA-256', content: HASH('a') }],
+          licenses: [{ license: { id: 'MIT' } }],
+          supplier: { name: 'ACME' },
+        }),
+      ],
+    });
+    const b = bom({
+      components: [
+        lib('x', '1', {
+          'bom-ref': 'other',
+          hashes: [{ alg: 'SHA-256', content: HASH('b') }],
+          licenses: [{ license: { id: 'Apache-2.0' } }],
+          supplier: { name: 'ACME Inc.' },
+        }),
+      ],
+    });
+    const { document, summary } = await run([a, b]);
+    expect(summary.conflicts).toEqual([
+      { element: 'pkg:npm/x@1', member: 'hashes[SHA-256]', kept: HASH('a'), other: HASH('b'), input: 'in2.json' },
+      {
+        element: 'pkg:npm/x@1',
+        member: 'licenses',
+        kept: '[{"license":{"id":"MIT"}}]',
+        other: '[{"license":{"id":"Apache-2.0"}}]',
+        input: 'in2.json',
+      },
+      { element: 'pkg:npm/x@1', member: 'supplier.name', kept: 'ACME', other: 'ACME Inc.', input: 'in2.json' },
+    ]);
+    // The first value stays in the document the caller may choose to write.
+    expect((document.components as Json[])[0]).toMatchObject({
+      hashes: [{ content: HASH('a') }],
+      supplier: { name: 'ACME' },
+    });
+  });
+
+  it('a licence on one side only, or the same licences, is no conflict', async () => {
+    const a = bom({ components: [lib('x', '1')] });
+    const b = bom({ components: [lib('x', '1', { licenses: [{ license: { id: 'MIT' } }] })] });
+    const c = bom({ components: [lib('x', '1', { licenses: [{ license: { id: 'MIT', url: 'https://mit' } }] })] });
+    const { document, summary } = await run([a, b, c]);
+    expect(summary.conflicts).toEqual([]);
+    expect((document.components as Json[])[0]!.licenses).toEqual([{ license: { id: 'MIT' } }]);
+  });
+});
+
+describe('services and vulnerabilities', () => {
+  it('services by group + name + version, nested ones too; endpoints unioned', async () => {
+    const a = bom({
+      services: [
+        {
+          'bom-ref': 's',
+          name: 'api',
+          version: '1',
+          endpoints: ['https://a'],
+          services: [{ 'bom-ref': 'n', name: 'db', version: '5' }],
+        },
+      ],
+      dependencies: [{ ref: 's', dependsOn: ['n'] }],
+    });
+    const b = bom({
+      services: [
+        { 'bom-ref': 'svc', name: 'api', version: '1', endpoints: ['https://b'] },
+        { 'bom-ref': 'db', name: 'db', version: '5' },
+        { 'bom-ref': 's', name: 'api', version: '2' },
+      ],
+      dependencies: [{ ref: 'svc', dependsOn: ['db', 's'] }],
+    });
+    const { document, summary } = await run([a, b]);
+    expect(document.services).toEqual([
+      {
+        'bom-ref': 's',
+        name: 'api',
+        version: '1',
+        endpoints: ['https://a', 'https://b'],
+        services: [{ 'bom-ref': 'n', name: 'db', version: '5' }],
+      },
+      { 'bom-ref': 's-2', name: 'api', version: '2' },
+    ]);
+    expect(document.dependencies).toEqual([{ ref: 's', dependsOn: ['n', 's-2'] }]);
+    expect(summary).toMatchObject({ servicesIn: 5, servicesOut: 3, duplicatesCombined: 2 });
+    await expectWhole(document, [a, b]);
+  });
+
+  it('one vulnerability per id, affects combined and pointing at real refs (#485, #471)', async () => {
+    const a = bom({
+      components: [lib('x', '1', { 'bom-ref': 'x' }), lib('y', '1', { 'bom-ref': 'y' })],
+      vulnerabilities: [{ id: 'CVE-2026-1', affects: [{ ref: 'x', versions: [{ version: '1' }] }] }],
+    });
+    const b = bom({
+      components: [lib('y', '1', { 'bom-ref': 'x' }), lib('x', '1', { 'bom-ref': 'ex' })],
+      vulnerabilities: [
+        {
+          id: 'CVE-2026-1',
+          analysis: { state: 'not_affected', justification: 'code_not_reachable' },
+          affects: [{ ref: 'x' }, { ref: 'ex', versions: [{ version: '1' }, { range: 'vers:npm/<2' }] }],
+        },
+      ],
+    });
+    const { document, summary } = await run([a, b]);
+    expect(document.vulnerabilities).toEqual([
+      {
+        id: 'CVE-2026-1',
+        affects: [{ ref: 'x', versions: [{ version: '1' }, { range: 'vers:npm/<2' }] }, { ref: 'y' }],
+        analysis: { state: 'not_affected', justification: 'code_not_reachable' },
+      },
+    ]);
+    expect(summary).toMatchObject({ vulnerabilitiesIn: 2, vulnerabilitiesOut: 1, conflicts: [] });
+    await expectWhole(document, [a, b]);
+  });
+});
+
+describe('metadata (#218, #408)', () => {
+  it('tools of both forms in the 1.5+ object form, de-duplicated, plus bomwright; authors, supplier, licences kept', async () => {
+    const a = bom(
+      {
+        metadata: {
+          tools: [{ vendor: 'CycloneDX', name: 'cyclonedx-gomod', version: '1.4.0' }],
+          authors: [{ name: 'Ann' }],
+          supplier: { name: 'ACME' },
+          licenses: [{ license: { id: 'CC0-1.0' } }],
+          component: app('go', '1'),
+        },
+      },
+      '1.5',
+    );
+    const b = bom(
+      {
+        metadata: {
+          tools: {
+            components: [
+              { type: 'application', group: 'CycloneDX', name: 'cyclonedx-gomod', version: '1.4.0' },
+              { type: 'application', name: 'cyclonedx-npm', version: '6.0.1' },
+            ],
+            services: [{ name: 'scanner', version: '2' }],
+          },
+          authors: [{ name: 'Ann' }, { name: 'Bob' }],
+          licenses: [{ license: { id: 'CC-BY-4.0' } }],
+          component: app('web', '1'),
+        },
+      },
+      '1.5',
+    );
+    const { document, valid } = await run([a, b], { ...PRODUCT, specVersion: '1.5' });
+    expect(valid).toBe(true);
+    const metadata = document.metadata as Json;
+    expect(metadata.tools).toEqual({
+      components: [
+        { type: 'application', group: 'CycloneDX', name: 'cyclonedx-gomod', version: '1.4.0' },
+        { type: 'application', name: 'cyclonedx-npm', version: '6.0.1' },
+        { type: 'application', name: 'bomwright', version: '9.9.9' },
+      ],
+      services: [{ name: 'scanner', version: '2' }],
+    });
+    expect(metadata.authors).toEqual([{ name: 'Ann' }, { name: 'Bob' }]);
+    expect(metadata.licenses).toEqual([{ license: { id: 'CC0-1.0' } }, { license: { id: 'CC-BY-4.0' } }]);
+    expect(metadata.timestamp).toBe('2026-01-02T03:04:05Z');
+    // The supplier of what an input describes goes with that component.
+    expect(allComponents(document).find((c) => c.name === 'go')!.supplier).toEqual({ name: 'ACME' });
+    expect(metadata.supplier).toBeUndefined();
+  });
+
+  it('a manufacturer goes onto the component it made where a component has one (1.6+), else stays or is reported', async () => {
+    const made = (specVersion: string, member: string) =>
+      bom({ metadata: { component: app('p', '1'), [member]: { name: 'Maker' } } }, specVersion);
+    const modern = await run([made('1.6', 'manufacturer'), made('1.6', 'manufacture')]);
+    expect((modern.document.metadata as Json).component).toMatchObject({ manufacturer: { name: 'Maker' } });
+    expect(modern.summary.dropped).toEqual([]);
+    // 1.5: the merged BOM describes the same component, so its metadata says who made it.
+    const same = await run([made('1.5', 'manufacture'), made('1.5', 'manufacture')]);
+    expect(same.valid).toBe(true);
+    expect((same.document.metadata as Json).manufacture).toEqual({ name: 'Maker' });
+    // A named product is another thing: the input's manufacturer has no place.
+    const named = await run([made('1.5', 'manufacture')], PRODUCT);
+    expect(named.valid).toBe(true);
+    expect((named.document.metadata as Json).manufacture).toBeUndefined();
+    expect(named.summary.dropped).toEqual([
+      {
+        pointer: 'in1.json#/metadata/manufacture',
+        reason: 'it describes p@1, and a CycloneDX 1.5 component has no manufacturer',
+      },
+    ]);
+  });
+
+  it('1.4 output: tools in the list form', async () => {
+    const a = bom({ metadata: { tools: [{ vendor: 'v', name: 't', version: '1' }] } }, '1.4');
+    const { document } = await run([a, a]);
+    expect((document.metadata as Json).tools).toEqual([
+      { vendor: 'v', name: 't', version: '1' },
+      { vendor: 'bomwright', name: 'bomwright', version: '9.9.9' },
+    ]);
+  });
+
+  it('a new document: a fresh serial number, version 1, the given timestamp', async () => {
+    const a = bom({ components: [lib('x', '1')] });
+    const one = await run([a]);
+    const two = await run([a]);
+    expect(one.document.serialNumber).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    expect(one.document.serialNumber).not.toBe(two.document.serialNumber);
+    expect(one.document.serialNumber).not.toBe(a.serialNumber);
+    expect(one.document.version).toBe(1);
+  });
+
+  it('--baseline: the serial number kept; unchanged → same version and timestamp, changed → next version', async () => {
+    const a = bom({ components: [lib('x', '1')] });
+    const first = await run([a]);
+    const baseline = {
+      ...first.document,
+      version: 4,
+      metadata: { ...(first.document.metadata as Json), timestamp: '2025-01-01T00:00:00Z' },
+    };
+    const same = await run([a], { baseline });
+    expect(same.document).toMatchObject({ serialNumber: first.document.serialNumber, version: 4 });
+    expect((same.document.metadata as Json).timestamp).toBe('2025-01-01T00:00:00Z');
+    const changed = await run([a, bom({ components: [lib('y', '1')] })], { baseline });
+    expect(changed.document).toMatchObject({ serialNumber: first.document.serialNumber, version: 5 });
+    expect((changed.document.metadata as Json).timestamp).toBe('2026-01-02T03:04:05Z');
+    await rejects(run([a], { baseline: { version: 1 } }), 'E_INPUT', /no serialNumber/);
+  });
+});
+
+describe('spec versions and signatures', () => {
+  it('refuses inputs of different versions unless the output version is named', async () => {
+    const a = bom({}, '1.4');
+    const b = bom({}, '1.6');
+    await rejects(run([a, b]), 'E_USAGE', /in1\.json: 1\.4, in2\.json: 1\.6.*--spec-version/);
+    const { valid, document } = await run([a, b], { specVersion: '1.6' });
+    expect(valid).toBe(true);
+    expect(document.specVersion).toBe('1.6');
+  });
+
+  it('reports every member the output version lacks, dropped one by one', async () => {
+    const a = bom({
+      metadata: { lifecycles: [{ phase: 'build' }] },
+      components: [
+        lib('x', '1', {
+          authors: [{ name: 'Ann' }],
+          omniborId: ['gitoid:blob:sha1:261eeb9e9f8b2b4b0d119366dda99c6fd7d35c64'],
+        }),
+      ],
+    });
+    const b = bom({ components: [lib('y', '1')] }, '1.4');
+    const { document, summary, valid } = await run([a, b], { specVersion: '1.4' });
+    expect(valid).toBe(true);
+    expect(summary.dropped.map((d) => d.pointer).sort()).toEqual([
+      '/components/0/authors',
+      '/components/0/omniborId',
+      '/metadata/lifecycles',
+    ]);
+    expect(summary.dropped[0]!.reason).toBe('CycloneDX 1.4 has no such member');
+    expect((document.components as Json[])[0]).toEqual(lib('x', '1'));
+  });
+
+  it('refuses a CBOM and a CycloneDX document together', async () => {
+    const cbom = { ...bom({}, '1.4-cbom-1.0'), bomFormat: 'CBOM' };
+    await rejects(
+      run([cbom, bom({}, '1.4')], { specVersion: '1.4' }),
+      'E_USAGE',
+      /CBOM document; it cannot be merged into CycloneDX 1\.4/,
+    );
+  });
+
+  it('says which signatures of the inputs cannot survive', async () => {
+    const signature = { algorithm: 'ES256', value: 'abc' };
+    const a = bom({ components: [lib('x', '1', { signature })], signature });
+    const { document, summary } = await run([a]);
+    expect(summary.removedSignatures).toEqual([
+      { input: 'in1.json', pointer: '/components/0/signature' },
+      { input: 'in1.json', pointer: '/signature' },
+    ]);
+    expect(JSON.stringify(document)).not.toContain('"signature"');
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * `bomwright merge` as a subprocess: BOMs of this very project from the official npm generator (two spec versions,
+ * so two different writers' shapes), a Go-style BOM written here that collides with them, and the exit codes, files
+ * and messages a user sees.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../../src/index.js';
+import { ROOT, runCli, tempDirs } from '../helpers.js';
+import { allComponents, bom, expectWhole, HASH, lib } from '../author/merge-fixtures.js';
+
+type Json = Record<string, unknown>;
+const GENERATOR = path.join(ROOT, 'node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js');
+const newDir = tempDirs('bomwright-merge-');
+const dir = newDir();
+const at = (name: string) => path.join(dir, name);
+const read = (name: string) => JSON.parse(readFileSync(at(name), 'utf8')) as Json;
+const write = (name: string, value: unknown) => writeFileSync(at(name), `${JSON.stringify(value, null, 2)}\n`);
+const merge = (...args: string[]) => runCli(['merge', ...args], { cwd: dir });
+
+/** The project's own BOM from cyclonedx-npm, from the lock file (the same on every machine, whatever is installed). */
+function generate(version: string, file: string): void {
+  const run = spawnSync(
+    process.execPath,
+    [GENERATOR, '--spec-version', version, '--package-lock-only', '--output-format', 'JSON', '--output-file', at(file)],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`cyclonedx-npm ${version}: ${run.stderr}`);
+}
+
+/** A BOM in the shape cyclonedx-gomod writes (1.4 tools list, golang purls), colliding with the npm BOM's refs. */
+function goBom(npm: Json): Json {
+  const npmComponents = npm.components as Json[];
+  const taken = npmComponents[0]!['bom-ref'] as string;
+  const shared = npmComponents[1]!;
+  return bom({
+    metadata: {
+      tools: {
+        components: [{ type: 'application', group: 'CycloneDX', name: 'cyclonedx-gomod', version: 'v1.9.0' }],
+      },
+      component: {
+        type: 'application',
+        'bom-ref': 'pkg:golang/example.com/agent@v1.0.0?type=module',
+        name: 'example.com/agent',
+        version: 'v1.0.0',
+        purl: 'pkg:golang/example.com/agent@v1.0.0?type=module',
+      },
+    },
+    components: [
+      {
+        type: 'library',
+        // The same name as an npm component: a collision, renamed.
+        'bom-ref': taken,
+        name: 'golang.org/x/sys',
+        version: 'v0.20.0',
+        purl: 'pkg:golang/golang.org/x/sys@v0.20.0?type=module',
+        hashes: [{ alg: 'SHA-256', content: HASH('c') }],
+      },
+      // The same package as an npm component, under another bom-ref (a wasm build step, say).
+      { ...shared, 'bom-ref': 'npm-dependency-of-the-agent' },
+    ],
+    dependencies: [
+      { ref: 'pkg:golang/example.com/agent@v1.0.0?type=module', dependsOn: [taken, 'npm-dependency-of-the-agent'] },
+      { ref: taken, dependsOn: [] },
+    ],
+  });
+}
+
+describe('bomwright merge (CLI)', () => {
+  beforeAll(() => {
+    generate('1.6', 'npm-1.6.json');
+    generate('1.5', 'npm-1.5.json');
+    write('go.json', goBom(read('npm-1.6.json')));
+  }, 120_000);
+
+  it('two generators of one project: one BOM, one entry per package, every edge kept, linked under the product', async () => {
+    const result = await merge('npm-1.6.json', 'go.json', '-o', 'out.json', '--name', 'product', '--version', '3.0.0');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const npm = read('npm-1.6.json');
+    const go = read('go.json');
+    const out = read('out.json');
+    await expectWhole(out, [npm, go]);
+    const taken = (npm.components as Json[])[0]!['bom-ref'] as string;
+    expect(result.stdout).toContain(`renamed: go.json: ${taken} → ${taken}-2\n`);
+    expect(result.stdout).toMatch(
+      /^Merged 2 BOMs into out\.json: components (\d+) → (\d+) \(and the new root product@3\.0\.0\); (\d+) duplicates combined, 1 bom-ref renamed, 0 conflicts$/m,
+    );
+    // --version is the product's version, never bomwright's own.
+    expect((out.metadata as Json).component).toEqual({
+      type: 'application',
+      'bom-ref': 'product@3.0.0',
+      name: 'product',
+      version: '3.0.0',
+    });
+    const npmRoot = ((npm.metadata as Json).component as Json)['bom-ref'];
+    expect((out.dependencies as Json[]).at(-1)).toEqual({
+      ref: 'product@3.0.0',
+      dependsOn: [npmRoot, 'pkg:golang/example.com/agent@v1.0.0?type=module'],
+    });
+    // No package twice: every purl appears once.
+    const purls = allComponents(out).flatMap((c) => (typeof c.purl === 'string' ? [c.purl] : []));
+    expect(new Set(purls).size).toBe(purls.length);
+    const tools = ((out.metadata as Json).tools as Json).components as Json[];
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['cyclonedx-gomod', 'bomwright']));
+    expect(new Set(tools.map((t) => `${String(t.name)}@${String(t.version)}`)).size).toBe(tools.length);
+  });
+
+  it('two spec versions: refused (exit 2) unless --spec-version names the output version', async () => {
+    const refused = await merge('npm-1.6.json', 'npm-1.5.json', '-o', 'mixed.json');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /different spec versions \(npm-1\.6\.json: 1\.6, npm-1\.5\.json: 1\.5\).*--spec-version/,
+    );
+    expect(existsSync(at('mixed.json'))).toBe(false);
+    const merged = await merge('npm-1.6.json', 'npm-1.5.json', '-o', 'mixed.json', '--spec-version', '1.6');
+    expect(merged.code, merged.stderr).toBe(0);
+    const out = read('mixed.json');
+    expect(out.specVersion).toBe('1.6');
+    await expectWhole(out, [read('npm-1.6.json'), read('npm-1.5.json')]);
+    // The same package tree: the two writers' copies combine into the first one's count.
+    const count = allComponents(read('npm-1.6.json')).length;
+    expect(merged.stdout).toMatch(new RegExp(`components ${2 * count} → \\d+;`));
+  });
+
+  it('conflicts: exit 1 and nothing written, or --on-conflict first writes and lists them', async () => {
+    write('c1.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('a') }] })] }));
+    write('c2.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('b') }] })] }));
+    const refused = await merge('c1.json', 'c2.json', '-o', 'conflict.json');
+    expect(refused.code).toBe(1);
+    expect(existsSync(at('conflict.json'))).toBe(false);
+    expect(refused.stderr).toContain(
+      `conflict: pkg:npm/x@1: hashes[SHA-256]: ${HASH('a')} (kept) vs ${HASH('b')} (c2.json)\n`,
+    );
+    expect(refused.stderr).toContain(
+      'bomwright: refusing to write conflict.json: the inputs disagree (1 conflict); fix the inputs, or keep the earlier value of each with --on-conflict first\n',
+    );
+    const kept = await merge('c1.json', 'c2.json', '-o', 'conflict.json', '--on-conflict', 'first');
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('conflict: pkg:npm/x@1: hashes[SHA-256]');
+    expect((read('conflict.json').components as Json[])[0]!.hashes).toEqual([{ alg: 'SHA-256', content: HASH('a') }]);
+  });
+
+  it('replaces a longer old output whole (#219), and -o may not be an input', async () => {
+    write('small.json', bom({ components: [lib('x', '1')] }));
+    writeFileSync(at('stale.json'), `${' '.repeat(100_000)}{}`);
+    const result = await merge('small.json', '-o', 'stale.json');
+    expect(result.code).toBe(0);
+    expect(readFileSync(at('stale.json'), 'utf8')).toBe(`${JSON.stringify(read('stale.json'), null, 2)}\n`);
+    const onto = await merge('small.json', '-o', './small.json');
+    expect(onto.code).toBe(2);
+    expect(onto.stderr).toMatch(/Refusing to write .*small\.json: it is an input of this command/);
+  });
+
+  it('an invalid input is refused (exit 1), as bump and sign refuse one', async () => {
+    write(
+      'bad.json',
+      bom({
+        components: [
+          { type: 'library', 'bom-ref': 'a', name: 'a' },
+          { type: 'library', 'bom-ref': 'a', name: 'b' },
+        ],
+      }),
+    );
+    const result = await merge('small.json', 'bad.json', '-o', 'never.json');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/refusing to merge bad\.json: 1 error/);
+    expect(existsSync(at('never.json'))).toBe(false);
+  });
+
+  it('signed inputs: warned that their signatures cannot survive; --key signs the result, which verifies', async () => {
+    const work = newDir();
+    expect((await runCli(['keygen', '--out', 'k'], { cwd: work })).code).toBe(0);
+    writeFileSync(path.join(work, 'a.json'), JSON.stringify(bom({ components: [lib('x', '1')] })));
+    expect((await runCli(['sign', 'a.json', '--key', 'k.private.pem'], { cwd: work })).code).toBe(0);
+    const unsigned = await runCli(['merge', 'a.json', '-o', 'm.json'], { cwd: work });
+    expect(unsigned.code).toBe(0);
+    expect(unsigned.stderr).toBe(
+      'bomwright: warning: 1 signature of the inputs cannot survive a merge (a.json#/signature); sign the result with --key\n',
+    );
+    const signed = await runCli(['merge', 'a.json', '-o', 'm.json', '--key', 'k.private.pem'], { cwd: work });
+    expect(signed.code).toBe(0);
+    expect(signed.stderr).toBe(
+      'bomwright: warning: 1 signature of the inputs cannot survive a merge (a.json#/signature)\n',
+    );
+    const verified = await runCli(['verify', 'm.json', '--trust', 'k.public.jwk', '--require-trusted'], { cwd: work });
+    expect(verified.code, verified.stdout).toBe(0);
+  });
+
+  it('--from package.json names the product; --hierarchical without one is a usage error', async () => {
+    write('package.json', { name: '@acme/product', version: '2.1.0', license: 'MIT' });
+    const result = await merge('small.json', 'go.json', '-o', 'from.json', '--from', 'package.json', '--hierarchical');
+    expect(result.code, result.stderr).toBe(0);
+    const out = read('from.json');
+    expect((out.metadata as Json).component).toMatchObject({
+      'bom-ref': 'pkg:npm/%40acme/product@2.1.0',
+      group: '@acme',
+      name: 'product',
+      version: '2.1.0',
+    });
+    expect((out.components as Json[]).map((c) => c.name)).toEqual(['small', 'example.com/agent']);
+    expect((await validate(out)).valid).toBe(true);
+    const unnamed = await merge('small.json', '-o', 'h.json', '--hierarchical');
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('A hierarchical merge needs the merged product');
+  });
+
+  it('--format json: the summary as data; --baseline keeps the serial number', async () => {
+    const first = await merge('small.json', '-o', 'base.json', '--format', 'json');
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.stdout) as Json;
+    expect(summary).toMatchObject({ written: true, valid: true, componentsIn: 1, componentsOut: 1, conflicts: [] });
+    const again = await merge('small.json', '-o', 'base.json', '--baseline', 'base.json');
+    expect(again.code).toBe(0);
+    const base = read('base.json');
+    expect(base.version).toBe(1);
+    const next = await merge(
+      'small.json',
+      'go.json',
+      '-o',
+      'next.json',
+      '--baseline',
+      'base.json',
+      '--name',
+      'p',
+      '--version',
+      '1',
+    );
+    expect(next.code, next.stderr).toBe(0);
+    expect(read('next.json')).toMatchObject({ serialNumber: base.serialNumber, version: 2 });
+  });
+});
