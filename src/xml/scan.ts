@@ -193,14 +193,14 @@ class Scanner {
       };
       if (parent) parent.children.push(node);
       else root = node;
+      if (open.length + 1 > MAX_XML_DEPTH)
+        throw new ScanError('too-deep', `Elements are nested deeper than ${MAX_XML_DEPTH} levels`, offset);
       if (t[this.pos] === '/') {
         if (t[this.pos + 1] !== '>') throw this.fail('Expected "/>"');
         this.pos += 2;
         if (open.length === 0) return node;
       } else {
         this.pos++;
-        if (open.length + 1 > MAX_XML_DEPTH)
-          throw new ScanError('too-deep', `Elements are nested deeper than ${MAX_XML_DEPTH} levels`, offset);
         open.push(node);
         scopes.push(scope);
       }
