@@ -28,7 +28,8 @@ export const RULES = {
   },
   'read/unsupported-encoding': {
     severity: 'error',
-    description: 'The file starts with a UTF-16 or UTF-32 byte-order mark, or its XML declaration names an encoding other than UTF-8',
+    description:
+      'The file starts with a UTF-16 or UTF-32 byte-order mark, or its XML declaration names an encoding other than UTF-8',
     hint: 'JSON documents must be UTF-8 (RFC 8259), and bomwright reads XML in UTF-8; re-encode the file',
   },
   'read/byte-order-mark': {

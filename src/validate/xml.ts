@@ -281,7 +281,13 @@ function schemaDiagnostics(
 function classify(detail: string): RuleId | undefined {
   if (/Duplicate key-sequence .* identity-constraint '[^']*bom-ref'/.test(detail)) return undefined;
   if (/Duplicate key-sequence/.test(detail)) return 'schema/unique-items';
-  if (/Missing child element|is required but missing/.test(detail)) return 'schema/required';
+  // Only one element may come here, and it did not: a required element is missing (`Expected is ( name )`).
+  if (
+    /Missing child element|is required but missing|This element is not expected\. Expected is \( [^,()]+ \)$/.test(
+      detail,
+    )
+  )
+    return 'schema/required';
   if (/This element is not expected|attribute is not allowed|is not allowed/.test(detail) && !/content/.test(detail))
     return 'schema/additional-property';
   if (/is not an element of the set/.test(detail)) return 'schema/enum';
