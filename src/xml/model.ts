@@ -64,11 +64,29 @@ export interface XmlModel {
 /** The model of a `<bom>` root of CycloneDX `specVersion`. */
 export function mapDocument(root: XmlNode, specVersion: string): XmlModel {
   const namespace = root.namespace;
-  const sources = new WeakMap<object, XmlNode | XmlNode[]>();
-  // Arrays of references (dependsOn, provides): each item is its element's `ref` attribute.
-  const refLists = new WeakSet<object>();
+  const elementsOf = (node: XmlNode) => inNamespace(node.children, namespace);
 
-  const inNamespace = (node: XmlNode) => node.namespace === namespace;
+  const mapNode = (node: XmlNode): unknown => {
+    const elements = elementsOf(node);
+    const attributes = plainAttributes(node);
+    if (node !== root && node.local === 'dependency') return mapDependency(elements, attributes);
+    if (node !== root && isCollection(node.local, elements, attributes)) return elements.map(mapNode);
+    if (node !== root && elements.length === 0 && attributes.length === 0) return node.text.trim();
+    const record: Record<string, unknown> = {};
+    for (const attribute of attributes) setMember(record, attribute.local, attributeValue(node, attribute));
+    let groups: Map<string, XmlNode[]> | undefined;
+    for (const element of elements) {
+      groups ??= new Map();
+      const group = groups.get(element.local);
+      if (group) group.push(element);
+      else groups.set(element.local, [element]);
+    }
+    if (groups !== undefined)
+      for (const [name, group] of groups)
+        setMember(record, name, group.length === 1 ? mapNode(group[0]!) : group.map(mapNode));
+    if (elements.length === 0 && node.text.trim() !== '') setMember(record, textMember(node), node.text);
+    return record;
+  };
 
   const attributeValue = (node: XmlNode, attribute: XmlAttribute): unknown => {
     if (node === root && attribute.local === 'version' && /^[0-9]+$/.test(attribute.value)) {
@@ -78,100 +96,105 @@ export function mapDocument(root: XmlNode, specVersion: string): XmlModel {
     return attribute.value;
   };
 
-  const mapNode = (node: XmlNode): unknown => {
-    const elements = node.children.filter(inNamespace);
-    const attributes = node.attributes.filter((a) => a.namespace === undefined);
-    if (node.local === 'dependency' && node !== root) return mapDependency(node, elements, attributes);
-    if (COLLECTIONS.has(node.local) && attributes.length === 0 && sameName(elements) && node !== root) {
-      const items = elements.map(mapNode);
-      sources.set(items, elements);
-      return items;
-    }
-    if (elements.length === 0 && attributes.length === 0 && node !== root) return node.text.trim();
-    const record: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const attribute of attributes) record[attribute.local] = attributeValue(node, attribute);
-    const groups = new Map<string, XmlNode[]>();
-    for (const element of elements) {
-      const group = groups.get(element.local);
-      if (group) group.push(element);
-      else groups.set(element.local, [element]);
-    }
-    for (const [name, group] of groups) {
-      if (group.length === 1) record[name] = mapNode(group[0]!);
-      else {
-        const items = group.map(mapNode);
-        sources.set(items, group);
-        record[name] = items;
-      }
-    }
-    if (elements.length === 0 && node.text.trim() !== '')
-      record[node.local === 'property' ? 'value' : 'content'] = node.text;
-    // A plain object, as JSON.parse makes: the rules and the comparison treat the model like parsed JSON.
-    const plain = { ...record };
-    sources.set(plain, node);
-    return plain;
+  const document: Record<string, unknown> = {
+    bomFormat: 'CycloneDX',
+    specVersion,
+    ...(mapNode(root) as Record<string, unknown>),
   };
 
-  /** `<dependency ref="a"><dependency ref="b"/><provides ref="c"/></dependency>` → { ref, dependsOn, provides }. */
-  const mapDependency = (node: XmlNode, elements: XmlNode[], attributes: XmlAttribute[]): unknown => {
-    const record: Record<string, unknown> = {};
-    for (const attribute of attributes) record[attribute.local] = attribute.value;
-    for (const list of ['dependency', 'provides'] as const) {
-      const items = elements.filter((e) => e.local === list);
-      if (items.length === 0) continue;
-      const values = items.map((e) => e.attributes.find((a) => a.local === 'ref' && a.namespace === undefined)?.value);
-      sources.set(values, items);
-      refLists.add(values);
-      record[list === 'dependency' ? 'dependsOn' : 'provides'] = values;
-    }
-    sources.set(record, node);
-    return record;
-  };
-
-  const body = mapNode(root) as Record<string, unknown>;
-  const document: Record<string, unknown> = { bomFormat: 'CycloneDX', specVersion, ...body };
-  sources.set(document, root);
-
+  /**
+   * The way back, derived from the same mapping instead of a table kept for every node (which would cost a
+   * 100,000-component document more than reading it): each pointer segment is followed in the element tree.
+   */
   const locate = (pointer: string): XmlPlace | undefined => {
     const segments = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer);
-    let value: unknown = document;
-    let node: XmlNode = root;
-    let attribute: XmlAttribute | undefined;
+    type Step =
+      | { kind: 'node'; node: XmlNode }
+      | { kind: 'items'; items: readonly XmlNode[]; refs: boolean }
+      | { kind: 'attribute'; attribute: XmlAttribute; owner: XmlNode };
+    let step: Step = { kind: 'node', node: root };
+    const enter = (node: XmlNode): Step => {
+      const elements = elementsOf(node);
+      return node !== root && node.local !== 'dependency' && isCollection(node.local, elements, plainAttributes(node))
+        ? { kind: 'items', items: elements, refs: false }
+        : { kind: 'node', node };
+    };
     for (const segment of segments) {
-      if (value === null || typeof value !== 'object' || attribute !== undefined) return undefined;
-      const source = sources.get(value);
-      const next: unknown = Array.isArray(value) ? value[Number(segment)] : (value as Record<string, unknown>)[segment];
-      if (Array.isArray(source)) {
-        const item = source[Number(segment)];
+      if (step.kind === 'attribute') return undefined;
+      if (step.kind === 'items') {
+        if (!/^(0|[1-9][0-9]*)$/.test(segment)) return undefined;
+        const item: XmlNode | undefined = step.items[Number(segment)];
         if (item === undefined) return undefined;
-        node = item;
-        if (refLists.has(value))
-          attribute = item.attributes.find((a) => a.local === 'ref' && a.namespace === undefined);
-      } else if (source !== undefined) {
-        const known = next !== null && typeof next === 'object' ? nodeOf(next, sources) : undefined;
-        if (known !== undefined) node = known;
-        else {
-          attribute = source.attributes.find((a) => a.local === segment && a.namespace === undefined);
-          if (attribute === undefined)
-            node = source.children.find((c) => c.local === segment && c.namespace === namespace) ?? source;
-        }
+        const ref: XmlAttribute | undefined = step.refs
+          ? plainAttributes(item).find((a) => a.local === 'ref')
+          : undefined;
+        step = ref !== undefined ? { kind: 'attribute', attribute: ref, owner: item } : enter(item);
+        continue;
       }
-      value = next;
+      const node = step.node;
+      if (node !== root && node.local === 'dependency' && (segment === 'dependsOn' || segment === 'provides')) {
+        const local = segment === 'dependsOn' ? 'dependency' : 'provides';
+        step = { kind: 'items', items: elementsOf(node).filter((e) => e.local === local), refs: true };
+        continue;
+      }
+      const attribute = plainAttributes(node).find((a) => a.local === segment);
+      if (attribute !== undefined) {
+        step = { kind: 'attribute', attribute, owner: node };
+        continue;
+      }
+      const children = elementsOf(node).filter((e) => e.local === segment);
+      if (children.length === 1) step = enter(children[0]!);
+      else if (children.length > 1) step = { kind: 'items', items: children, refs: false };
+      // Members with no element of their own (bomFormat, specVersion, a text's content) are the element itself.
     }
-    return attribute === undefined
-      ? { path: xmlPath(node), offset: node.offset }
-      : { path: `${xmlPath(node)}/@${attribute.name}`, offset: attribute.offset };
+    if (step.kind === 'attribute')
+      return { path: `${xmlPath(step.owner)}/@${step.attribute.name}`, offset: step.attribute.offset };
+    const node = step.kind === 'node' ? step.node : step.items[0]?.parent;
+    return node === undefined ? undefined : { path: xmlPath(node), offset: node.offset };
   };
 
   return { document, locate };
 }
 
-function nodeOf(value: object, sources: WeakMap<object, XmlNode | XmlNode[]>): XmlNode | undefined {
-  const source = sources.get(value);
-  if (source === undefined) return undefined;
-  if (!Array.isArray(source)) return source;
-  // An array's own place is its container element (the parent of its items), when they share one.
-  return source[0]?.parent;
+/** `<dependency ref="a"><dependency ref="b"/><provides ref="c"/></dependency>` → { ref, dependsOn, provides }. */
+function mapDependency(elements: readonly XmlNode[], attributes: readonly XmlAttribute[]): unknown {
+  const record: Record<string, unknown> = {};
+  for (const attribute of attributes) setMember(record, attribute.local, attribute.value);
+  for (const list of ['dependency', 'provides'] as const) {
+    const refs: unknown[] = [];
+    for (const e of elements) if (e.local === list) refs.push(plainAttributes(e).find((a) => a.local === 'ref')?.value);
+    if (refs.length > 0) record[list === 'dependency' ? 'dependsOn' : 'provides'] = refs;
+  }
+  return record;
+}
+
+function textMember(node: XmlNode): string {
+  return node.local === 'property' ? 'value' : 'content';
+}
+
+function isCollection(local: string, elements: readonly XmlNode[], attributes: readonly XmlAttribute[]): boolean {
+  return COLLECTIONS.has(local) && attributes.length === 0 && sameName(elements);
+}
+
+/** The children in the document's namespace; the same array when they all are (the common case, no copy). */
+function inNamespace(children: XmlNode[], namespace: string | undefined): readonly XmlNode[] {
+  for (const child of children)
+    if (child.namespace !== namespace) return children.filter((c) => c.namespace === namespace);
+  return children;
+}
+
+/** Attributes without a namespace (`xmlns`, `xsi:…` and extensions are not part of the model). */
+function plainAttributes(node: XmlNode): readonly XmlAttribute[] {
+  for (const a of node.attributes)
+    if (a.namespace !== undefined) return node.attributes.filter((x) => x.namespace === undefined);
+  return node.attributes;
+}
+
+/** An own member, as JSON.parse makes it: a member named `__proto__` is data, never the object's prototype. */
+function setMember(record: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
 }
 
 function sameName(elements: readonly XmlNode[]): boolean {

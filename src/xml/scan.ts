@@ -37,7 +37,6 @@ export type ScanResult =
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-const NAME_END = /[\s/>=]/;
 
 class ScanError extends Error {
   constructor(
@@ -111,9 +110,15 @@ class Scanner {
   private name(): string {
     const t = this.text;
     const start = this.pos;
-    while (this.pos < t.length && !NAME_END.test(t[this.pos]!)) this.pos++;
-    if (this.pos === start) throw this.fail('Expected a name');
-    return t.slice(start, this.pos);
+    let i = start;
+    for (; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      // White space, '/', '>', '=' end a name.
+      if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x2f || c === 0x3e || c === 0x3d) break;
+    }
+    if (i === start) throw this.fail('Expected a name');
+    this.pos = i;
+    return t.slice(start, i);
   }
 
   private spaces(): boolean {
@@ -209,7 +214,9 @@ class Scanner {
         const current = open[open.length - 1]!;
         const lt = t.indexOf('<', this.pos);
         if (lt === -1) throw this.fail(`Element ${current.name} is not closed`, current.offset);
-        if (lt > this.pos) current.text += this.unescape(t.slice(this.pos, lt), this.pos, false);
+        // White space between elements is not content (CycloneDX has no mixed content).
+        if (lt > this.pos && !isBlank(t, this.pos, lt))
+          current.text += this.unescape(t.slice(this.pos, lt), this.pos, false);
         this.pos = lt;
         if (t.startsWith('</', lt)) {
           this.pos += 2;
@@ -237,10 +244,10 @@ class Scanner {
 
   /** Character data with references replaced; attribute values also normalise white space (XML 1.0 §3.3.3). */
   private unescape(raw: string, offset: number, attribute: boolean): string {
-    let s = raw.replace(/\r\n?/g, '\n');
+    let s = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
     if (attribute) {
       if (s.includes('<')) throw this.fail('"<" in an attribute value', offset);
-      s = s.replace(/[\t\n]/g, ' ');
+      if (s.includes('\t') || s.includes('\n')) s = s.replace(/[\t\n]/g, ' ');
     }
     if (!s.includes('&')) return s;
     return s.replace(/&([^;&\s]*);?/g, (match, ref: string) => {
@@ -261,6 +268,11 @@ class Scanner {
 function split(name: string): [prefix: string, local: string] {
   const colon = name.indexOf(':');
   return colon === -1 ? ['', name] : [name.slice(0, colon), name.slice(colon + 1)];
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
 }
 
 function isSpace(code: number): boolean {
