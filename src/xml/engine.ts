@@ -33,6 +33,7 @@ const SCHEMA_FILES = [
 declare const __BOMWRIGHT_LIBXML2_LOADER__: string | undefined;
 
 let loading: Promise<Libxml> | undefined;
+const encoder = new TextEncoder();
 
 function importLibxml(): Promise<Libxml> {
   if (typeof __BOMWRIGHT_LIBXML2_LOADER__ === 'string') {
@@ -116,7 +117,8 @@ export async function checkXml(text: string, version: XmlSpecVersion | undefined
   const validator = version === undefined ? undefined : await validatorFor(version);
   let document: import('libxml2-wasm').XmlDocument;
   try {
-    document = lib.XmlDocument.fromString(text, { option: documentOptions(lib), encoding: 'utf-8' });
+    // Encoded natively: libxml2-wasm's own string path copies character by character in JavaScript.
+    document = lib.XmlDocument.fromBuffer(encoder.encode(text), { option: documentOptions(lib), encoding: 'utf-8' });
   } catch (error) {
     const found = problems(error);
     if (found === undefined) throw error;
