@@ -20,7 +20,10 @@ function project(): string {
   const dir = newDir();
   writeFileSync(path.join(dir, 'bad.xml'), xml(1, `${lib('a')}\n${lib('a')}`));
   writeFileSync(path.join(dir, 'good.xml'), xml(1, lib('a')));
-  writeFileSync(path.join(dir, 'pom.xml'), '<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0"/>\n');
+  writeFileSync(
+    path.join(dir, 'pom.xml'),
+    '<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0"/>\n',
+  );
   writeFileSync(path.join(dir, 'bom.json'), JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', version: 1 }));
   return dir;
 }
@@ -68,7 +71,9 @@ describe('XML through the CLI', () => {
     const dir = project();
     const whole = await runCli(['validate', '.', '-f', 'json'], { cwd: dir });
     for (const i of [1, 2]) {
-      const shard = await runCli(['validate', '.', '-f', 'json', '--shard', `${i}/2`, '-o', `s${i}.json`], { cwd: dir });
+      const shard = await runCli(['validate', '.', '-f', 'json', '--shard', `${i}/2`, '-o', `s${i}.json`], {
+        cwd: dir,
+      });
       expect(shard.stderr).toBe('');
     }
     const merged = await runCli(['merge-reports', 's1.json', 's2.json', '-f', 'json'], { cwd: dir });
