@@ -47,6 +47,8 @@ const COLLECTIONS = new Set([
   'signatories',
   'subjects',
   'annotator',
+  // 1.7: references to patents, written as <bom-ref> elements; in XML a bom-ref definition is always an attribute.
+  'patentRefs',
 ]);
 
 export interface XmlPlace {

@@ -150,6 +150,16 @@ describe('the JSON rules, on XML through the mapping reader', () => {
     ]);
   });
 
+  it('1.7: <bom-ref> elements in patentRefs are references, not definitions', async () => {
+    const text = xmlBom(
+      '1.7',
+      `<components><component type="library"><name>a</name><patentAssertions><patentAssertion><assertionType>ownership</assertionType><patentRefs><bom-ref>patent-1</bom-ref></patentRefs></patentAssertion></patentAssertions></component></components>
+<definitions><patents><patent bom-ref="patent-1"><patentNumber>US1</patentNumber><jurisdiction>US</jurisdiction><patentLegalStatus>pending</patentLegalStatus></patent></patents></definitions>`,
+    );
+    const result = await validate(text);
+    expect(ids(result), JSON.stringify(result.diagnostics)).not.toContain('ref/duplicate-bom-ref');
+  });
+
   it('dependency references resolve, nested and provided ones too (1.6)', async () => {
     const text = xmlBom(
       '1.6',
