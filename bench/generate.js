@@ -57,3 +57,58 @@ export function generateBom(n, options = {}) {
     dependencies,
   };
 }
+
+const escapeXml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+/**
+ * The same BOM as generateBom(n, options), written as CycloneDX XML (the namespace of its specVersion), indented
+ * as the CycloneDX generators write it. Deterministic.
+ */
+export function generateXmlBom(n, options = {}) {
+  const bom = generateBom(n, options);
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<bom xmlns="http://cyclonedx.org/schema/bom/${bom.specVersion}" serialNumber="${bom.serialNumber}" version="${bom.version}">`,
+    '  <metadata>',
+    `    <timestamp>${bom.metadata.timestamp}</timestamp>`,
+    `    <component type="application" bom-ref="${bom.metadata.component['bom-ref']}">`,
+    `      <name>${bom.metadata.component.name}</name>`,
+    `      <version>${bom.metadata.component.version}</version>`,
+    '    </component>',
+    '  </metadata>',
+    '  <components>',
+  ];
+  for (const c of bom.components) {
+    out.push(
+      `    <component type="${c.type}" bom-ref="${escapeXml(c['bom-ref'])}">`,
+      `      <name>${escapeXml(c.name)}</name>`,
+      `      <version>${escapeXml(c.version)}</version>`,
+      `      <description>${escapeXml(c.description)}</description>`,
+      '      <hashes>',
+      ...c.hashes.map((h) => `        <hash alg="${h.alg}">${h.content}</hash>`),
+      '      </hashes>',
+      '      <licenses>',
+      ...c.licenses.map((l) => `        <license><id>${l.license.id}</id></license>`),
+      '      </licenses>',
+      `      <purl>${escapeXml(c.purl)}</purl>`,
+      '      <externalReferences>',
+      ...c.externalReferences.map(
+        (r) => `        <reference type="${r.type}"><url>${escapeXml(r.url)}</url></reference>`,
+      ),
+      '      </externalReferences>',
+      '    </component>',
+    );
+  }
+  out.push('  </components>', '  <dependencies>');
+  for (const d of bom.dependencies) {
+    if (d.dependsOn.length === 0) out.push(`    <dependency ref="${escapeXml(d.ref)}"/>`);
+    else
+      out.push(
+        `    <dependency ref="${escapeXml(d.ref)}">`,
+        ...d.dependsOn.map((r) => `      <dependency ref="${escapeXml(r)}"/>`),
+        '    </dependency>',
+      );
+  }
+  out.push('  </dependencies>', '</bom>', '');
+  return out.join('\n');
+}

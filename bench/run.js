@@ -12,13 +12,13 @@ import os from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateBom } from './generate.js';
+import { generateBom, generateXmlBom } from './generate.js';
 import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'R'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'R', 'X'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -198,6 +198,32 @@ const CASE_BUILDERS = {
           library,
         ],
         goals: [{ text: 'bomwright CLI ÷ read + JSON.parse', target: '≤ 3×', met: (r) => r <= 3 }],
+      },
+    ];
+  },
+
+  X(runs) {
+    // CycloneDX XML: the same 20,000 components as case C, as XML. The reference parses the file with the same
+    // libxml2 (WebAssembly) that bomwright validates it with; the library's XML validator needs libxmljs2, a native
+    // addon, and runs where it is installed.
+    const input = prepareXmlBom(20000);
+    return [
+      {
+        caseId: 'X',
+        title: 'Large XML BOM: CLI vs parsing it with the same libxml2, whole process',
+        input,
+        rows: [
+          row('`node` libxml2-wasm parse only', ['bench/peers/libxml2-parse.js', input.path], runs.fast, {
+            reference: true,
+          }),
+          row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { subject: true, peakRss: true }),
+          row(
+            'cyclonedx-library XmlValidator (libxmljs2)',
+            ['bench/peers/cyclonedx-library-xml.js', input.path],
+            runs.slow,
+          ),
+        ],
+        goals: [{ text: 'bomwright CLI ÷ libxml2-wasm parse', target: '≤ 3×', met: (r) => r <= 3 }],
       },
     ];
   },
@@ -831,6 +857,19 @@ function prepareBom(n, extra = {}) {
   const name = `bom-${n}.json`;
   const path = join(DATA_DIR, name);
   const text = JSON.stringify(generateBom(n, { specVersion: '1.6', seed: 1, ...extra }), null, 2);
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) {
+    mkdirSync(DATA_DIR, { recursive: true });
+    writeFileSync(path, text);
+    log(`generated ${relative(ROOT, path)}`);
+  }
+  return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
+}
+
+/** Case X's input: generateXmlBom(n), cached like prepareBom's. */
+function prepareXmlBom(n) {
+  const name = `bom-${n}.xml`;
+  const path = join(DATA_DIR, name);
+  const text = generateXmlBom(n, { specVersion: '1.6', seed: 1 });
   if (!existsSync(path) || readFileSync(path, 'utf8') !== text) {
     mkdirSync(DATA_DIR, { recursive: true });
     writeFileSync(path, text);

@@ -13,6 +13,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['formats'],
   ['jsf'],
   ['compare'],
+  ['xml'],
   ['validate'],
   ['author'],
   ['format'],

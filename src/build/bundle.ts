@@ -100,14 +100,25 @@ await build({
   plugins: [lazyStringWidth, undiciCore],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
   entryPoints: Object.fromEntries(CLI_BUNDLES.map((b) => [b.name, path.join(root, b.entry)])),
-  define: { ...common.define, __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs') },
+  define: {
+    ...common.define,
+    __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs'),
+    __BOMWRIGHT_LIBXML2_LOADER__: JSON.stringify('./libxml2.cjs'),
+  },
   outdir: path.join(root, 'dist/bundle'),
   outExtension: { '.js': '.cjs' },
   // Loaded on first use, and CommonJS already: Node's own require takes them from node_modules.
-  external: ['fast-glob', 'packageurl-js', '@peculiar/x509'],
+  external: ['fast-glob', 'packageurl-js', '@peculiar/x509', 'libxml2-wasm'],
   minifySyntax: true,
   minifyWhitespace: true,
 });
+
+// Code run through vm.Script (the bundles, for their code cache) cannot import(): libxml2-wasm, an ES module with
+// top-level await, is imported by this file, which Node's own require loads (src/xml/engine.ts).
+writeFileSync(
+  path.join(root, 'dist/bundle/libxml2.cjs'),
+  "'use strict';\nmodule.exports = () => import('libxml2-wasm');\n",
+);
 
 // The bin entry is CommonJS (faster to start than an ES module entry) and needs the loader in that form.
 await build({

@@ -28,8 +28,9 @@ export const RULES = {
   },
   'read/unsupported-encoding': {
     severity: 'error',
-    description: 'The file starts with a UTF-16 or UTF-32 byte-order mark',
-    hint: 'JSON documents must be UTF-8 (RFC 8259); re-encode the file',
+    description:
+      'The file starts with a UTF-16 or UTF-32 byte-order mark, or its XML declaration names an encoding other than UTF-8',
+    hint: 'JSON documents must be UTF-8 (RFC 8259), and bomwright reads XML in UTF-8; re-encode the file',
   },
   'read/byte-order-mark': {
     severity: 'warning',
@@ -54,6 +55,21 @@ export const RULES = {
   'json/too-deep': {
     severity: 'error',
     description: 'The document nests objects and arrays deeper than 512 levels',
+    hint: 'No BOM needs this depth; the document is probably generated incorrectly or hostile',
+  },
+  'xml/syntax': {
+    severity: 'error',
+    description: 'The file is not well-formed XML',
+    hint: 'Fix the XML at the reported position',
+  },
+  'xml/doctype': {
+    severity: 'error',
+    description: 'An XML document has a DOCTYPE (a DTD, entity declarations)',
+    hint: 'CycloneDX XML needs no DTD: remove the DOCTYPE; bomwright never loads DTDs or expands declared entities',
+  },
+  'xml/too-deep': {
+    severity: 'error',
+    description: 'An XML document nests elements deeper than 256 levels',
     hint: 'No BOM needs this depth; the document is probably generated incorrectly or hostile',
   },
   'bom/not-a-bom': {

@@ -10,6 +10,7 @@ import { parseJsonText } from '../json/parse.js';
 import { layoutOf, serializeJson, type JsonLayout } from '../json/layout.js';
 import { numbersThatWouldChange } from '../json/numbers.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { scanXml } from '../xml/scan.js';
 
 export interface LoadedJson extends JsonLayout {
   text: string;
@@ -42,7 +43,18 @@ export async function loadJsonInput(source: string): Promise<LoadedJson | { prob
  * rule would pass by having nothing to compare with.
  */
 export function loadBaselineFile(file: string): unknown {
-  const loaded = loadJsonFile(file);
+  const decoded = readDocumentText(file).decoded;
+  // CycloneDX XML: handed on as text, which validate reads with the same mapping reader as the document.
+  if (decoded.text !== undefined && /^[\t\n\r ]*</.test(decoded.text)) {
+    const scanned = scanXml(decoded.text);
+    if (!scanned.ok)
+      throw new BomwrightError(
+        'E_INPUT',
+        `${file}: ${scanned.message} [${scanned.kind === 'syntax' ? 'xml/syntax' : `xml/${scanned.kind}`}]`,
+      );
+    return decoded.text;
+  }
+  const loaded = loadDecoded(decoded);
   if ('problems' in loaded) throw describeProblems(file, loaded.problems);
   return loaded.value;
 }

@@ -125,18 +125,32 @@ const BYTE_MARKERS = MARKERS.flatMap((m) => [
   Buffer.from(m, 'utf16le').swap16(),
 ]);
 const BLANK = /^[\t\n\r ]*$/;
+/** A CycloneDX XML document names its namespace near the top: markup first, then the namespace. */
+const XML_NAMESPACE = 'http://cyclonedx.org/schema/bom/';
+const XML_START = /^\uFEFF?[\t\n\r ]*</;
+
+function looksLikeXmlBom(text: string): boolean {
+  return XML_START.test(text) && text.includes(XML_NAMESPACE);
+}
 
 /**
- * Cheap test for "looks like a BOM", used to skip other JSON files found in directories or by patterns: the
- * content names bomFormat or specVersion (in UTF-8 or, for bytes, UTF-16). Empty files count: an empty bom.json
+ * Cheap test for "looks like a BOM", used to skip other JSON and XML files found in directories or by patterns:
+ * the content names bomFormat or specVersion (in UTF-8 or, for bytes, UTF-16), or it is markup that names the
+ * CycloneDX XML namespace (a Maven pom.xml or a JUnit report is skipped). Empty files count: an empty bom.json
  * is what a crashed generator leaves behind, which CI must catch.
  */
 export function looksLikeBom(content: string | Uint8Array): boolean {
   if (typeof content === 'string') {
-    return (content.length <= 64 && BLANK.test(content)) || MARKERS.some((marker) => content.includes(marker));
+    return (
+      (content.length <= 64 && BLANK.test(content)) ||
+      MARKERS.some((marker) => content.includes(marker)) ||
+      looksLikeXmlBom(content)
+    );
   }
   const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (buffer.length <= 64 && BLANK.test(buffer.toString('latin1'))) return true;
+  const head = buffer.subarray(buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0, 4096);
+  if (XML_START.test(head.toString('latin1')) && buffer.includes(XML_NAMESPACE)) return true;
   return BYTE_MARKERS.some((marker) => buffer.includes(marker));
 }
 

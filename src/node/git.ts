@@ -111,11 +111,11 @@ export function changedLines(file: string, base: Commit, root: string): Set<numb
   return lines;
 }
 
-/** Staged added, copied, modified or renamed *.json files (absolute paths). */
+/** Staged added, copied, modified or renamed *.json and *.xml files (absolute paths). */
 export function stagedJsonFiles(root: string): string[] {
   return git(['diff', '--cached', '--name-only', '--diff-filter=ACMR', '-z'], root)
     .split('\0')
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') || f.endsWith('.xml'))
     .map((f) => path.join(root, f));
 }
 

@@ -15,6 +15,7 @@ import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
 import { validationDetails, type ValidationDetails } from './details.js';
 import { versionRule, versionRuleWithVerdict, type VersionVerdict } from './version-rule.js';
+import { looksLikeXml, validateXmlText } from './xml.js';
 import type { SignerReport } from '../jsf/verify.js';
 
 /** What validate does with JSF signatures: check them, also require one on the document, or skip them. */
@@ -55,6 +56,11 @@ export interface ValidateOptions {
 export interface ValidationResult {
   /** Id of the format the document was validated as, e.g. `cyclonedx-1.6`; absent when it could not be routed. */
   formatId?: string;
+  /**
+   * The syntax the document was read as: `json`, or `xml` (CycloneDX XML; its diagnostics' `pointer` is then an
+   * XML location path such as `/bom/components/component[3]/purl`). Absent when the input could not be decoded.
+   */
+  syntax?: 'json' | 'xml';
   diagnostics: Diagnostic[];
   errors: number;
   warnings: number;
@@ -154,9 +160,18 @@ async function check(
           undefined,
         );
     }
+    if (looksLikeXml(text)) {
+      const xml = await validateXmlText(text, {
+        ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
+        ...(options.signatures === undefined ? {} : { signatures: options.signatures }),
+        ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+      });
+      if (xml.document !== undefined) seen.document = xml.document;
+      return { ...finish([...diagnostics, ...xml.diagnostics], xml.formatId), syntax: 'xml' };
+    }
     const parsed = parseJsonText(text);
     diagnostics.push(...parsed.diagnostics);
-    if (!('value' in parsed)) return finish(diagnostics, undefined);
+    if (!('value' in parsed)) return { ...finish(diagnostics, undefined), syntax: 'json' };
     value = parsed.value;
     if (reread === undefined) parsedInput.text = text;
     else {
@@ -172,7 +187,7 @@ async function check(
   const route = routeDocument(value, options.specVersion);
   diagnostics.push(...route.diagnostics);
   const format = route.format;
-  if (format === undefined) return finish(locate(diagnostics, text, reread), undefined);
+  if (format === undefined) return { ...finish(locate(diagnostics, text, reread), undefined), syntax: 'json' };
   const document = value as Record<string, unknown>;
   seen.document = document;
 
@@ -216,7 +231,7 @@ async function check(
   }
 
   diagnostics.push(...ruleDiagnostics, ...fromSchema);
-  return finish(locate(diagnostics, text, reread), format.id);
+  return { ...finish(locate(diagnostics, text, reread), format.id), syntax: 'json' };
 }
 
 /** The result for a document over the size limit, which is not read any further. */

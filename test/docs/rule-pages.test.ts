@@ -81,7 +81,7 @@ function fencedBlocks(section: string): { language: string; attributes: Map<stri
   }));
 }
 
-/** A section's example: its ```json files (bom.json unless `file=` names another) and its ```console block. */
+/** A section's example: its ```json and ```xml files (bom.json, bom.xml unless `file=` names another) and its ```console block. */
 function exampleOf(section: string): Example | undefined {
   const blocks = fencedBlocks(section);
   const consoles = blocks.filter((b) => b.language === 'console');
@@ -90,8 +90,11 @@ function exampleOf(section: string): Example | undefined {
   const [command, ...output] = consoles[0]!.text.split('\n');
   expect(command).toMatch(/^\$ bomwright validate /);
   const files = blocks
-    .filter((b) => b.language === 'json')
-    .map((b) => ({ name: String(b.attributes.get('file') ?? 'bom.json'), bytes: blockBytes(b.text, b.attributes) }));
+    .filter((b) => b.language === 'json' || b.language === 'xml')
+    .map((b) => ({
+      name: String(b.attributes.get('file') ?? `bom.${b.language}`),
+      bytes: blockBytes(b.text, b.attributes),
+    }));
   expect(new Set(files.map((f) => f.name)).size, 'one block per file').toBe(files.length);
   return { files, args: command!.slice(2).split(' ').slice(1), output: output.join('\n') + '\n' };
 }

@@ -77,6 +77,32 @@ const EXPECTED: Record<string, RuleId | null> = {
   'invalid-signature-unverifiable-1.6.json': 'signature/unverifiable',
   'invalid-signature-unsafe-number-1.6.json': 'signature/unsafe-number',
   'invalid-signature-misplaced-1.6.json': 'signature/misplaced',
+
+  // CycloneDX XML: a valid document of every version, and one rule broken in each version.
+  'valid-full-1.0.xml': null,
+  'valid-full-1.1.xml': null,
+  'valid-full-1.2.xml': null,
+  'valid-full-1.3.xml': null,
+  'valid-full-1.4.xml': null,
+  'valid-full-1.5.xml': null,
+  'valid-full-1.6.xml': null,
+  'valid-full-1.7.xml': null,
+  'invalid-required-1.0.xml': 'schema/required',
+  'invalid-enum-1.1.xml': 'schema/enum',
+  'invalid-unresolved-ref-1.2.xml': 'ref/unresolved',
+  'invalid-serial-number-1.3.xml': 'bom/serial-number',
+  'invalid-pattern-hash-1.4.xml': 'schema/pattern',
+  'invalid-version-zero-1.5.xml': 'bom/version',
+  'invalid-duplicate-bom-ref-1.6.xml': 'ref/duplicate-bom-ref',
+  'invalid-other-1.7.xml': 'schema/other',
+  'invalid-additional-property-1.6.xml': 'schema/additional-property',
+  'warning-serial-number-nil-1.6.xml': 'bom/serial-number-nil',
+  'warning-serial-number-variant-1.5.xml': 'bom/serial-number-variant',
+  'invalid-syntax-1.6.xml': 'xml/syntax',
+  'invalid-doctype-1.6.xml': 'xml/doctype',
+  'invalid-too-deep-1.6.xml': 'xml/too-deep',
+  'invalid-unsupported-version-2.0.xml': 'bom/unsupported-version',
+  'invalid-not-a-bom.xml': 'bom/not-a-bom',
 };
 
 /** Rules no file content can trigger on its own, and why. Every other rule must have a sample. */
@@ -146,9 +172,9 @@ describe('samples/', () => {
   });
 
   it.each(files)(
-    '%s is named valid-, warning- or invalid-<feature>[-<version>].json after a rule of that severity',
+    '%s is named valid-, warning- or invalid-<feature>[-<version>].json|xml after a rule of that severity',
     (file) => {
-      expect(file).toMatch(/^(valid|warning|invalid)-[a-z0-9][a-z0-9.-]*\.json$/);
+      expect(file).toMatch(/^(valid|warning|invalid)-[a-z0-9][a-z0-9.-]*\.(json|xml)$/);
       const rule = EXPECTED[file];
       const kind = kindOf(file);
       if (kind === 'valid') expect(rule).toBeNull();
@@ -193,7 +219,7 @@ describe('samples/', () => {
   });
 
   it('has a valid sample for every supported version, named after that version', async () => {
-    const validFiles = files.filter((file) => kindOf(file) === 'valid');
+    const validFiles = files.filter((file) => kindOf(file) === 'valid' && file.endsWith('.json'));
     const covered = new Set<string>();
     for (const file of validFiles) {
       const { formatId } = await resultOf(file);
@@ -203,6 +229,19 @@ describe('samples/', () => {
       covered.add(format!.id);
     }
     expect(SPEC_FORMATS.filter((f) => !covered.has(f.id)).map((f) => f.specVersion)).toEqual([]);
+  });
+
+  it('has a valid XML sample for every CycloneDX XML version, 1.0 to 1.7, read as XML of that version', async () => {
+    const xmlFiles = files.filter((file) => kindOf(file) === 'valid' && file.endsWith('.xml'));
+    const versions: string[] = [];
+    for (const file of xmlFiles) {
+      const result = await resultOf(file);
+      expect(result.syntax).toBe('xml');
+      const version = result.formatId!.replace('cyclonedx-', '');
+      expect(file.endsWith(`-${version}.xml`), `${file} is a ${version} document`).toBe(true);
+      versions.push(version);
+    }
+    expect(versions.sort()).toEqual(['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7']);
   });
 
   describe('valid 1.4-cbom-1.0 samples', () => {

@@ -1,0 +1,308 @@
+/**
+ * CycloneDX XML: libxml2 checks the XML as XML (well-formedness, the official XSD of the version its namespace
+ * names), then the mapping reader turns it into the data model the JSON rules walk, so bom-ref uniqueness,
+ * dependency resolution, the serial number and version checks and the version rule are the JSON ones. Every
+ * diagnostic's `pointer` is a readable XML location path (`/bom/components/component[3]/@bom-ref`).
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { RuleId } from '../diagnostics/rules.js';
+import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js';
+import { truncate } from '../values.js';
+import { checkXml, type XmlProblem } from '../xml/engine.js';
+import { mapDocument, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
+import { lineColumn, scanXml, type XmlNode } from '../xml/scan.js';
+import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
+import { checkIdentity } from './checks/identity.js';
+import { checkReferences } from './checks/references.js';
+import { indexDocument } from './document-index.js';
+import { versionRule, type Baseline } from './version-rule.js';
+
+/** XML text starts, after white space, with markup; JSON never does. */
+export function looksLikeXml(text: string): boolean {
+  return /^[\t\n\r ]*</.test(text);
+}
+
+const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#';
+const ACCEPTED_ENCODINGS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+
+export interface XmlValidation {
+  diagnostics: Diagnostic[];
+  formatId?: string;
+  document?: Record<string, unknown>;
+}
+
+export interface XmlValidateOptions {
+  specVersion?: string;
+  signatures?: 'verify' | 'require' | 'ignore';
+  baseline?: Baseline;
+}
+
+/** The rules' view of an XML version: the JSON row of the same version (1.0 and 1.1 have none: 1.2's rules). */
+function formatOf(version: XmlSpecVersion): SpecFormat {
+  const row = findFormatBySpecVersion(version);
+  if (row !== undefined && row.family === 'cyclonedx') return row;
+  return { ...findFormatBySpecVersion('1.2')!, id: `cyclonedx-${version}`, specVersion: version };
+}
+
+/** Reads and checks one XML document (decoded UTF-8 text, without a byte-order mark). */
+export async function validateXmlText(text: string, options: XmlValidateOptions = {}): Promise<XmlValidation> {
+  const position = lineColumn(text);
+  const at = (offset: number) => position(offset);
+  const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
+  if (declared !== undefined && !ACCEPTED_ENCODINGS.has(declared.toLowerCase())) {
+    return {
+      diagnostics: [
+        {
+          ruleId: 'read/unsupported-encoding',
+          severity: 'error',
+          message: `The XML declaration names encoding ${truncate(JSON.stringify(declared), 40)}; bomwright reads XML in UTF-8`,
+          pointer: '',
+          line: 1,
+          column: 1,
+        },
+      ],
+    };
+  }
+  const scanned = scanXml(text);
+  if (!scanned.ok && scanned.kind !== 'syntax') {
+    return {
+      diagnostics: [
+        {
+          ruleId: scanned.kind === 'doctype' ? 'xml/doctype' : 'xml/too-deep',
+          severity: 'error',
+          message: scanned.message,
+          pointer: '',
+          ...at(scanned.offset),
+        },
+      ],
+    };
+  }
+  const root = scanned.ok ? scanned.root : undefined;
+  const version = root !== undefined && root.local === 'bom' ? xmlSpecVersion(root.namespace) : undefined;
+  const checked = await checkXml(text, version);
+  if (!checked.wellFormed || !scanned.ok) {
+    // libxml2 is the authority on well-formedness; the reader's own finding stands only where libxml2 has none.
+    const problem = checked.wellFormed ? undefined : checked.problems[0];
+    const diagnostic: Diagnostic =
+      problem !== undefined
+        ? {
+            ruleId: 'xml/syntax',
+            severity: 'error',
+            message: `Not well-formed XML: ${sentence(problem.message)}`,
+            pointer: '',
+            ...(problem.line > 0 ? { line: problem.line, column: Math.max(problem.column, 1) } : {}),
+          }
+        : {
+            ruleId: 'xml/syntax',
+            severity: 'error',
+            message: `Not well-formed XML: ${scanned.ok ? 'unreadable' : scanned.message}`,
+            pointer: '',
+            ...(scanned.ok ? {} : at(scanned.offset)),
+          };
+    return { diagnostics: [diagnostic] };
+  }
+  const rootRoute = routeRoot(scanned.root, options.specVersion);
+  if (rootRoute !== undefined) return { diagnostics: [{ ...rootRoute, ...at(scanned.root.offset) }] };
+  const specVersion = version!;
+  const format = formatOf(specVersion);
+
+  const fromSchema = schemaDiagnostics(checked.problems, scanned.root, at);
+  const model = mapDocument(scanned.root, specVersion);
+  const document = model.document;
+  const index = indexDocument(document);
+  const ruleDiagnostics = [
+    ...checkIdentity(document, format),
+    ...checkReferences(document, format, index),
+    ...versionRangeRule(document),
+  ];
+  if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
+  ruleDiagnostics.push(...signatureDiagnostics(scanned.root, options.signatures ?? 'verify'));
+  const located = ruleDiagnostics.map((d) => locateInModel(d, model, at));
+  // A rule that explains a place replaces the schema's complaint there (as for JSON).
+  const explained = new Set(located.filter((d) => d.pointer !== '').map((d) => d.pointer));
+  return {
+    diagnostics: [...located, ...fromSchema.filter((d) => !explained.has(d.pointer))],
+    formatId: format.id,
+    document,
+  };
+}
+
+/** Why the root is not a CycloneDX BOM this version of bomwright reads; undefined when it is one. */
+function routeRoot(root: XmlNode, forced: string | undefined): Omit<Diagnostic, 'line' | 'column'> | undefined {
+  const namespace = root.namespace;
+  if (root.local !== 'bom' || namespace === undefined || !namespace.startsWith(XML_NAMESPACE_PREFIX)) {
+    const shown = namespace === undefined ? `<${root.name}>` : `<${root.name}> in namespace ${namespace}`;
+    return {
+      ruleId: 'bom/not-a-bom',
+      severity: 'error',
+      message: `The XML document's root is ${truncate(shown, 120)}, not a CycloneDX <bom>`,
+      pointer: '',
+    };
+  }
+  const version = xmlSpecVersion(namespace);
+  if (version === undefined) {
+    return {
+      ruleId: 'bom/unsupported-version',
+      severity: 'error',
+      message: `XML namespace ${truncate(namespace, 80)} is not a supported CycloneDX version; supported: ${supportedNamespacesText()}`,
+      pointer: '/bom',
+    };
+  }
+  if (forced !== undefined && forced !== version) {
+    return {
+      ruleId: 'bom/unsupported-version',
+      severity: 'error',
+      message: `--spec-version ${truncate(forced, 20)} does not apply to XML: the namespace of this document says ${version}`,
+      pointer: '/bom',
+    };
+  }
+  return undefined;
+}
+
+/** 1.7: `versionRange` only on a component marked isExternal="true" (an XSD 1.1 assertion libxml2 cannot run). */
+function versionRangeRule(document: Record<string, unknown>): Diagnostic[] {
+  if (document.specVersion !== '1.7') return [];
+  const found: Diagnostic[] = [];
+  const visit = (components: unknown, pointer: string) => {
+    if (!Array.isArray(components)) return;
+    components.forEach((component: unknown, i) => {
+      if (component === null || typeof component !== 'object') return;
+      const record = component as Record<string, unknown>;
+      const here = `${pointer}/${i}`;
+      if (record.versionRange !== undefined && record.isExternal !== 'true' && record.isExternal !== '1')
+        found.push({
+          ruleId: 'schema/other',
+          severity: 'error',
+          message: 'versionRange is allowed only on a component marked isExternal="true"',
+          pointer: `${here}/versionRange`,
+        });
+      visit(record.components, `${here}/components`);
+    });
+  };
+  visit(document.components, '/components');
+  const metadata = document.metadata as Record<string, unknown> | undefined;
+  const component = metadata?.component as Record<string, unknown> | undefined;
+  if (component !== undefined && typeof component === 'object') visit([component], '/metadata/component');
+  return found.map((d) => ({ ...d, pointer: d.pointer.replace('/metadata/component/0', '/metadata/component') }));
+}
+
+/**
+ * XML signatures are not verified yet: `require` fails closed, a signature is never reported as checked, and
+ * `verify` says the document's signatures were not checked only when there is one.
+ */
+function signatureDiagnostics(root: XmlNode, mode: 'verify' | 'require' | 'ignore'): Diagnostic[] {
+  if (mode === 'ignore') return [];
+  const signature = root.children.find((c) => c.local === 'Signature' && c.namespace === XML_DSIG);
+  if (signature === undefined)
+    return mode === 'require'
+      ? [
+          {
+            ruleId: 'signature/missing',
+            severity: 'error',
+            message: 'The document is not signed (signatures are required)',
+            pointer: '',
+          },
+        ]
+      : [];
+  return [
+    {
+      ruleId: 'signature/unverifiable',
+      severity: mode === 'require' ? 'error' : 'warning',
+      message: 'XML signatures are not verified by this version of bomwright',
+      pointer: '/Signature',
+    },
+  ];
+}
+
+/** The baseline for the version rule: XML text or bytes are read with the same mapping reader. */
+function xmlBaseline(baseline: Baseline): Baseline {
+  const input = baseline.document;
+  const text = input instanceof Uint8Array ? new TextDecoder().decode(input) : input;
+  if (typeof text !== 'string' || !looksLikeXml(text.replace(/^\uFEFF/, ''))) return baseline;
+  const scanned = scanXml(text);
+  const version = scanned.ok ? xmlSpecVersion(scanned.root.namespace) : undefined;
+  const document = scanned.ok && version !== undefined ? mapDocument(scanned.root, version).document : undefined;
+  return { ...baseline, document };
+}
+
+/** A rule's diagnostic, with its pointer into the model turned into an XML location path and line:column. */
+function locateInModel(
+  diagnostic: Diagnostic,
+  model: XmlModel,
+  at: (offset: number) => { line: number; column: number },
+): Diagnostic {
+  const place = diagnostic.pointer === '/Signature' ? undefined : model.locate(diagnostic.pointer);
+  const message = diagnostic.message.replace(/ (\/[^\s]*)$/, (whole, pointer: string) => {
+    const other = model.locate(pointer);
+    return other === undefined ? whole : ` ${other.path}`;
+  });
+  if (place === undefined) return { ...diagnostic, message, pointer: diagnostic.pointer === '' ? '' : '/bom' };
+  return { ...diagnostic, message, pointer: place.path, ...at(place.offset) };
+}
+
+/** XSD findings → diagnostics in the house style, one per place, with rule ids shared with JSON Schema's. */
+function schemaDiagnostics(
+  problems: readonly XmlProblem[],
+  root: XmlNode,
+  at: (offset: number) => { line: number; column: number },
+): Diagnostic[] {
+  const namespace = root.namespace!;
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const problem of problems) {
+    const parsed = /^Element '([^']*)'(?:, attribute '([^']*)')?: ([\s\S]*)$/.exec(problem.message);
+    const detail = sentence((parsed?.[3] ?? problem.message).replaceAll(`{${namespace}}`, ''));
+    const ruleId = classify(detail);
+    if (ruleId === undefined) continue;
+    const node = problem.xpath === undefined ? undefined : resolveLibxmlPath(root, problem.xpath);
+    const attributeName = parsed?.[2];
+    const attribute =
+      attributeName === undefined || node === undefined
+        ? undefined
+        : node.attributes.find((a) => a.name === attributeName || `{${a.namespace}}${a.local}` === attributeName);
+    const base = node === undefined ? '' : xmlPath(node);
+    const pointer = attributeName === undefined ? base : `${base}/@${attributeName.replace(`{${namespace}}`, '')}`;
+    // libxml2 follows a facet failure with the type failure it causes at the same place: one finding a place.
+    if (seen.has(pointer)) continue;
+    seen.add(pointer);
+    const offset = attribute?.offset ?? node?.offset;
+    out.push({
+      ruleId,
+      severity: 'error',
+      message: detail,
+      pointer,
+      ...(offset !== undefined ? at(offset) : problem.line > 0 ? { line: problem.line, column: 1 } : {}),
+    });
+  }
+  return out;
+}
+
+/** The rule of an XSD finding; undefined for findings a rule of bomwright reports better (bom-ref uniqueness). */
+function classify(detail: string): RuleId | undefined {
+  if (/Duplicate key-sequence .* identity-constraint '[^']*bom-ref'/.test(detail)) return undefined;
+  if (/Duplicate key-sequence/.test(detail)) return 'schema/unique-items';
+  // Only one element may come here, and it did not: a required element is missing (`Expected is ( name )`).
+  if (
+    /Missing child element|is required but missing|This element is not expected\. Expected is \( [^,()]+ \)$/.test(
+      detail,
+    )
+  )
+    return 'schema/required';
+  if (/This element is not expected|attribute is not allowed|is not allowed/.test(detail) && !/content/.test(detail))
+    return 'schema/additional-property';
+  if (/is not an element of the set/.test(detail)) return 'schema/enum';
+  if (/is not accepted by the pattern/.test(detail)) return 'schema/pattern';
+  if (
+    /facet '(?:minLength|maxLength|length|minInclusive|maxInclusive|minExclusive|maxExclusive|totalDigits|fractionDigits)'/.test(
+      detail,
+    )
+  )
+    return 'schema/bounds';
+  if (/is not a valid value of the|content|not a valid/.test(detail)) return 'schema/type';
+  return 'schema/other';
+}
+
+/** One line, no trailing period (the house style for messages). */
+function sentence(message: string): string {
+  return message.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+}

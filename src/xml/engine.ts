@@ -1,0 +1,140 @@
+/**
+ * libxml2, built to WebAssembly (libxml2-wasm): well-formedness and the official CycloneDX XSDs. The schemas are
+ * read from @cyclonedx/cyclonedx-library's res/schema/ and compiled once per process and version. The only
+ * input libxml2 can open is an in-memory provider holding those schema files, so neither a schema import nor a
+ * document can make it read a file or a URL; documents are parsed without DTD loading, entity substitution,
+ * XInclude or network access.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { BomwrightError } from '../errors.js';
+import { xsdFile, type XmlSpecVersion } from './versions.js';
+
+type Libxml = typeof import('libxml2-wasm');
+type XsdValidator = import('libxml2-wasm').XsdValidator;
+
+/** One libxml2 finding: message, 1-based line (0 when unknown), column (0 when unknown), the node's XPath. */
+export interface XmlProblem {
+  message: string;
+  line: number;
+  column: number;
+  xpath?: string;
+}
+
+/** The schemas' virtual home: imports (`spdx.SNAPSHOT.xsd`) resolve beside the including schema, in memory. */
+const SCHEMA_BASE = 'bomwright-schema:///';
+const SCHEMA_FILES = [
+  ...['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7'].map((v) => `bom-${v}.SNAPSHOT.xsd`),
+  'spdx.SNAPSHOT.xsd',
+];
+
+/** In the CLI's bundles: a CommonJS file beside the bundle that imports libxml2-wasm (src/build/bundle.ts). */
+declare const __BOMWRIGHT_LIBXML2_LOADER__: string | undefined;
+
+let loading: Promise<Libxml> | undefined;
+const encoder = new TextEncoder();
+
+function importLibxml(): Promise<Libxml> {
+  if (typeof __BOMWRIGHT_LIBXML2_LOADER__ === 'string') {
+    const load = createRequire(import.meta.url)(__BOMWRIGHT_LIBXML2_LOADER__) as () => Promise<Libxml>;
+    return load();
+  }
+  return import('libxml2-wasm');
+}
+const validators = new Map<XmlSpecVersion, XsdValidator>();
+
+function schemaDirectory(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@cyclonedx/cyclonedx-library/package.json')), 'res/schema');
+}
+
+/** libxml2, loaded on first use (a JSON-only run never pays for it), with the schema files as its only input. */
+export function loadLibxml(): Promise<Libxml> {
+  loading ??= (async () => {
+    let lib: Libxml;
+    try {
+      lib = await importLibxml();
+    } catch (error) {
+      loading = undefined;
+      throw new BomwrightError(
+        'E_SCHEMA_MISSING',
+        `The XML engine (libxml2-wasm) cannot be loaded: ${(error as Error).message.split('\n')[0]}`,
+      );
+    }
+    const dir = schemaDirectory();
+    const files: Record<string, Uint8Array> = {};
+    for (const file of SCHEMA_FILES) files[SCHEMA_BASE + file] = readFileSync(path.join(dir, file));
+    lib.xmlRegisterInputProvider(new lib.XmlBufferInputProvider(files));
+    return lib;
+  })();
+  return loading;
+}
+
+/** Parser options for documents: no DTD loading, no entity substitution, no XInclude, no network, no XXE. */
+function documentOptions(lib: Libxml): number {
+  return lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE;
+}
+
+async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
+  const lib = await loadLibxml();
+  let validator = validators.get(version);
+  if (validator === undefined) {
+    const url = SCHEMA_BASE + xsdFile(version);
+    const schema = lib.XmlDocument.fromString(
+      new TextDecoder().decode(readFileSync(path.join(schemaDirectory(), xsdFile(version)))),
+      { url, option: lib.ParseOption.XML_PARSE_NONET },
+    );
+    try {
+      validator = lib.XsdValidator.fromDoc(schema);
+    } finally {
+      schema.dispose();
+    }
+    validators.set(version, validator);
+  }
+  return validator;
+}
+
+function problems(error: unknown): XmlProblem[] | undefined {
+  const details = (error as { details?: unknown } | undefined)?.details;
+  if (!Array.isArray(details)) return undefined;
+  return details.map((d: { message: string; line: number; col: number; xpath?: string }) => ({
+    message: d.message.trim(),
+    line: d.line,
+    column: d.col,
+    ...(d.xpath === undefined ? {} : { xpath: d.xpath }),
+  }));
+}
+
+export type XmlCheck = { wellFormed: false; problems: XmlProblem[] } | { wellFormed: true; problems: XmlProblem[] };
+
+/**
+ * Parses `text` with libxml2 and, when it is well-formed, validates it against the XSD of `version` (undefined:
+ * well-formedness only). The text is passed as UTF-8 whatever its declaration says: bomwright decoded it.
+ */
+export async function checkXml(text: string, version: XmlSpecVersion | undefined): Promise<XmlCheck> {
+  const lib = await loadLibxml();
+  const validator = version === undefined ? undefined : await validatorFor(version);
+  let document: import('libxml2-wasm').XmlDocument;
+  try {
+    // Encoded natively: libxml2-wasm's own string path copies character by character in JavaScript.
+    document = lib.XmlDocument.fromBuffer(encoder.encode(text), { option: documentOptions(lib), encoding: 'utf-8' });
+  } catch (error) {
+    const found = problems(error);
+    if (found === undefined) throw error;
+    return { wellFormed: false, problems: found };
+  }
+  try {
+    if (validator === undefined) return { wellFormed: true, problems: [] };
+    try {
+      validator.validate(document);
+      return { wellFormed: true, problems: [] };
+    } catch (error) {
+      const found = problems(error);
+      if (found === undefined) throw error;
+      return { wellFormed: true, problems: found };
+    }
+  } finally {
+    document.dispose();
+  }
+}
