@@ -108,8 +108,9 @@ describe('the published tarball', () => {
     // About 5.0 MB unpacked today: 2.9 MB for validation, signing and authoring (7.2 MB before build sources, caches
     // and unloaded code were left out), plus the emulator's and the service client's bundles (undici is most of
     // the latter), each loaded only by its own commands, and the rule pages (136 KB of text, twice: in the
-    // library's dist/diagnostics and in the CLI bundle). CycloneDX XML added about 40 kB (libxml2-wasm and the
-    // XSDs are dependencies, not in the tarball).
-    expect(pack.unpackedSize).toBeLessThan(5_400_000);
+    // library's dist/diagnostics and in the CLI bundle). About 5.65 MB with CycloneDX XML (about 40 kB: libxml2-wasm
+    // and the XSDs are dependencies, not in the tarball), `bomwright merge`, the client's origin rule and the
+    // emulator's OData and permission table; the cap keeps about 3% of room, so a stray file still fails here.
+    expect(pack.unpackedSize).toBeLessThan(5_800_000);
   });
 });

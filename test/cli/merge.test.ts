@@ -12,7 +12,7 @@ import { ROOT, runCli, tempDirs } from '../helpers.js';
 import { allComponents, bom, expectWhole, HASH, lib } from '../author/merge-fixtures.js';
 
 type Json = Record<string, unknown>;
-const GENERATOR = path.join(ROOT, 'node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js');
+const GENERATOR = path.join(ROOT, 'test/node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js');
 const newDir = tempDirs('bomwright-merge-');
 const dir = newDir();
 const at = (name: string) => path.join(dir, name);

@@ -10,7 +10,7 @@ import { ROOT, runCli, tempDir } from '../helpers.js';
  * installed packages (offline), for every spec version the generator offers: bomwright must call each one valid,
  * and keep it valid through its own operations. Generated once per run into a temp folder, never committed.
  */
-const GENERATOR = path.join(ROOT, 'node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js');
+const GENERATOR = path.join(ROOT, 'test/node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js');
 const VERSIONS = ['1.2', '1.3', '1.4', '1.5', '1.6', '1.7'];
 const dir = tempDir('bomwright-generated-');
 const file = (version: string) => path.join(dir, `project-${version}.json`);

@@ -193,12 +193,17 @@ describe('the JSON rules, on XML through the mapping reader', () => {
     ]);
   });
 
-  it('a BOM-Link resolves from 1.5 on, not in 1.4', async () => {
+  it('a BOM-Link in the dependency graph does not resolve: in 1.5+ the graph names this document only', async () => {
     const link = 'urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1#lib';
     const body = (v: string) =>
       `<components>${component(v, ' bom-ref="a"')}</components><dependencies><dependency ref="a"><dependency ref="${link}"/></dependency></dependencies>`;
-    expect((await validate(xmlBom('1.5', body('1.5')))).valid).toBe(true);
+    const modern = await validate(xmlBom('1.5', body('1.5')));
+    expect(ids(modern)).toEqual(['ref/unresolved']);
+    expect(modern.diagnostics[0]?.message).toContain('belongs in externalReferences');
     expect(ids(await validate(xmlBom('1.4', body('1.4'))))).toEqual(['ref/unresolved']);
+    const local = (v: string) =>
+      `<components>${component(v, ' bom-ref="a"')}${component(v, ' bom-ref="b"')}</components><dependencies><dependency ref="a"><dependency ref="b"/></dependency></dependencies>`;
+    expect((await validate(xmlBom('1.5', local('1.5')))).valid).toBe(true);
   });
 
   it.each([
