@@ -38,7 +38,7 @@ export interface NearestOptions {
 const lower = (name: string) => name.toLowerCase();
 
 /**
- * The candidates nearest to `typed`, fewest edits first (ties in candidate order): those within a third of the
+ * The candidates nearest to `typed` (those with the fewest edits, in candidate order) among those within a third of the
  * longer name's length (at least 1, at most 4 edits), or whose key starts with what was typed, or that it starts
  * with (`get-chart-point-at` → `get-chart-point`), when that part is at least 3 characters long (`--algorithm` → `--alg`). Exact key
  * matches come first with 0 edits (`apache-2.0` → `Apache-2.0`).
@@ -60,7 +60,10 @@ export function nearestNames(typed: string, candidates: Iterable<string>, option
     const prefix = shorter >= 3 && (own.startsWith(wanted) || wanted.startsWith(own));
     if (edits <= limit || prefix) scored.push({ name, edits });
   }
+  // Only the nearest: `Apache2` suggests Apache-2.0 (1 edit), not also Apache-1.0 (2 edits).
+  const best = Math.min(...scored.map((s) => s.edits));
   return scored
+    .filter((s) => s.edits === best)
     .sort((a, b) => a.edits - b.edits)
     .slice(0, options.limit ?? 3)
     .map((s) => s.name);
