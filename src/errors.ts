@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'E_REFUSED',
   'E_MERGE',
   'E_INTERNAL',
+  /** Input bomwright recognises but cannot check yet (a CycloneDX XML BOM). */
+  'E_UNSUPPORTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -31,7 +31,7 @@ function givenAsOption(name: string, argv: readonly string[]): boolean {
 }
 
 /** Unknown names: yargs lists an unknown `--max-warning` also as `maxWarning`; one mention is enough. */
-function unknownNames(list: string, state: ParserState): string[] {
+function unknownNames(list: string): string[] {
   const names = list.split(', ').filter((n) => n !== '');
   const camelDuplicates = new Set(names.filter((n) => n.includes('-')).map(camel));
   return names.filter((n) => n.includes('-') || !camelDuplicates.has(n));
@@ -105,7 +105,7 @@ export function usageLine(message: string, state: ParserState): string {
   if (stray !== undefined) return unknown(stray, state);
   let match: RegExpExecArray | null;
   if ((match = /^Unknown (?:arguments?|commands?): (.*)$/s.exec(text)) !== null)
-    return unknownNames(match[1]!, state)
+    return unknownNames(match[1]!)
       .map((name) => unknown(name, state))
       .join('; ');
   if (text.startsWith('Invalid values:')) {

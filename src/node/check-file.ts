@@ -1,4 +1,4 @@
-import { describeError, isBomwrightError } from '../errors.js';
+import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
 import {
   RereadableSource,
@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { loadBaselineFile } from './documents.js';
 import { gitShow, type Commit } from './git.js';
 import { STDIN } from './discover.js';
-import { ioError, looksLikeBom, readDocumentText, readInput } from './files.js';
+import { ioError, isCycloneDxXml, looksLikeBom, readDocumentText, readInput } from './files.js';
 
 /** One input to check: an absolute path (or `-`), and whether it was named rather than found. */
 export interface CheckJob {
@@ -40,7 +40,11 @@ export interface CheckSettings {
 }
 
 export type CheckOutcome =
-  { kind: 'skipped' } | { kind: 'result'; result: ValidationResult } | { kind: 'failure'; failure: string };
+  | { kind: 'skipped' }
+  /** A CycloneDX XML BOM found by searching: skipped, and counted, until XML is supported. */
+  | { kind: 'xml' }
+  | { kind: 'result'; result: ValidationResult }
+  | { kind: 'failure'; failure: string };
 
 /**
  * Reads and validates one file. Per-file problems never throw: an unreadable file is a `failure` (exit 2), a
@@ -64,6 +68,12 @@ export async function checkFile(job: CheckJob, settings: CheckSettings, trust: T
     if (size > settings.maxSize) return { kind: 'result', result: tooLargeResult(size, settings.maxSize) };
     // The first read is handed over once; a second one (positions for diagnostics) goes back to the file.
     let first: ReturnType<typeof readDocumentText> | undefined = readDocumentText(job.source, settings.maxSize);
+    const text = first.decoded.text;
+    if (text !== undefined && isCycloneDxXml(text)) {
+      if (!job.explicit) return { kind: 'xml' };
+      const error = new BomwrightError('E_UNSUPPORTED', 'CycloneDX XML is not supported yet; convert it to JSON');
+      return { kind: 'failure', failure: describeError(error) };
+    }
     if (!job.explicit && !first.looksLikeBom) return { kind: 'skipped' };
     const source = new RereadableSource(() => {
       const read = first ?? readDocumentText(job.source, settings.maxSize);

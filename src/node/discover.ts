@@ -16,7 +16,7 @@ export interface Input {
 const IGNORED = ['**/node_modules/**', '**/.git/**'];
 
 /**
- * Command-line operands → inputs: `-` (stdin), files, directories (their *.json, without node_modules and
+ * Command-line operands → inputs: `-` (stdin), files, directories (their *.json and *.xml, without node_modules and
  * .git) and fast-glob patterns. A missing path or a pattern that matches nothing is a usage error (exit 2),
  * so a typo in CI can never pass as "nothing to validate".
  */
@@ -36,7 +36,8 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
     const absolute = path.resolve(cwd, operand);
     const stat = statOrUndefined(absolute);
     if (stat?.isDirectory()) {
-      for (const file of await glob(['**/*.json'], absolute)) add(file, false);
+      // XML files too, so that a CycloneDX XML BOM is counted and reported as skipped rather than never seen.
+      for (const file of await glob(['**/*.json', '**/*.xml'], absolute)) add(file, false);
     } else if (stat !== undefined) {
       add(absolute, true);
     } else {

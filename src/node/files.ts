@@ -140,6 +140,25 @@ export function looksLikeBom(content: string | Uint8Array): boolean {
   return BYTE_MARKERS.some((marker) => buffer.includes(marker));
 }
 
+/** The CycloneDX XML namespace, `http://cyclonedx.org/schema/bom/1.x`. */
+const XML_NAMESPACE = /\bxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/1\.\d+["']/;
+/** A `bom` root element, with or without a prefix, after an optional declaration, comments and doctype. */
+const XML_ROOT = /^(?:\s*(?:<\?[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>))*\s*<(?:[\w.-]+:)?bom[\s>/]/;
+
+/**
+ * A CycloneDX XML BOM, recognised by content: a `bom` root element in the CycloneDX namespace. Only the start is
+ * looked at (the root element comes first), so a large file costs nothing more.
+ */
+export function isCycloneDxXml(text: string): boolean {
+  const start = text.slice(0, 4096).replace(/^\uFEFF/, '');
+  const root = XML_ROOT.exec(start);
+  if (root === null) return false;
+  // The root's start tag: from `<bom` to its `>`, where the namespace is declared.
+  const open = root.index + root[0].lastIndexOf('<');
+  const close = start.indexOf('>', open);
+  return XML_NAMESPACE.test(start.slice(open, close === -1 ? undefined : close));
+}
+
 /**
  * A file's content as text, in the cheapest way that is still exact. Node's own UTF-8 read produces the string
  * without a JavaScript buffer (which would otherwise stay in memory beside the text and the parsed document);

@@ -57,6 +57,8 @@ export interface ValidateFilesResult {
   reports: FileReport[];
   /** Worker threads used (0: checked in this thread). */
   workers: number;
+  /** CycloneDX XML BOMs found by searching and skipped: XML is not supported yet. */
+  skippedXml: number;
 }
 
 const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
@@ -115,8 +117,10 @@ export async function validateFiles(
     found.map((input) => input.source),
   );
   const reports: FileReport[] = [];
+  let skippedXml = 0;
   const { workers } = await checkAll(inputs, settings, trust, options.jobs ?? defaultJobs(), (index, outcome) => {
-    if (outcome.kind === 'skipped') {
+    if (outcome.kind === 'xml') skippedXml++;
+    if (outcome.kind === 'skipped' || outcome.kind === 'xml') {
       options.onFile?.(undefined);
       return;
     }
@@ -132,11 +136,19 @@ export async function validateFiles(
   });
   const nothingFound = shard === undefined ? reports.length === 0 : found.length === 0;
   if (nothingFound && !(rule !== undefined && 'staged' in rule)) {
-    throw new BomwrightError('E_NO_MATCH', `No BOM documents found in ${operands.join(' ') || '.'}`);
+    throw new BomwrightError(
+      'E_NO_MATCH',
+      `No BOM documents found in ${operands.join(' ') || '.'}${skippedXml > 0 ? ` (${xmlNote(skippedXml)})` : ''}`,
+    );
   }
   // Deterministic whatever the completion order.
   reports.sort((a, b) => compareUri(a.uri, b.uri));
-  return { reports, workers };
+  return { reports, workers, skippedXml };
+}
+
+/** `skipped 2 CycloneDX XML BOMs: XML is not supported yet` */
+export function xmlNote(count: number): string {
+  return `skipped ${count} CycloneDX XML BOM${count === 1 ? '' : 's'}: XML is not supported yet`;
 }
 
 /** Sharding splits many files found on disk; the version rule's one baseline, the index and stdin are not that. */

@@ -321,3 +321,46 @@ describe('add and set', () => {
     expect(doc.metadata.licenses).toEqual([{ expression: 'MIT OR Apache-2.0' }]);
   });
 });
+
+describe('XML BOMs and truncated JSON', () => {
+  const xml = '<?xml version="1.0"?>\n<bom xmlns="http://cyclonedx.org/schema/bom/1.6" version="1"></bom>\n';
+
+  it('a CycloneDX XML BOM named on the command line is one line saying XML is not supported yet', async () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, 'app.xml'), xml);
+    const run = await runCli(['validate', 'app.xml'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('app.xml: E_UNSUPPORTED: CycloneDX XML is not supported yet; convert it to JSON\n');
+    expect(run.stdout).not.toContain("Unexpected token '<'");
+  });
+
+  it('a directory walk counts the XML BOMs it skipped, and other XML is not counted', async () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, 'a.xml'), xml);
+    writeFileSync(
+      path.join(dir, 'b.xml'),
+      xml.replace('<bom ', '<cdx:bom ').replace('xmlns=', 'xmlns:cdx=').replace('</bom>', '</cdx:bom>'),
+    );
+    writeFileSync(
+      path.join(dir, 'pom.xml'),
+      '<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0"/>\n',
+    );
+    const none = await runCli(['validate', '.'], { cwd: dir });
+    expect([none.code, none.stderr]).toEqual([
+      2,
+      'bomwright: E_NO_MATCH: No BOM documents found in . (skipped 2 CycloneDX XML BOMs: XML is not supported yet)\n',
+    ]);
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(minimalBom()));
+    const some = await runCli(['validate', '.'], { cwd: dir });
+    expect(some.code).toBe(0);
+    expect(some.stderr).toBe('bomwright: note: skipped 2 CycloneDX XML BOMs: XML is not supported yet\n');
+  });
+
+  it('a truncated JSON file says "unexpected end of input" with its line and column', async () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, 'cut.json'), '{"bomFormat":"CycloneDX","specVersion":"1.6",\n "components": [');
+    const run = await runCli(['validate', 'cut.json'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/cut\.json:2:17 {2}error {2}Unexpected end of input {2}json\/syntax/i);
+  });
+});

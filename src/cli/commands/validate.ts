@@ -11,6 +11,7 @@ import { parseSize } from '../size.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { defaultJobs } from '../../node/pool.js';
 import {
+  xmlNote,
   validateFiles,
   type ValidateFilesOptions,
   type ValidateFilesResult,
@@ -254,6 +255,8 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     progress?.stop();
   }
   const found = result.reports;
+  // A note, not a finding: the run's verdict is about the JSON BOMs it checked.
+  if (result.skippedXml > 0) options.terminal.stderr.write(`bomwright: note: ${xmlNote(result.skippedXml)}\n`);
   if (found.length === 0 && shard === undefined) {
     // Only for --staged: a commit without BOM changes has nothing to check, and the hook must let it through.
     if (!options.quiet) options.stdout('No staged BOM documents\n');
