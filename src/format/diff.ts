@@ -29,7 +29,7 @@ export function focusStrings(a: string, b: string): [string, string] {
     const start = Math.max(0, prefix - CONTEXT);
     const end = Math.min(text.length, text.length - suffix + CONTEXT);
     const middle = text.slice(start, end);
-    return JSON.stringify(`${start > 0 ? '…' : ''}${middle}${end < text.length ? '…' : ''}`);
+    return `${start > 0 ? '…' : ''}${middle}${end < text.length ? '…' : ''}`;
   };
   return [cut(a), cut(b)];
 }

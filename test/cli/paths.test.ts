@@ -226,7 +226,7 @@ describe('diff', () => {
     const run = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      '~ component a description: "…jumps over the lazy dog and keeps running f…" → "…jumps over the lazy cat and keeps running f…"',
+      '~ component a description: …jumps over the lazy dog and keeps running f… → …jumps over the lazy cat and keeps running f…',
     );
     expect(run.stdout).toContain(
       '~ component a externalReferences: +{"type":"website","url":"https://b.example"} -{"type":"vcs","url":"https://a.example"}',
