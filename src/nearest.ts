@@ -33,6 +33,10 @@ export interface NearestOptions {
   key?: (name: string) => string;
   /** At most this many names (default 3). */
   limit?: number;
+  /** The most edits for a name of this length (default: a third of it, at least 1, at most 4). */
+  maxEdits?: (length: number) => number;
+  /** Whether a prefix either way is near (default true). */
+  prefixes?: boolean;
 }
 
 const lower = (name: string) => name.toLowerCase();
@@ -55,9 +59,10 @@ export function nearestNames(typed: string, candidates: Iterable<string>, option
     const own = key(name);
     if (own === '') continue;
     const edits = editDistance(wanted, own);
-    const limit = Math.min(4, Math.max(1, Math.floor(Math.max(wanted.length, own.length) / 3)));
+    const longer = Math.max(wanted.length, own.length);
+    const limit = options.maxEdits?.(longer) ?? Math.min(4, Math.max(1, Math.floor(longer / 3)));
     const shorter = Math.min(wanted.length, own.length);
-    const prefix = shorter >= 3 && (own.startsWith(wanted) || wanted.startsWith(own));
+    const prefix = options.prefixes !== false && shorter >= 3 && (own.startsWith(wanted) || wanted.startsWith(own));
     if (edits <= limit || prefix) scored.push({ name, edits });
   }
   // Only the nearest: `Apache2` suggests Apache-2.0 (1 edit), not also Apache-1.0 (2 edits).

@@ -16,6 +16,8 @@ const shown = (value: unknown) => (value === undefined ? '(none)' : display(valu
  * `…the quick red fox…`, so a change deep in a long description is visible.
  */
 export function focusStrings(a: string, b: string): [string, string] {
+  // Short values are shown whole: cutting a few characters would hide more than it shows.
+  if (a.length <= VALUE_LENGTH && b.length <= VALUE_LENGTH) return [a, b];
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
