@@ -8,7 +8,7 @@ import { ROOT } from './helpers.js';
  * or beside it, so no two folders import each other and the core never reaches for the edges.
  */
 const FLOORS: readonly (readonly string[])[] = [
-  ['errors.ts', 'values.ts', 'global.d.ts', 'diagnostics', 'runtime'],
+  ['errors.ts', 'values.ts', 'nearest.ts', 'global.d.ts', 'diagnostics', 'runtime'],
   ['json'],
   ['formats'],
   ['jsf'],

@@ -23,6 +23,8 @@ import { isRecord, setMember } from '../values.js';
 export interface EditOptions {
   /** Edit signed objects (the root, or the object edited) anyway: their signatures are removed and reported. */
   allowSignatureInvalidation?: boolean;
+  /** Add a component although one with the same purl (or group, name and version) is there. */
+  allowDuplicate?: boolean;
 }
 
 export interface EditResult {
@@ -110,6 +112,7 @@ export function addComponent(
   options: EditOptions = {},
 ): Promise<EditResult> {
   return runEdit(document, options, (original, format) => {
+    if (options.allowDuplicate !== true) refuseDuplicate(original, fields);
     const component = buildComponent(fields, format, collectBomRefs(original));
     return {
       pointer: '',
@@ -117,6 +120,39 @@ export function addComponent(
       bomRef: component['bom-ref'] as string,
     };
   });
+}
+
+/** Where components live: `components` at any depth and metadata.component, not the tools that made the BOM. */
+const COMPONENT_AT = /^(?:\/metadata\/component|(?:\/metadata\/component)?(?:\/components\/\d+)+)$/;
+
+/**
+ * A second component with the same purl, or without purls the same group, name and version, is almost always a
+ * mistake (a re-run script, a copy-paste): refused, naming the one that is there.
+ */
+function refuseDuplicate(document: Record<string, unknown>, fields: ComponentFields): void {
+  const same = (record: Record<string, unknown>) =>
+    fields.purl !== undefined
+      ? record.purl === fields.purl
+      : record.purl === undefined &&
+        fields.version !== undefined &&
+        record.name === fields.name &&
+        record.version === fields.version &&
+        record.group === fields.group;
+  let found: { record: Record<string, unknown>; pointer: string } | undefined;
+  forEachObject(document, (record, pointer) => {
+    if (found !== undefined || !same(record)) return;
+    const at = pointer();
+    if (COMPONENT_AT.test(at)) found = { record, pointer: at };
+  });
+  if (found === undefined) return;
+  const what =
+    fields.purl ?? `${fields.group === undefined ? '' : `${fields.group}/`}${fields.name}@${fields.version!}`;
+  const ref =
+    typeof found.record['bom-ref'] === 'string' ? ` (bom-ref ${JSON.stringify(found.record['bom-ref'])})` : '';
+  throw new BomwrightError(
+    'E_USAGE',
+    `${what} is already in the document at ${found.pointer}${ref}; --allow-duplicate adds another`,
+  );
 }
 
 /** Adds a service at the end of the top-level `services`; bom-refs are generated as for components. */

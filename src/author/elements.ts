@@ -26,6 +26,8 @@ export interface ComponentFields {
   'bom-ref'?: string;
   /** SPDX ids (case fixed up), SPDX expressions, or other licence names. */
   licenses?: readonly string[];
+  /** Licences without an SPDX id, taken as names as they are. */
+  licenseNames?: readonly string[];
   hashes?: readonly { alg: string; content: string }[];
   supplier?: EntityField;
   author?: string;
@@ -125,7 +127,12 @@ export function buildComponent(
     ['version', fields.version],
     ['description', fields.description],
     ['hashes', copyList(fields.hashes)],
-    ['licenses', fields.licenses === undefined ? undefined : licenseChoice(fields.licenses, format)],
+    [
+      'licenses',
+      fields.licenses === undefined && fields.licenseNames === undefined
+        ? undefined
+        : licenseChoice(fields.licenses ?? [], format, fields.licenseNames),
+    ],
     ['purl', fields.purl === undefined ? undefined : checkedPurl(fields.purl)],
     ['externalReferences', copyList(fields.externalReferences)],
     ['cryptoProperties', fields.cryptoProperties === undefined ? undefined : structuredClone(fields.cryptoProperties)],

@@ -4,8 +4,10 @@
  * one expression.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../formats/formats.js';
+import { didYouMean, nearestNames } from '../nearest.js';
 
 type FixupSpdxId = (id: string) => string | undefined;
 let fixup: FixupSpdxId | undefined;
@@ -20,21 +22,63 @@ function fixupSpdxId(id: string): string | undefined {
   return fixup(id);
 }
 
+let ids: readonly string[] | undefined;
+
+/** The SPDX licence ids: the enum of the SPDX schema the CycloneDX library ships (read, never copied). */
+function spdxIds(): readonly string[] {
+  if (ids === undefined) {
+    const load = createRequire(import.meta.url);
+    const root = path.dirname(load.resolve('@cyclonedx/cyclonedx-library/package.json'));
+    const schema = load(path.join(root, 'res/schema/spdx.SNAPSHOT.schema.json')) as { enum?: unknown };
+    ids = Array.isArray(schema.enum) ? schema.enum.filter((id): id is string => typeof id === 'string') : [];
+  }
+  return ids;
+}
+
+/** SPDX ids compared without case and punctuation: `Apache2.0` and `apache-2.0` both mean `Apache-2.0`. */
+const spdxKey = (id: string) => id.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The SPDX ids nearest to a licence string that is not one. */
+export function nearestSpdxIds(text: string): string[] {
+  // Tighter than for names: a licence name is not a typo of an id a few letters away (`My Licence`, `Unlicense`).
+  return nearestNames(text, spdxIds(), { key: spdxKey, maxEdits: (length) => (length >= 10 ? 2 : 1), prefixes: false });
+}
+
 /** Operators, parentheses, `+` and LicenseRef-/DocumentRef- only occur in expressions. */
 const EXPRESSION = /\s(?:AND|OR|WITH)\s|[()]|\+$|^(?:LicenseRef|DocumentRef)-/;
 
-/** One licence string as a licenseChoice item: a known SPDX id (case fixed up), an expression, or a name. */
+/**
+ * One licence string as a licenseChoice item: a known SPDX id (case fixed up), an expression, or a name. A
+ * string that is near an SPDX id but not one (`Apache2`) is refused with the id, since a misspelt id would
+ * silently become a named licence that no licence policy recognises; `names` are taken as names as they are.
+ */
 function licenseItem(text: string): Record<string, unknown> {
   const trimmed = text.trim();
   if (trimmed === '') throw new BomwrightError('E_USAGE', 'A licence must not be empty');
   const id = fixupSpdxId(trimmed);
   if (id !== undefined) return { license: { id } };
   if (EXPRESSION.test(trimmed)) return { expression: trimmed };
+  const near = nearestSpdxIds(trimmed);
+  if (near.length > 0)
+    throw new BomwrightError(
+      'E_USAGE',
+      `${JSON.stringify(trimmed)} is not an SPDX licence id${didYouMean(near)}; a licence without an SPDX id is given as a name (--license-name)`,
+    );
   return { license: { name: trimmed } };
 }
 
-export function licenseChoice(licenses: readonly string[], format: SpecFormat): Record<string, unknown>[] {
-  const items = licenses.map(licenseItem);
+function nameItem(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new BomwrightError('E_USAGE', 'A licence name must not be empty');
+  return { license: { name: trimmed } };
+}
+
+export function licenseChoice(
+  licenses: readonly string[],
+  format: SpecFormat,
+  names: readonly string[] = [],
+): Record<string, unknown>[] {
+  const items = [...licenses.map(licenseItem), ...names.map(nameItem)];
   if (format.licenseExpressionAlone && items.length > 1 && items.some((item) => 'expression' in item)) {
     throw new BomwrightError(
       'E_USAGE',
@@ -44,8 +88,12 @@ export function licenseChoice(licenses: readonly string[], format: SpecFormat): 
   return items;
 }
 
-/** A list of strings is shorthand for licences; anything else is taken as the JSON the caller means. */
+/**
+ * A string (`MIT`, `MIT OR Apache-2.0`) or a list of strings is shorthand for licences; anything else is taken as
+ * the JSON the caller means.
+ */
 export function licensesValue(value: unknown, format: SpecFormat): unknown {
+  if (typeof value === 'string') return licenseChoice([value], format);
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
     ? licenseChoice(value as string[], format)
     : value;

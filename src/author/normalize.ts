@@ -6,6 +6,7 @@
  */
 import { BomwrightError } from '../errors.js';
 import { canonicalKey } from '../validate/unique.js';
+import { isUnorderedArray } from '../compare/order.js';
 import { checkDepth } from '../json/walk.js';
 import { isRecord, setMember } from '../values.js';
 
@@ -148,6 +149,8 @@ function compareText(a: readonly string[], b: readonly string[]): number {
 
 /** Sort keys for an array member, or undefined for arrays whose order is kept. */
 function sortKeyOf(kind: Kind, key: string, items: readonly unknown[]): ((item: unknown) => string[]) | undefined {
+  // Only arrays the one table calls sets are sorted, so the version rule and diff see no change.
+  if (!isUnorderedArray(key)) return undefined;
   if (!items.every(isRecord)) {
     const strings = kind === 'dependency' && (key === 'dependsOn' || key === 'provides');
     return strings && items.every((i) => typeof i === 'string') ? (item) => [item as string] : undefined;
@@ -262,4 +265,9 @@ export function normalizeDocument(document: unknown): Record<string, unknown> {
   const walk: Walk = { holders: new WeakSet() };
   findSigned(document, walk.holders, 0);
   return normalizeObject(document, 'root', false, walk, 0);
+}
+
+/** Whether a document is in normalized form already (the same members and arrays in the same order). */
+export function isNormalized(document: unknown): boolean {
+  return isRecord(document) && JSON.stringify(normalizeDocument(document)) === JSON.stringify(document);
 }

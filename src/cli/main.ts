@@ -11,6 +11,7 @@ import { COMMANDS } from './commands/index.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { STDIN_TOKEN } from './options.js';
 import { neutralizeControls } from '../format/terminal.js';
+import { usageLine, type ParserState } from './usage.js';
 
 /** What the CLI needs from its process: arguments, working directory and output streams. */
 export interface CliIo {
@@ -38,6 +39,39 @@ function skipHelpPrerender(parser: object): void {
   type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
   const usage = (parser as Internals).getInternalMethods?.().getUsageInstance?.();
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
+}
+
+type ParserInternals = {
+  getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; choices: Record<string, unknown[]> };
+  getInternalMethods(): {
+    getContext(): { commands: string[]; fullCommands: string[] };
+    getCommandInstance(): { getCommands(): string[] };
+  };
+};
+
+/**
+ * What the parser knew when it failed. yargs runs a command's builder on the same instance, so at failure it
+ * holds that command's options and subcommands.
+ */
+function parserState(parser: object, argv: readonly string[]): ParserState {
+  const internals = parser as ParserInternals;
+  const options = internals.getOptions();
+  const context = internals.getInternalMethods().getContext();
+  const names = new Set(Object.keys(options.key));
+  for (const aliases of Object.values(options.alias)) for (const alias of aliases) names.add(alias);
+  const signature = context.fullCommands.at(-1) ?? '';
+  return {
+    commands: context.commands,
+    subcommands: internals.getInternalMethods().getCommandInstance().getCommands(),
+    options: [...names],
+    choices: options.choices,
+    positionals: [...signature.matchAll(/[<[]([^\s<>[\].]+)/g)].map((m) => m[1]!),
+    argv,
+  };
+}
+
+function helpCommand(parser: object): string {
+  return ['bomwright', ...(parser as ParserInternals).getInternalMethods().getContext().commands].join(' ');
 }
 
 /**
@@ -72,15 +106,17 @@ export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS
       .demandCommand(1, 'Name a command, e.g. "bomwright validate samples"')
       .fail((message, error) => {
         if (error) throw error;
-        throw new BomwrightError('E_USAGE', message);
+        const line = usageLine(message, parserState(parser, io.argv));
+        const hint = line.includes('did you mean') ? '' : `; see "${helpCommand(parser)} --help"`;
+        throw new BomwrightError('E_USAGE', `${line}${hint}`);
       });
     for (const command of commands) parser = command.register(parser, context, done);
     skipHelpPrerender(parser);
     await parser.parseAsync();
     return exitCode;
   } catch (error) {
-    const usage = isBomwrightError(error) && error.code === 'E_USAGE' ? '\nRun "bomwright --help" for usage.' : '';
-    io.stderr(neutralizeControls(`bomwright: ${describeError(error)}${usage}\n`));
+    // One line whatever the message holds: a second line would be read as a second error.
+    io.stderr(neutralizeControls(`bomwright: ${describeError(error).replace(/\s*\n\s*/g, '; ')}\n`));
     // A document that cannot be processed is a document defect (1), and so is a change the service's records
     // refuse (E_REFUSED: an approval that was not delivered); everything else is operational (2).
     return isBomwrightError(error) && (error.code === 'E_INPUT' || error.code === 'E_REFUSED')

@@ -1,10 +1,12 @@
 /**
  * Whether two versions of a document say the same thing: what the version rule calls "changed". Signatures (at
- * any depth), metadata.timestamp and the top-level version are not content, and member order does not matter.
+ * any depth), metadata.timestamp and the top-level version are not content, and member order does not matter;
+ * nor does the order of the arrays compare/order.ts lists as sets (what normalize may sort).
  */
 import { canonicalize } from '../jsf/jcs.js';
 import { checkDepth } from '../json/walk.js';
 import { isRecord, setMember } from '../values.js';
+import { setOrderView } from './order.js';
 
 /** A copy-on-write view without `signature` members at any depth: unsigned subtrees are shared, not copied. */
 function unsignedView(value: unknown, depth: number): unknown {
@@ -32,7 +34,7 @@ function unsignedView(value: unknown, depth: number): unknown {
 
 /** The canonical content: no signatures, no metadata.timestamp, no version (the counter the rule is about). */
 function contentKey(document: unknown): string {
-  const view = unsignedView(document, 0);
+  const view = setOrderView(unsignedView(document, 0));
   if (!isRecord(view)) return canonicalize(view);
   const metadata = isRecord(view.metadata) ? { ...view.metadata, timestamp: undefined } : view.metadata;
   return canonicalize({ ...view, version: undefined, metadata });

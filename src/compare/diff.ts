@@ -5,15 +5,22 @@
  */
 import { appendPointer } from '../json/pointer.js';
 import { checkDepth } from '../json/walk.js';
-import { display, isRecord } from '../values.js';
+import { isRecord } from '../values.js';
+import { isUnorderedArray } from './order.js';
 
-/** One changed member: a dotted path (arrays count as one value) and the old and new values, shortened. */
+/**
+ * One changed member: a dotted path (arrays count as one value) and the old and new values as JSON values. For
+ * two arrays, also the items only in the new one and only in the old one (compared as multisets), which are
+ * both empty when only the order changed.
+ */
 export interface MemberChange {
   path: string;
   /** Absent when the member was added. */
-  old?: string;
+  old?: unknown;
   /** Absent when the member was removed. */
-  new?: string;
+  new?: unknown;
+  added?: unknown[];
+  removed?: unknown[];
 }
 
 export interface ElementSummary {
@@ -68,23 +75,57 @@ export interface BomDiff {
 }
 
 const SIGNATURE = 'signature';
-const VALUE_LENGTH = 80;
 
-/** Sorted-member JSON without signatures: equal for equal content whatever the member order. */
-function contentKey(value: unknown, skip: ReadonlySet<string> | undefined, depth: number): string {
+/**
+ * Sorted-member JSON without signatures: equal for equal content whatever the member order, and whatever the
+ * order of the arrays compare/order.ts calls sets (`member` is the name of the member holding `value`).
+ */
+function contentKey(value: unknown, skip: ReadonlySet<string> | undefined, depth: number, member = ''): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   checkDepth(depth);
-  if (Array.isArray(value)) return '[' + value.map((v) => contentKey(v, undefined, depth + 1)).join(',') + ']';
+  if (Array.isArray(value)) {
+    const items = value.map((v) => contentKey(v, undefined, depth + 1));
+    if (isUnorderedArray(member)) items.sort();
+    return '[' + items.join(',') + ']';
+  }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record)
     .filter((k) => k !== SIGNATURE && record[k] !== undefined && !skip?.has(k))
     .sort();
-  return '{' + keys.map((k) => JSON.stringify(k) + ':' + contentKey(record[k], undefined, depth + 1)).join(',') + '}';
+  return (
+    '{' + keys.map((k) => JSON.stringify(k) + ':' + contentKey(record[k], undefined, depth + 1, k)).join(',') + '}'
+  );
 }
 
-function same(a: unknown, b: unknown, depth: number): boolean {
+function same(a: unknown, b: unknown, depth: number, member: string): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return contentKey(a, undefined, depth) === contentKey(b, undefined, depth);
+  return contentKey(a, undefined, depth, member) === contentKey(b, undefined, depth, member);
+}
+
+/** The items only in `b` and only in `a`, as multisets (a repeated item counts as often as it occurs). */
+function itemChanges(a: readonly unknown[], b: readonly unknown[], depth: number) {
+  const pending = new Map<string, number>();
+  for (const item of a) {
+    const k = contentKey(item, undefined, depth + 1);
+    pending.set(k, (pending.get(k) ?? 0) + 1);
+  }
+  const added: unknown[] = [];
+  for (const item of b) {
+    const k = contentKey(item, undefined, depth + 1);
+    const left = pending.get(k) ?? 0;
+    if (left > 0) pending.set(k, left - 1);
+    else added.push(item);
+  }
+  const removed: unknown[] = [];
+  for (const item of a) {
+    const k = contentKey(item, undefined, depth + 1);
+    const left = pending.get(k) ?? 0;
+    if (left > 0) {
+      pending.set(k, left - 1);
+      removed.push(item);
+    }
+  }
+  return { added, removed };
 }
 
 /** The changed leaves below `a` and `b`; objects are descended, arrays and scalars compared whole. */
@@ -107,10 +148,11 @@ function changedPaths(
     }
     return;
   }
-  if (same(a, b, depth)) return;
+  if (same(a, b, depth, path.slice(path.lastIndexOf('.') + 1))) return;
   const change: MemberChange = { path };
-  if (a !== undefined) change.old = display(a, VALUE_LENGTH);
-  if (b !== undefined) change.new = display(b, VALUE_LENGTH);
+  if (a !== undefined) change.old = a;
+  if (b !== undefined) change.new = b;
+  if (Array.isArray(a) && Array.isArray(b)) Object.assign(change, itemChanges(a, b, depth));
   out.push(change);
 }
 

@@ -1,15 +1,26 @@
-import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import {
+  displayPointer,
+  plural,
+  totals,
+  visibleDiagnostics,
+  warningLimitReason,
+  type FileReport,
+  type ReportOptions,
+} from './report.js';
 
 /** GitHub Actions workflow commands: each diagnostic becomes an annotation on its file and line. */
 export function formatGithub(reports: readonly FileReport[], options: ReportOptions): string {
   const lines: string[] = [];
   for (const report of reports) lines.push(...formatGithubFile(report, options));
-  return (lines.length === 0 ? '' : lines.join('\n') + '\n') + formatGithubSummary(reports);
+  return (lines.length === 0 ? '' : lines.join('\n') + '\n') + formatGithubSummary(reports, options);
 }
 
-export function formatGithubSummary(reports: readonly FileReport[]): string {
+export function formatGithubSummary(reports: readonly FileReport[], options?: ReportOptions): string {
   const t = totals(reports);
-  return `bomwright: ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'document')}\n`;
+  const limit = options === undefined ? undefined : warningLimitReason(t, options);
+  // The reason the job fails, as an error annotation on the run.
+  const reason = limit === undefined ? '' : `::error title=bomwright::${escapeData(limit)}\n`;
+  return `${reason}bomwright: ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'document')}\n`;
 }
 
 export function formatGithubFile(report: FileReport, options: ReportOptions): string[] {

@@ -13,7 +13,15 @@ import { emptyGraph, type DependencyGraph, type SignatureDetail, type Validation
 import type { ChangeCount, VersionVerdict } from '../validate/version-rule.js';
 import { embedGraph } from './html-graph.js';
 import { SCRIPT, STYLE } from './html-page.js';
-import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import {
+  displayPointer,
+  plural,
+  totals,
+  visibleDiagnostics,
+  warningLimitReason,
+  type FileReport,
+  type ReportOptions,
+} from './report.js';
 
 /**
  * Graph nodes embedded in one report, all documents together: documents with findings first, then in report
@@ -387,6 +395,11 @@ function filterForm(reports: readonly FileReport[], options: ReportOptions): str
   );
 }
 
+/** Why the run failed although no document has an error. */
+function limitNote(reason: string | undefined): string[] {
+  return reason === undefined ? [] : [`<p class="bad" role="alert">Failed: ${e(reason)}</p>`];
+}
+
 /** The html report of a validation run (results with `details` get signatures, version rule and graph). */
 export function formatHtml(reports: readonly FileReport[], options: ReportOptions): string {
   const t = totals(reports);
@@ -418,6 +431,7 @@ export function formatHtml(reports: readonly FileReport[], options: ReportOption
     `<li><strong class="${t.errors > 0 ? 'bad' : ''}">${t.errors}</strong> errors</li>`,
     `<li><strong class="${t.warnings > 0 ? 'meh' : ''}">${t.warnings}</strong> warnings</li>`,
     '</ul>',
+    ...limitNote(warningLimitReason(t, options)),
     '</header>',
     '<main>',
     '<h2>Findings by rule</h2>',

@@ -1,4 +1,4 @@
-import { totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import { totals, visibleDiagnostics, warningLimitReason, type FileReport, type ReportOptions } from './report.js';
 
 /** Machine-readable output; the shape is versioned by `reportVersion`. */
 export function formatJson(reports: readonly FileReport[], options: ReportOptions): string {
@@ -15,6 +15,11 @@ export function formatJson(reports: readonly FileReport[], options: ReportOption
       invalid: t.invalidFiles,
       unreadable: t.failures,
     },
+    // --max-warnings and, when the warnings exceed it, the reason the run fails. Not in a shard's report: the
+    // limit is for the whole run, and merge-reports judges the merged one.
+    ...(options.maxWarnings === undefined || options.shard !== undefined
+      ? {}
+      : { maxWarnings: maxWarningsVerdict(options.maxWarnings, warningLimitReason(t, options)) }),
     documents: reports.map((report) => ({
       path: report.uri,
       ...(report.result?.formatId ? { format: report.result.formatId } : {}),
@@ -26,4 +31,8 @@ export function formatJson(reports: readonly FileReport[], options: ReportOption
     })),
   };
   return JSON.stringify(out, null, 2) + '\n';
+}
+
+function maxWarningsVerdict(limit: number, reason: string | undefined) {
+  return { limit, exceeded: reason !== undefined, ...(reason === undefined ? {} : { reason }) };
 }

@@ -1,4 +1,11 @@
-import { displayPointer, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import {
+  displayPointer,
+  totals,
+  visibleDiagnostics,
+  warningLimitReason,
+  type FileReport,
+  type ReportOptions,
+} from './report.js';
 
 /** JUnit XML: one test case per document; errors (and unreadable inputs) are failures. */
 export function formatJunit(reports: readonly FileReport[], options: ReportOptions): string {
@@ -31,10 +38,21 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
       cases.push(`    <testcase classname="bomwright.validate" name="${name}"/>`);
     }
   }
+  // --max-warnings is a check of the whole run: one more test case, failed when the warnings exceed it.
+  const limit = warningLimitReason(totals(reports), options);
+  if (options.maxWarnings !== undefined && options.shard === undefined) {
+    const name = `--max-warnings ${options.maxWarnings}`;
+    if (limit !== undefined) failures++;
+    cases.push(
+      limit === undefined
+        ? `    <testcase classname="bomwright.validate" name="${name}"/>`
+        : `    <testcase classname="bomwright.validate" name="${name}">\n      <failure message="${escapeXml(limit)}" type="max-warnings"/>\n    </testcase>`,
+    );
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="bomwright" tests="${reports.length}" failures="${failures}">`,
-    `  <testsuite name="bomwright validate" tests="${reports.length}" failures="${failures}" errors="0" skipped="0">`,
+    `<testsuites name="bomwright" tests="${cases.length}" failures="${failures}">`,
+    `  <testsuite name="bomwright validate" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`,
     ...shardProperties(options),
     ...cases,
     '  </testsuite>',

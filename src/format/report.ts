@@ -18,6 +18,8 @@ export interface ReportOptions {
   toolVersion: string;
   /** The share of a sharded run this report covers; json, sarif and junit record it for merge-reports. */
   shard?: ShardStamp;
+  /** --max-warnings: the reports say when the warnings exceed it, the reason the run fails. */
+  maxWarnings?: number;
 }
 
 /**
@@ -61,6 +63,12 @@ export function totals(reports: readonly FileReport[]): Totals {
     }
   }
   return t;
+}
+
+/** Why a run with no errors fails: `2 warnings exceed --max-warnings 1`; undefined when they do not. */
+export function warningLimitReason(t: Totals, options: ReportOptions): string | undefined {
+  if (options.maxWarnings === undefined || t.warnings <= options.maxWarnings) return undefined;
+  return `${plural(t.warnings, 'warning')} ${t.warnings === 1 ? 'exceeds' : 'exceed'} --max-warnings ${options.maxWarnings}`;
 }
 
 export function visibleDiagnostics(report: FileReport, options: ReportOptions): Diagnostic[] {

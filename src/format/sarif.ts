@@ -1,6 +1,6 @@
 import { HOMEPAGE, RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
 import { RULE_IDS, RULES } from '../diagnostics/rules.js';
-import { visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import { totals, visibleDiagnostics, warningLimitReason, type FileReport, type ReportOptions } from './report.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -10,6 +10,7 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  * (GitHub shows help.markdown beside the alert) and its address as helpUri.
  */
 export function formatSarif(reports: readonly FileReport[], options: ReportOptions): string {
+  const limit = warningLimitReason(totals(reports), options);
   const ruleIndex = new Map(RULE_IDS.map((id, index) => [id, index]));
   const results: unknown[] = [];
   const notifications: unknown[] = [];
@@ -65,6 +66,8 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
           {
             executionSuccessful: notifications.length === 0,
             toolExecutionNotifications: notifications,
+            // The warnings exceed --max-warnings: the run's exit code and why (not in a shard: the limit is the run's).
+            ...(limit === undefined || options.shard !== undefined ? {} : { exitCode: 1, exitCodeDescription: limit }),
             // A shard's report says which share of which run it is, and how many documents it checked (clean
             // ones leave no result); merge-reports drops it again.
             ...(options.shard === undefined

@@ -1,4 +1,12 @@
-import { displayPointer, plural, totals, visibleDiagnostics, type FileReport, type ReportOptions } from './report.js';
+import {
+  displayPointer,
+  plural,
+  totals,
+  visibleDiagnostics,
+  warningLimitReason,
+  type FileReport,
+  type ReportOptions,
+} from './report.js';
 
 /** Human output, grouped by file: `file:line:col  severity  message  rule-id`, then a summary. */
 export function formatText(reports: readonly FileReport[], options: ReportOptions): string {
@@ -11,14 +19,17 @@ export function formatText(reports: readonly FileReport[], options: ReportOption
 export function formatTextSummary(reports: readonly FileReport[], options: ReportOptions): string {
   const t = totals(reports);
   const problems = t.errors + (options.quiet ? 0 : t.warnings);
+  // The warnings fail the run: say so, even with --quiet (an exit 1 without a word is a puzzle).
+  const limit = warningLimitReason(t, options);
+  const reason = limit === undefined ? '' : `: ${limit}`;
   if (problems === 0 && t.failures === 0) {
-    if (options.quiet) return '';
+    if (options.quiet) return limit === undefined ? '' : `${limit}\n`;
     return `${plural(t.files, 'document')} valid${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''}\n`;
   }
   const parts = [plural(t.errors, 'error')];
   if (!options.quiet) parts.push(plural(t.warnings, 'warning'));
   if (t.failures) parts.push(`${plural(t.failures, 'input')} unreadable`);
-  return `${parts.join(', ')} in ${t.files} ${t.files === 1 ? 'document' : 'documents'} (${t.invalidFiles} invalid)\n`;
+  return `${parts.join(', ')} in ${t.files} ${t.files === 1 ? 'document' : 'documents'} (${t.invalidFiles} invalid)${reason}\n`;
 }
 
 /** One file's block (empty when the file has nothing to show), so results can stream as files finish. */

@@ -7,6 +7,7 @@ import {
   closeSync,
   fsyncSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readdirSync,
   realpathSync,
@@ -23,7 +24,7 @@ import { errnoReason } from './files.js';
 let sequence = 0;
 
 function writeError(file: string, error: unknown): BomwrightError {
-  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${errnoReason(error, 'its folder does not exist')}`, {
+  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${errnoReason(error, 'its folder cannot be created')}`, {
     cause: error,
   });
 }
@@ -113,6 +114,15 @@ function fsyncDirectory(dir: string): void {
   }
 }
 
+/** A new file's missing folders are created first (`-o reports/run.sarif` in a fresh CI checkout). */
+function makeParents(file: string, target: string): void {
+  try {
+    mkdirSync(path.dirname(target), { recursive: true });
+  } catch (error) {
+    throw writeError(file, error);
+  }
+}
+
 /**
  * Writes `data` to `file` atomically: a temporary file in the same directory (created exclusively, so it can
  * never clobber anything), fsync, rename over the target, fsync of the directory. Readers never see a partial
@@ -140,6 +150,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     if (error instanceof BomwrightError) throw error;
     throw writeError(file, error);
   }
+  if (existing === undefined) makeParents(file, target);
   removeStaleTemporaries(target);
   const temp = temporaryName(target);
   let fd: number | undefined;

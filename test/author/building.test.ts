@@ -135,9 +135,11 @@ describe('licences', () => {
     );
   });
 
-  it('takes a non-empty list of strings as shorthand, and anything else as it is', () => {
+  it('takes a string or a non-empty list of strings as shorthand, and anything else as it is', () => {
     expect(licensesValue(['MIT'], v16)).toEqual([{ license: { id: 'MIT' } }]);
-    for (const value of [[], ['MIT', 5], [{ license: { id: 'MIT' } }], 'MIT', undefined])
+    expect(licensesValue('MIT', v16)).toEqual([{ license: { id: 'MIT' } }]);
+    expect(licensesValue('MIT OR ISC', v16)).toEqual([{ expression: 'MIT OR ISC' }]);
+    for (const value of [[], ['MIT', 5], [{ license: { id: 'MIT' } }], undefined])
       expect(licensesValue(value, v16)).toBe(value);
   });
 });

@@ -66,7 +66,8 @@ describe('addComponent', () => {
       { name: 'x', version: '1' },
       { name: 'app' },
     ]) {
-      const result = await addComponent(doc, fields);
+      // Duplicates on purpose: the bom-refs must still be unique.
+      const result = await addComponent(doc, fields, { allowDuplicate: true });
       expect(result.applied).toBe(true);
       refs.push(result.bomRef!);
       doc = result.document;

@@ -231,6 +231,8 @@ describe('add and set', () => {
         '4.17.21',
         '--purl',
         'pkg:npm/lodash@4.17.21',
+        // A duplicate is refused unless asked for; asked for, it still gets a unique bom-ref.
+        '--allow-duplicate',
       ],
       { cwd: dir },
     );

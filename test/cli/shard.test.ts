@@ -182,7 +182,7 @@ describe('validate --shard', () => {
     const dir = repository();
     const run = await runCli(['validate', 'sboms/a(b.json', ...args], { cwd: dir, input: '{}' });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`bomwright: E_USAGE: ${message}\nRun "bomwright --help" for usage.\n`);
+    expect(run.stderr).toBe(`bomwright: E_USAGE: ${message}\n`);
     expect(run.stdout).toBe('');
   });
 

@@ -143,7 +143,7 @@ describe('validate: options', () => {
     expect((await runCli(['validate', 'b.json', '--spec-version', '1.4'], { cwd: dir })).code).toBe(1);
     const bad = await runCli(['validate', 'b.json', '--spec-version', '9.9'], { cwd: dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^bomwright: E_USAGE: Invalid values:/);
+    expect(bad.stderr).toMatch(/^bomwright: E_USAGE: --spec-version: "9.9" is not one of 1.2, [^\n]*\n$/);
   });
 
   it('--signatures require fails unsigned documents; ignore and verify accept them', async () => {
@@ -163,7 +163,7 @@ describe('validate: options', () => {
   ])('exits 2 on usage error %j without a stack trace', async (args) => {
     const result = await runCli(args, { cwd: workspace() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^bomwright: E_USAGE: .+\nRun "bomwright --help" for usage\.\n$/);
+    expect(result.stderr).toMatch(/^bomwright: E_USAGE: [^\n]+\n$/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -60,9 +60,9 @@ describe('diff: what counts as a change of an element', () => {
     const result = diff(withX({ a: 1, gone: null, kind: { deep: 1 } }), withX({ a: 2, added: 'x', kind: 5 }));
     const changes = result.components.changed[0]!.changes;
     expect(changes).toEqual([
-      { path: 'x.a', old: '1', new: '2' },
-      { path: 'x.gone', old: 'null' },
-      { path: 'x.kind', old: '{"deep":1}', new: '5' },
+      { path: 'x.a', old: 1, new: 2 },
+      { path: 'x.gone', old: null },
+      { path: 'x.kind', old: { deep: 1 }, new: 5 },
       { path: 'x.added', new: 'x' },
     ]);
     expect(Object.hasOwn(changes[1]!, 'new')).toBe(false);

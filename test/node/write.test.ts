@@ -43,9 +43,13 @@ describe('writeFileAtomic', () => {
     );
     expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
     expect(expectErrorCode(() => writeFileAtomic(dir, 'x'), 'E_WRITE').message).toMatch(/is a directory/);
-    expect(expectErrorCode(() => writeFileAtomic(path.join(dir, 'no/such/dir.json'), 'x'), 'E_WRITE').message).toMatch(
-      /its folder does not exist/,
-    );
+    // A missing folder is created; one that cannot be (a file is in the way) is refused.
+    writeFileAtomic(path.join(dir, 'new/folder/file.json'), 'x');
+    expect(readFileSync(path.join(dir, 'new/folder/file.json'), 'utf8')).toBe('x');
+    writeFileAtomic(path.join(dir, 'plain'), 'x');
+    expect(
+      expectErrorCode(() => writeFileAtomic(path.join(dir, 'plain/sub/file.json'), 'x'), 'E_WRITE').message,
+    ).toMatch(/its folder cannot be created/);
     expect(expectErrorCode(() => writeFileAtomic(path.join(dir, 'x'.repeat(300)), 'x'), 'E_WRITE').message).toMatch(
       /path is too long/,
     );

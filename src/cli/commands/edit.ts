@@ -1,3 +1,5 @@
+import { didYouMean, nearestNames } from '../../nearest.js';
+import { isNormalized, normalizeDocument } from '../../author/normalize.js';
 import {
   addComponent,
   addDependency,
@@ -83,7 +85,10 @@ function finish(
       `bomwright: warning: removed ${result.removedSignatures.length} signature(s) that the edit invalidated (${result.removedSignatures.join(', ')}); re-sign with bomwright sign\n`,
     );
   }
-  const written = writeEditable(document, result.document, target.output);
+  // A normalized document stays normalized (the new element sorted in), so `normalize --check` passes after an
+  // edit; any other document keeps its own order.
+  const value = isNormalized(document.value) ? normalizeDocument(result.document) : result.document;
+  const written = writeEditable(document, value, target.output);
   (isOwnStream(written) ? context.stderr : context.stdout)(
     `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`,
   );
@@ -102,7 +107,17 @@ export const addCommand = defineCommand({
       .option('group', { type: 'string' })
       .option('purl', { type: 'string' })
       .option('bom-ref', { type: 'string', describe: 'Default: from the purl, else name@version, made unique' })
-      .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions, or licence names' })
+      .option('license', {
+        type: 'string',
+        array: true,
+        describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
+      })
+      .option('license-name', { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' })
+      .option('allow-duplicate', {
+        type: 'boolean',
+        default: false,
+        describe: 'Add a component although one with the same purl (or name and version) is there',
+      })
       .option('hash', { type: 'string', array: true, describe: 'ALG:CONTENT, e.g. SHA-256:ab12…' })
       .option('supplier', { type: 'string' })
       .option('author', { type: 'string', array: true })
@@ -126,7 +141,7 @@ export const addCommand = defineCommand({
     };
     const properties = argv.property === undefined ? undefined : pairs(argv.property, '--property');
     const document = await loadEditable(argv.file);
-    const editOptions = { allowSignatureInvalidation: argv.dropSignatures };
+    const editOptions = { allowSignatureInvalidation: argv.dropSignatures, allowDuplicate: argv.allowDuplicate };
     let result: EditResult;
     if (kind === 'component') {
       const crypto = argv.cryptoProperties === undefined ? undefined : jsonOrString(argv.cryptoProperties);
@@ -143,6 +158,7 @@ export const addCommand = defineCommand({
             purl: argv.purl,
             'bom-ref': argv.bomRef,
             licenses: argv.license,
+            licenseNames: argv.licenseName,
             hashes: argv.hash === undefined ? undefined : hashes(argv.hash),
             supplier: argv.supplier,
             authors: argv.author,
@@ -200,7 +216,7 @@ export const setCommand = defineCommand({
     if (!isMetadataField(name)) {
       throw new BomwrightError(
         'E_USAGE',
-        `Cannot set ${JSON.stringify(argv.field)}; settable: ${METADATA_FIELDS.map((f) => `metadata.${f}`).join(', ')}`,
+        `Cannot set ${JSON.stringify(argv.field)}${didYouMean(nearestNames(name, METADATA_FIELDS), (f) => `metadata.${f}`)}; settable: ${METADATA_FIELDS.map((f) => `metadata.${f}`).join(', ')}`,
       );
     }
     const document = await loadEditable(argv.file);

@@ -2,19 +2,8 @@ import { RULE_IDS, RULES, type RuleId } from '../../diagnostics/rules.js';
 import { BomwrightError } from '../../errors.js';
 import { EXPLAIN_FORMATS, formatRuleList, formatRulePage, type ExplainFormat } from '../../format/explain.js';
 import { defineCommand } from '../command.js';
+import { editDistance } from '../../nearest.js';
 import { EXIT_OK } from '../exit-codes.js';
-
-/** Edit distance (insertions, deletions, substitutions), for suggesting the rule a user probably meant. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /**
  * The ids nearest to what was typed: a few edits away from the whole id or from its name after the slash
@@ -27,7 +16,7 @@ export function nearestRules(typed: string): RuleId[] {
   const scored = RULE_IDS.map((id) => {
     const name = id.slice(id.indexOf('/') + 1);
     const contains = text.length >= 3 && (id.includes(text) || text.includes(name));
-    const edits = Math.min(distance(text, id), distance(text, name));
+    const edits = Math.min(editDistance(text, id), editDistance(text, name));
     return { id, edits, near: contains || edits <= limit };
   });
   return scored

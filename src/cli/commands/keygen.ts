@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { BomwrightError } from '../../errors.js';
 import { algorithmInfo, JSF_ALGORITHMS, type JsfAlgorithm } from '../../jsf/algorithms.js';
@@ -38,6 +39,8 @@ function writeNew(file: string, content: string, mode: number, force: boolean): 
   if (!force && existsSync(file))
     throw new BomwrightError('E_WRITE', `${file} already exists; use --force to overwrite`);
   try {
+    // Missing folders are created, as for every other output file.
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     writeFileSync(file, content, { mode, flag: force ? 'w' : 'wx' });
   } catch (error) {
     throw new BomwrightError(

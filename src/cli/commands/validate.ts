@@ -200,6 +200,7 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     quiet: options.quiet,
     toolVersion: options.toolVersion,
     ...(shard === undefined ? {} : { shard: stampOf(shard, options) }),
+    ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }),
   };
   const rule = options.check.versionRule;
   const baselineFile = rule !== undefined && 'baseline' in rule ? rule.baseline : undefined;
@@ -265,7 +266,9 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     return EXIT_OK;
   }
   if (streaming) {
-    options.stdout(options.format === 'text' ? formatTextSummary(found, reportOptions) : formatGithubSummary(found));
+    options.stdout(
+      options.format === 'text' ? formatTextSummary(found, reportOptions) : formatGithubSummary(found, reportOptions),
+    );
   } else {
     const text = formatReports(options.format, found, reportOptions);
     if (options.output) writeFileAtomic(options.output, text);
