@@ -17,7 +17,7 @@ const COMMANDS: Record<string, string[]> = {
   sign: ['sign', 'bom.json', '--key', 'k.private.pem', '--target', 'components', '--target', 'root'],
   bump: ['bump', 'bom.json'],
   normalize: ['normalize', 'bom.json'],
-  add: ['add', 'component', 'bom.json', '--name', 'added', '--component-version', '1.0.0'],
+  add: ['add', 'component', 'bom.json', '--name', 'added', '--component-version', '1.0.0', '--allow-duplicate'],
   set: ['set', 'bom.json', 'metadata.supplier', '{"name":"Supplier"}'],
 };
 
