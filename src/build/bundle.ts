@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { thirdPartyNotices } from './notices.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sourceDir = path.join(root, 'generated/validators-src');
@@ -95,8 +96,9 @@ const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
   { name: 'service', entry: 'src/service/index.ts' },
 ];
 
-await build({
+const cli = await build({
   ...common,
+  metafile: true,
   plugins: [lazyStringWidth, undiciCore],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
   entryPoints: Object.fromEntries(CLI_BUNDLES.map((b) => [b.name, path.join(root, b.entry)])),
@@ -132,7 +134,7 @@ await build({
 
 mkdirSync(outDir, { recursive: true });
 // What the validators carry from node_modules (ajv's run-time helpers), plus the CycloneDX schemas compiled into
-// them: the Action bundle's licence notices list these (src/build/action.ts).
+// them: the licence notices of the package and of the Action bundle list these (src/build/notices.ts).
 const carried = new Set<string>(['node_modules/@cyclonedx/cyclonedx-library/package.json']);
 for (const file of readdirSync(sourceDir).filter((f) => f.endsWith('.js'))) {
   const result = await build({
@@ -145,3 +147,12 @@ for (const file of readdirSync(sourceDir).filter((f) => f.endsWith('.js'))) {
   for (const input of Object.keys(result.metafile.inputs)) if (input.includes('node_modules/')) carried.add(input);
 }
 writeFileSync(path.join(outDir, 'carried.json'), JSON.stringify([...carried].sort(), null, 2) + '\n');
+// The package redistributes what these bundles carry (yargs, undici, jose, ajv's helpers, the CycloneDX schemas…):
+// their licences ship beside them.
+writeFileSync(
+  path.join(root, 'dist/THIRD-PARTY-NOTICES.txt'),
+  thirdPartyNotices('dist/bundle/*.cjs and generated/validators/*.cjs (the bomwright npm package)', 'npm run build', [
+    ...Object.keys(cli.metafile.inputs),
+    ...carried,
+  ]),
+);

@@ -71,6 +71,15 @@ describe('the licence', () => {
 });
 
 describe('the published tarball', () => {
+  it('carries the licence of every package bundled into it', () => {
+    const notices = readFileSync(path.join(ROOT, 'dist/THIRD-PARTY-NOTICES.txt'), 'utf8');
+    // The bundles' own imports (the CLI's parser, the client's HTTP stack, signing) and what the validators inline.
+    for (const name of ['yargs', 'undici', 'jose', 'ajv', 'ajv-formats', '@cyclonedx/cyclonedx-library'])
+      expect(notices).toMatch(new RegExp(`\\n${name.replace('/', '\\/')}@\\d[^\\n]* \\([^)]+\\)\\n\\n\\S`));
+    // Loaded from node_modules at run time, so not carried and not listed.
+    for (const name of ['fast-glob', 'packageurl-js', 'libxml2-wasm']) expect(notices).not.toContain(`\n${name}@`);
+  });
+
   it('holds what runs and nothing else', () => {
     const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
@@ -81,6 +90,7 @@ describe('the published tarball', () => {
       /^README\.md$/,
       /^SECURITY\.md$/,
       /^LICENSE$/,
+      /^dist\/THIRD-PARTY-NOTICES\.txt$/,
       /^bin\/bomwright\.cjs$/,
       /^dist\/bundle\/(cli|worker|emulator|service|libxml2)\.cjs$/,
       /^schema\/emulator-seed\.schema\.json$/,
@@ -92,6 +102,7 @@ describe('the published tarball', () => {
     // What the library and the CLI need is there.
     for (const needed of [
       'LICENSE',
+      'dist/THIRD-PARTY-NOTICES.txt',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/node/worker.js',
