@@ -11,7 +11,7 @@ import { COMMANDS } from './commands/index.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { STDIN_TOKEN } from './options.js';
 import { neutralizeControls } from '../format/terminal.js';
-import { usageLine, type ParserState } from './usage.js';
+import { usageLine, valuelessOption, type OptionTypes, type ParserState } from './usage.js';
 
 /** What the CLI needs from its process: arguments, working directory and output streams. */
 export interface CliIo {
@@ -42,7 +42,11 @@ function skipHelpPrerender(parser: object): void {
 }
 
 type ParserInternals = {
-  getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; choices: Record<string, unknown[]> };
+  getOptions(): OptionTypes & {
+    key: Record<string, unknown>;
+    alias: Record<string, string[]>;
+    choices: Record<string, unknown[]>;
+  };
   getInternalMethods(): {
     getContext(): { commands: string[]; fullCommands: string[] };
     getCommandInstance(): { getCommands(): string[] };
@@ -68,6 +72,10 @@ function parserState(parser: object, argv: readonly string[]): ParserState {
     positionals: [...signature.matchAll(/[<[]([^\s<>[\].]+)/g)].map((m) => m[1]!),
     argv,
   };
+}
+
+function optionTypes(parser: object): OptionTypes {
+  return (parser as ParserInternals).getOptions();
 }
 
 function helpCommand(parser: object): string {
@@ -104,6 +112,11 @@ export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS
       .help()
       .alias('h', 'help')
       .demandCommand(1, 'Name a command, e.g. "bomwright validate samples"')
+      // Before yargs' own checks, so `-f` with no value is named as such rather than defaulted.
+      .middleware(() => {
+        const line = valuelessOption(io.argv, optionTypes(parser));
+        if (line !== undefined) throw new BomwrightError('E_USAGE', `${line}; see "${helpCommand(parser)} --help"`);
+      }, true)
       .fail((message, error) => {
         if (error) throw error;
         const line = usageLine(message, parserState(parser, io.argv));

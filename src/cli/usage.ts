@@ -71,7 +71,20 @@ function choiceLine(line: string, state: ParserState): string | undefined {
   return `${label}: ${quote(typed)} is not one of ${choices.join(', ')}${didYouMean(nearestNames(typed, choices))}`;
 }
 
+/** Options in the arguments that the command does not know (yargs reports a missing one before them). */
+function unknownOptions(state: ParserState): string[] {
+  const known = new Set([...state.options, 'help', 'version']);
+  const end = state.argv.indexOf('--');
+  return (end === -1 ? state.argv : state.argv.slice(0, end))
+    .filter((arg) => /^--?[^-\d]/.test(arg))
+    .map((arg) => arg.replace(/^--?(no-)?/, '').split('=')[0]!)
+    .filter((name) => !known.has(name) && !known.has(camel(name)));
+}
+
 function missing(list: string, state: ParserState): string {
+  // `sign w.json --kee k`: the typo is the cause, and naming it beats naming the option it failed to give.
+  const stray = unknownOptions(state);
+  if (stray.length > 0) return stray.map((name) => unknown(name, state)).join('; ');
   const names = list.split(', ').map((n) => (state.positionals.includes(n) ? `<${n}>` : dashed(n)));
   return `${commandText(state)} needs ${names.join(' and ')}`;
 }
@@ -126,4 +139,43 @@ export function usageLine(message: string, state: ParserState): string {
   if ((match = /^Too many non-option arguments: got (\d+), maximum of (\d+)$/.exec(text)) !== null)
     return `${commandText(state)} takes at most ${match[2]!} operand${match[2] === '1' ? '' : 's'}, got ${match[1]!}`;
   return text.replace(/\s*\n\s*/g, '; ');
+}
+
+/** The declared value types of the parser's options (after the command's builder ran), with their aliases. */
+export interface OptionTypes {
+  string: readonly string[];
+  number: readonly string[];
+  array: readonly string[];
+  /** Options with a closed set of values take one even when no type is declared. */
+  choices: Readonly<Record<string, readonly unknown[]>>;
+  alias: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * An option that takes a value, given as the last argument or followed by another option (`validate -f`,
+ * `--max-warnings --strict`). yargs reads it as "" or nothing and the default applies silently: a gate given
+ * `--max-warnings` with no number would then fail open. `--name=` is an explicit empty value and is left alone.
+ * Returns the line that says so, or undefined.
+ */
+export function valuelessOption(argv: readonly string[], types: OptionTypes): string | undefined {
+  const canonical = new Map<string, string>();
+  for (const [key, aliases] of Object.entries(types.alias)) for (const alias of aliases) canonical.set(alias, key);
+  const valued = new Set([...types.string, ...types.number, ...types.array, ...Object.keys(types.choices)]);
+  const key = (name: string) => [name, camel(name), canonical.get(name) ?? ''].find((k) => valued.has(k));
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  for (let i = 0; i < args.length; i++) {
+    const match = /^(?:--([^=]+)|-([^-\d=]))$/.exec(args[i]!);
+    if (match === null) continue;
+    const name = match[1] ?? match[2]!;
+    const option = key(name);
+    if (option === undefined) continue;
+    const next = args[i + 1];
+    // A lone "-" is standard input and "-1" a number: both are values.
+    if (next === undefined || (next.startsWith('-') && next !== '-' && !/^-\.?\d/.test(next))) {
+      const choices = types.choices[option];
+      return `${args[i]!} needs a value${choices === undefined ? '' : `, one of ${choices.map(String).join(', ')}`}`;
+    }
+  }
+  return undefined;
 }

@@ -68,19 +68,44 @@ const USAGE: readonly (readonly [string[], string])[] = [
   [['emulator', 'strat'], '<action>: "strat" is not one of run, seed, token, cert'],
   [['emulator', 'run', '--prot', '1'], 'unknown option --prot for bomwright emulator (did you mean --port?)'],
   [['set', 'bom.json', 'metadata.licence', 'MIT'], 'Cannot set "metadata.licence" (did you mean metadata.licenses?)'],
+  // A typo beside a missing option: the typo is named, with the option it meant.
+  [['sign', 'w.json', '--kee', 'k'], 'unknown option --kee for bomwright sign (did you mean --key?)'],
+  // An option that takes a value, given none: refused, never defaulted (a gate must not fail open).
+  [['validate', 'w.json', '-f'], '-f needs a value, one of text, json, sarif, junit, github, html'],
+  [['validate', 'w.json', '--max-warnings'], '--max-warnings needs a value; see "bomwright validate --help"'],
+  [['validate', '--max-warnings', '--quiet', 'w.json'], '--max-warnings needs a value'],
+  [['validate', 'w.json', '--trust'], '--trust needs a value'],
+  [['validate', 'w.json', '-o'], '-o needs a value'],
+  [['diff', 'a.json', 'b.json', '--format'], '--format needs a value, one of text, json'],
+  [['merge', 'a.json', 'b.json', '-o'], '-o needs a value; see "bomwright merge --help"'],
+  [['emulator', 'run', '--port'], '--port needs a value'],
 ];
 
 describe('usage errors', () => {
   it(`are one line with E_USAGE and the nearest name, for ${USAGE.length} usage errors of every command`, async () => {
     const dir = temp();
     writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(minimalBom()));
-    for (const [args, says] of USAGE) {
-      const run = await runCli(args, { cwd: dir });
+    const runs = await Promise.all(USAGE.map(([args]) => runCli(args, { cwd: dir })));
+    USAGE.forEach(([args, says], i) => {
+      const run = runs[i]!;
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toMatch(ONE_USAGE_LINE);
       expect(run.stderr, args.join(' ')).toContain(says);
       expect(run.stderr).not.toContain('Run "bomwright --help"');
-    }
+    });
+  }, 120_000);
+
+  it('take a value that looks like an option only where it is one: "-" (standard input), "-1", "--x="', async () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, 'w.json'), JSON.stringify(minimalBom('1.6')));
+    const stdin = await runCli(['validate', '-f', 'json', '-'], { cwd: dir, input: JSON.stringify(minimalBom('1.6')) });
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(JSON.parse(stdin.stdout).summary.documents).toBe(1);
+    const negative = await runCli(['validate', 'w.json', '--max-warnings', '-1'], { cwd: dir });
+    expect(negative.stderr).toBe('bomwright: E_USAGE: --max-warnings must be a whole number of at least 0\n');
+    const explicitEmpty = await runCli(['validate', 'w.json', '--shard='], { cwd: dir });
+    expect(explicitEmpty.stderr).toContain('--shard must be I/N');
+    expect(explicitEmpty.stderr).not.toContain('needs a value');
   });
 
   it('leave the --help hint off refusals of a document', async () => {
