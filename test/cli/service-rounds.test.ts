@@ -2,13 +2,14 @@
  * `bomwright service` for real work: delta rounds that resume from a saved link, clones that wait, partial failures
  * that fail, and query options that match the operation. The CLI as a subprocess against the emulator.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
-import { runCli, tempDirs } from '../helpers.js';
+import { BIN, runCli, tempDirs } from '../helpers.js';
 import { useEmulator } from '../emulator/harness.js';
 
 const api = useEmulator({ clonePolls: 2, cloneRetryAfterSeconds: 0.05 });
@@ -201,6 +202,32 @@ describe('bomwright service clone-team --wait', () => {
     expect(JSON.parse(channels.stdout).value.length).toBeGreaterThan(0);
   });
 
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'shows a progress line on a terminal, on stderr, cleared before the result',
+    async () => {
+      const file = body(tempDir());
+      const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+      const output = path.join(tempDir(), 'out.json');
+      // Standard output to a file, standard error on the terminal: the progress must come through stderr.
+      const command = `${[process.execPath, BIN, 'service', 'clone-team', '--team', TEAM, '--body', file, '--wait']
+        .map(quote)
+        .join(' ')} > ${quote(output)}`;
+      // Not spawnSync: the emulator answering it runs in this process.
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        env: { ...process.env, ...(await env()) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const run = { status, stdout };
+      expect(run.status, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/\r\x1b\[Kclone running: 1 poll, 0 s; next in 0\.\d s/);
+      expect(run.stdout).toMatch(/\r\x1b\[Kclone running: 2 polls, 0 s; next in 0\.\d s\r\x1b\[K$/);
+      expect(JSON.parse(readFileSync(output, 'utf8')).operation.status).toBe('succeeded');
+    },
+  );
+
   it('without --wait prints the 202 and its Location only', async () => {
     const result = await service(['clone-team', '--team', TEAM, '--body', body(tempDir())]);
     expect(result.code, result.stderr).toBe(0);
@@ -227,7 +254,8 @@ describe('bomwright service clone-team --wait against a slow service', () => {
   beforeAll(async () => {
     server = createServer((request, response) => {
       if (request.method === 'POST') {
-        response.writeHead(202, { Location: '/teams(t1)/operations(op1)', 'Content-Length': '0' }).end();
+        const op = request.url?.includes('/teams/t2/') === true ? 'op2' : 'op1';
+        response.writeHead(202, { Location: `/teams(t1)/operations(${op})`, 'Content-Length': '0' }).end();
         return;
       }
       polls.push(Date.now());
@@ -261,6 +289,21 @@ describe('bomwright service clone-team --wait against a slow service', () => {
     // Retry-After 1: a second poll fits in 1.5 s, a third does not.
     expect(polls).toHaveLength(2);
   });
+
+  it('prints a failed clone’s operation and its error on one line, exit 1', async () => {
+    const file = path.join(tempDir(), 'b.json');
+    writeFileSync(file, '{"displayName":"x","partsToClone":"apps"}');
+    const run = await runCli(['service', 'clone-team', '--team', 't2', '--body', file, '--wait'], {
+      env: { BOMWRIGHT_SERVICE_URL: url, BOMWRIGHT_TOKEN: 'tok' },
+    });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      status: 202,
+      location: '/teams(t1)/operations(op2)',
+      operation: { id: 'op2', status: 'failed', error: { code: 'Conflict', message: 'The name is taken' } },
+    });
+    expect(run.stderr).toBe('bomwright: E_SERVICE: the clone failed: Conflict: The name is taken\n');
+  });
 });
 
 describe('bomwright service: partial failure is failure', () => {
@@ -290,11 +333,15 @@ describe('bomwright service: partial failure is failure', () => {
 describe('bomwright service: query options that match the operation', () => {
   it('offers exactly the options of the operation’s row, says which in --help, and refuses others naming them', async () => {
     const tabs = await runCli(['service', 'list-channel-tabs', '--help']);
-    expect(tabs.stdout.replace(/\s+/g, ' ')).toContain('Query options of list-channel-tabs (its row of the operations table): --select.');
+    expect(tabs.stdout.replace(/\s+/g, ' ')).toContain(
+      'Query options of list-channel-tabs (its row of the operations table): --select.',
+    );
     expect(tabs.stdout).toContain('--select');
     expect(tabs.stdout).not.toMatch(/--top\b/);
     const phones = await runCli(['service', 'list-phone-methods', '--help']);
-    expect(phones.stdout.replace(/\s+/g, ' ')).toContain('Query options of list-phone-methods (its row of the operations table): none.');
+    expect(phones.stdout.replace(/\s+/g, ' ')).toContain(
+      'Query options of list-phone-methods (its row of the operations table): none.',
+    );
     const delta = await runCli(['service', 'message-delta', '--help']);
     expect(delta.stdout.replace(/\s+/g, ' ')).toContain(
       '--select, --top, --expand, --filter, --orderby, --skiptoken, --deltatoken, --change-type.',
