@@ -9,6 +9,8 @@ export interface EmulatorSettings {
   readonly tenantId: string;
   /** Polls of a clone operation that still answer "running" before it completes. */
   readonly clonePolls: number;
+  /** Retry-After (seconds) on a clone operation's answer while it runs; none when undefined. */
+  readonly cloneRetryAfterSeconds?: number;
 }
 
 export interface HandlerContext {

@@ -43,6 +43,11 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Polls of a clone operation that answer "running" before it completes. Default 1. */
   clonePolls?: number;
+  /**
+   * Retry-After (seconds, decimals allowed) on a clone operation's answer while it runs, so a client that honours
+   * it polls at that pace (tests poll fast with a small value). Default: none, and a client waits about 5 s.
+   */
+  cloneRetryAfterSeconds?: number;
   /** Largest request body accepted, in bytes. Default 16 MiB. */
   maxBodyBytes?: number;
   /** A request that has not arrived completely within this time is refused (408). Default 30 s. */
@@ -158,6 +163,13 @@ export function tenantOf(store: Store): { id: string; defaultUser: string } {
 export async function tokenFor(store: Store, keys: EmulatorKeys, options: TokenOptions = {}): Promise<string> {
   const tenant = tenantOf(store);
   if (options.app !== undefined) {
+    // Refused as an unknown user is: an application the tenant has no service principal for cannot sign in.
+    const known = [...store.all('servicePrincipals')].map((principal) => String(principal.appId));
+    if (!known.some((appId) => appId.toLowerCase() === options.app!.toLowerCase()))
+      throw new BomwrightError(
+        'E_USAGE',
+        `No application '${options.app.slice(0, 100)}' in the emulator's tenant${known.length === 0 ? '' : ` (its app ids: ${known.join(', ')})`}`,
+      );
     return mintToken(keys, tenant.id, {
       appId: options.app,
       roles: options.roles,
@@ -240,6 +252,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     baseUrl: '',
     tenantId: tenant.id,
     clonePolls: options.clonePolls ?? 1,
+    ...(options.cloneRetryAfterSeconds === undefined ? {} : { cloneRetryAfterSeconds: options.cloneRetryAfterSeconds }),
   };
 
   const running = await startServer(

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { readErrorBody, redactTokens, ServiceError } from './errors.js';
+import { tlsCause } from './tls-cause.js';
 import { OriginPolicy } from './origin.js';
 
 export interface RetryOptions {
@@ -422,6 +423,14 @@ export class ServiceClient {
       return new ServiceError(
         'E_TIMEOUT',
         `No complete answer within ${this.timeoutMs} ms (headers and body)`,
+        { clientRequestId, attempts },
+        { cause: error },
+      );
+    const tls = tlsCause(error);
+    if (tls !== undefined)
+      return new ServiceError(
+        'E_NETWORK',
+        `The TLS connection failed: ${tls.reason} (${tls.code})${tls.untrusted ? '; trust the CA that signed it with the client option ca (--ca FILE or BOMWRIGHT_CA on the command line; for bomwright emulator --tls, the file bomwright emulator cert prints)' : ''}`,
         { clientRequestId, attempts },
         { cause: error },
       );

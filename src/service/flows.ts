@@ -122,6 +122,15 @@ export interface CloneOptions {
   /** Give up after this many polls (default 1,000), so a Retry-After of 0 cannot make it spin. */
   maxPolls?: number;
   signal?: AbortSignal;
+  /** Called after each poll that found the clone still running, before the wait (a progress line, a log). */
+  onPoll?: (poll: ClonePoll) => void;
+}
+
+/** One poll of a clone still running: how many so far, the time since polling began, the wait until the next. */
+export interface ClonePoll {
+  polls: number;
+  elapsedMs: number;
+  nextPollMs: number;
 }
 
 export interface CloneResult {
@@ -131,6 +140,8 @@ export interface CloneResult {
   error?: { code?: string; message?: string };
   operationUrl: string;
   polls: number;
+  /** The operation as the service last answered it (checked against its shape). */
+  operation: Record<string, unknown>;
 }
 
 /**
@@ -162,6 +173,14 @@ export async function startTeamClone(
     throw new ServiceError('E_RESPONSE_SHAPE', 'The clone was accepted without a Location to poll');
   const url = client.checkLink(operationUrl(client.baseUrl, location), "the clone's Location").href;
   return { operationUrl: url, wait: (waitOptions) => pollTeamClone(client, url, waitOptions) };
+}
+
+/**
+ * Polls a clone's operation URL (from the Location of an accepted clone, checked against the origin rule before
+ * anything is sent) until it is no longer running: about 5 s apart, or as each answer's Retry-After says.
+ */
+export function waitForTeamClone(client: ServiceClient, url: string, options?: CloneOptions): Promise<CloneResult> {
+  return pollTeamClone(client, client.checkLink(url, "the clone's Location").href, options);
 }
 
 /** Clones a team and polls its operation until it is no longer running. */
@@ -209,10 +228,12 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
       error?: { code?: string | null; message?: string | null } | null;
     };
     const status = operation.status;
+    const last = response.body as Record<string, unknown>;
     if (status === 'succeeded' && typeof operation.targetResourceId === 'string')
-      return { status, teamId: operation.targetResourceId, operationUrl: url, polls };
+      return { status, teamId: operation.targetResourceId, operationUrl: url, polls, operation: last };
     if (status === 'failed')
       return {
+        operation: last,
         status,
         error:
           operation.error === null || operation.error === undefined
@@ -232,8 +253,10 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
     if (polls >= maxPolls)
       throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${maxPolls} polls`);
     const wait = (parseRetryAfter(response.headers['retry-after']) ?? interval / 1000) * 1000;
-    if (Date.now() - started + wait > deadline)
+    const elapsedMs = Date.now() - started;
+    if (elapsedMs + wait > deadline)
       throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${deadline} ms (${polls} polls)`);
+    options.onPoll?.({ polls, elapsedMs, nextPollMs: wait });
     try {
       await sleep(wait, undefined, { signal: options.signal });
     } catch {

@@ -30,6 +30,7 @@ export {
   syncMessages,
   startTeamClone,
   cloneTeam,
+  waitForTeamClone,
   removeTeamMembers,
   operationUrl,
   MEMBERS_PER_REQUEST,
@@ -40,6 +41,7 @@ export type {
   SyncResult,
   CloneOptions,
   CloneResult,
+  ClonePoll,
   MemberResult,
   TeamCloneOperation,
 } from './flows.js';

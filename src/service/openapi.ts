@@ -93,7 +93,82 @@ function responses(operation: Operation): Json {
   }
 }
 
-function describeOperation(operation: Operation, template: string, index: number): Json {
+/**
+ * The spec's closed sets on the resources, for generators (enums in the description only: the client's response
+ * checks keep accepting a value the service adds later, as the Graph SDKs do).
+ */
+const RESOURCE_ENUMS: Partial<Record<ResourceName, Readonly<Record<string, readonly string[]>>>> = {
+  phoneAuthenticationMethod: {
+    phoneType: ['mobile', 'alternateMobile', 'office'],
+    smsSignInState: ['ready', 'notSupported'],
+  },
+  workbookRangeBorder: {
+    style: ['None', 'Continuous', 'Dash', 'DashDot', 'DashDotDot', 'Dot', 'Double', 'SlantDashDot'],
+    weight: ['Hairline', 'Thin', 'Medium', 'Thick'],
+  },
+};
+
+function withEnums(resource: ResourceName, schema: unknown): unknown {
+  const enums = RESOURCE_ENUMS[resource];
+  if (enums === undefined) return schema;
+  const object = schema as { properties: Readonly<Record<string, { type?: readonly string[] }>> };
+  const properties: Record<string, unknown> = { ...object.properties };
+  for (const [name, values] of Object.entries(enums)) {
+    const nullable = object.properties[name]?.type?.includes('null') === true;
+    properties[name] = nullable
+      ? { type: ['string', 'null'], enum: [...values, null] }
+      : { type: 'string', enum: [...values] };
+  }
+  return { ...object, properties };
+}
+
+/** Query options whose values are a closed set or a number (spec: message change tracking; OData). */
+function querySchema(operation: Operation, option: string): Json {
+  if (option === 'changeType') return { type: 'string', enum: ['created', 'updated', 'deleted'] };
+  if (option === '$orderby' && operation.response.kind === 'delta')
+    return { type: 'string', enum: ['receivedDateTime desc'] };
+  if (option === '$top' || option === '$skip') return { type: 'integer', minimum: 0 };
+  if (option === '$count') return { type: 'boolean' };
+  return { type: 'string' };
+}
+
+/**
+ * What tells a path form from the operation's other forms, as words for its operationId
+ * (`listPhoneMethodsOfUser`, `updateNamedRangeBorderByPath`, `permanentDeleteEventOfUserOfMessageEventInstance`).
+ */
+const QUALIFIERS: readonly (readonly [RegExp, string])[] = [
+  [/^\/users\/\{user\}/, 'OfUser'],
+  [/^\/groups\/\{group\}/, 'OfGroup'],
+  [/\/conversations\/\{conversation\}\//, 'InConversation'],
+  [/\/messages\/\{message\}\/event\//, 'OfMessageEvent'],
+  [/\/instances\/\{event\}\//, 'Instance'],
+  [/\/exceptionOccurrences\/\{event\}\//, 'ExceptionOccurrence'],
+  [/\/calendarGroups\/\{calendarGroup\}\/calendars\/\{calendar\}\//, 'InCalendarGroupCalendar'],
+  [/^(?!.*\/calendarGroups\/).*\/calendars\/\{calendar\}\//, 'InCalendar'],
+  [/\/calendar\/events\//, 'InDefaultCalendar'],
+  [/\/calendar\/calendarView\//, 'InDefaultCalendarView'],
+  [/^(?!.*\/calendar\/calendarView\/).*\/calendarView\//, 'InCalendarView'],
+  [/\/names\/\{name\}\/range/, 'OfNamedRange'],
+  [/\/worksheets\/\{worksheet\}\/range\(/, 'OfWorksheetRange'],
+  [/\/tables\/\{table\}\/columns\/\{column\}\/range/, 'OfTableColumn'],
+  [/\/worksheets\/\{worksheet\}\/tables\//, 'InWorksheet'],
+  [/root:\/\{itemPath\}:/, 'ByPath'],
+];
+
+/** The operationId of one path form: the operation's name and what sets this form apart from its others. */
+export function operationIdOf(operation: Operation, template: string): string {
+  const words = (path: string) => QUALIFIERS.filter(([pattern]) => pattern.test(path)).map(([, word]) => word);
+  // Words every form has say nothing about this one.
+  const shared = operation.paths.map(words).reduce((common, list) => common.filter((word) => list.includes(word)));
+  return (
+    operation.name +
+    words(template)
+      .filter((word) => !shared.includes(word))
+      .join('')
+  );
+}
+
+function describeOperation(operation: Operation, template: string): Json {
   const parameters: Json[] = [...template.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -102,7 +177,7 @@ function describeOperation(operation: Operation, template: string, index: number
     ...(name === 'itemPath' ? { description: 'the item path inside root:/…: (may contain slashes)' } : {}),
   }));
   for (const option of operation.query)
-    parameters.push({ name: option, in: 'query', required: false, schema: { type: 'string' } });
+    parameters.push({ name: option, in: 'query', required: false, schema: querySchema(operation, option) });
   for (const header of operation.headers ?? [])
     parameters.push({ name: header, in: 'header', required: false, schema: { type: 'string' } });
   const permission = operation.permission;
@@ -115,7 +190,7 @@ function describeOperation(operation: Operation, template: string, index: number
     ...(permission.directoryRoles === undefined ? [] : [`Directory role: ${permission.directoryRoles.join(' or ')}.`]),
   ].join(' ');
   return {
-    operationId: index === 0 ? operation.name : `${operation.name}_${index}`,
+    operationId: operationIdOf(operation, template),
     summary: operation.summary,
     description,
     tags: [operation.family],
@@ -142,14 +217,14 @@ function describeOperation(operation: Operation, template: string, index: number
 export function openApiDocument(version: string): Json {
   const paths: Record<string, Json> = {};
   for (const operation of OPERATIONS)
-    operation.paths.forEach((template, index) => {
+    for (const template of operation.paths) {
       const item = (paths[template] ??= {});
-      item[operation.method.toLowerCase()] = describeOperation(operation, template, index);
-    });
+      item[operation.method.toLowerCase()] = describeOperation(operation, template);
+    }
   const schemas: Record<string, unknown> = { ErrorBody: ERROR_BODY };
   for (const [name, shape] of Object.entries(BODY_SHAPES)) schemas[name] = { ...shape.schema, title: shape.typeName };
   for (const [name, schema] of Object.entries(RESOURCE_SCHEMAS))
-    schemas[resourceComponent(name as ResourceName)] = schema;
+    schemas[resourceComponent(name as ResourceName)] = withEnums(name as ResourceName, schema);
   return {
     openapi: '3.1.0',
     info: { title: 'Directory, Collaboration, Mail, Workbook and Governance Service', version: `bomwright ${version}` },

@@ -313,7 +313,8 @@ const OPERATION_TABLE = [
     family: 'groupsAndTeams',
     method: 'GET',
     paths: ['/teams/{team}/channels'],
-    query: [],
+    // The real service's $select (and the emulator's).
+    query: ['$select'],
     response: { status: 200, kind: 'collection', resource: 'channel' },
     permission: {
       delegated: ['Channel.ReadBasic.All', 'ChannelSettings.Read.All', 'Group.Read.All'],
@@ -328,7 +329,8 @@ const OPERATION_TABLE = [
     family: 'groupsAndTeams',
     method: 'GET',
     paths: ['/teams/{team}/channels/{channel}/tabs'],
-    query: [],
+    // The real service's $select (and the emulator's).
+    query: ['$select'],
     response: { status: 200, kind: 'collection', resource: 'teamsTab' },
     permission: {
       delegated: ['TeamsTab.Read.All', 'TeamsTab.ReadWrite.All', 'Group.Read.All'],
@@ -364,7 +366,8 @@ const OPERATION_TABLE = [
       ...USER_FORMS('/mailFolders/{folder}/messages/vendor.graph.delta'),
       ...USER_FORMS('/mailFolders/{folder}/messages/vendor.graph.delta()'),
     ],
-    query: ['$select', '$top', '$expand', '$filter', '$orderby', '$search', '$skiptoken', '$deltatoken', 'changeType'],
+    // The spec's table: $search is unsupported.
+    query: ['$select', '$top', '$expand', '$filter', '$orderby', '$skiptoken', '$deltatoken', 'changeType'],
     headers: ['Prefer'],
     response: { status: 200, kind: 'delta', resource: 'messageChange' },
     permission: {

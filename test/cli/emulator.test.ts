@@ -189,6 +189,18 @@ describe('bomwright emulator', () => {
     const unknown = await runCli(['emulator', 'token', '--url', emulator.url, '--user', 'ghost@contoso.example']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user 'ghost@contoso\.example'/);
+    const unknownApp = await runCli([
+      'emulator',
+      'token',
+      '--url',
+      emulator.url,
+      '--app',
+      'c0ffee00-0000-4000-8000-00000000dead',
+    ]);
+    expect(unknownApp.code).toBe(2);
+    expect(unknownApp.stderr).toBe(
+      `bomwright: E_USAGE: The emulator at ${emulator.url} refused the token request: No application 'c0ffee00-0000-4000-8000-00000000dead' in the emulator's tenant (its app ids: 0e1d2c3b-2002-4a1b-8c2d-3e4f5a6b7c02)\n`,
+    );
     emulator.child.kill('SIGTERM');
     await emulator.exited;
     const gone = await runCli(['emulator', 'token', '--url', emulator.url]);
@@ -219,7 +231,21 @@ describe('bomwright emulator --tls', () => {
     expect(extra.code, extra.stderr).toBe(0);
     const untrusted = await runCli(['service', 'list-phone-methods'], { env });
     expect(untrusted.code).toBe(1);
-    expect(untrusted.stderr).toMatch(/^bomwright: E_NETWORK: .*verify/);
+    expect(untrusted.stderr).toBe(
+      'bomwright: E_NETWORK: The TLS connection failed: its certificate is not signed by a CA this process trusts (UNABLE_TO_VERIFY_LEAF_SIGNATURE); trust the CA that signed it with the client option ca (--ca FILE or BOMWRIGHT_CA on the command line; for bomwright emulator --tls, the file bomwright emulator cert prints)\n',
+    );
+    // The token command without the CA (none in its state folder or home): the certificate, not a missing emulator.
+    const home = { BOMWRIGHT_HOME: tempDir() };
+    const noCa = await runCli(['emulator', 'token', '--url', emulator.url], { env: home });
+    expect(noCa.code).toBe(2);
+    expect(noCa.stderr).toBe(
+      `bomwright: E_USAGE: No TLS connection to the emulator at ${emulator.url}: its certificate is not signed by a CA this process trusts (UNABLE_TO_VERIFY_LEAF_SIGNATURE); pass its CA with --ca FILE (bomwright emulator cert [--state DIR] prints the file of an emulator started with --tls)\n`,
+    );
+    const withCa = await runCli(['emulator', 'token', '--url', emulator.url, '--ca', caPath], { env: home });
+    expect(withCa.code, withCa.stderr).toBe(0);
+    // http spoken to the TLS port is still "no emulator answers"; TLS to a plain port is said as such.
+    const plain = await runCli(['emulator', 'token', '--url', emulator.url.replace('https:', 'http:')], { env: home });
+    expect(plain.stderr).toMatch(/No emulator answers at http:/);
   });
 
   it('refuses --cert without --key', async () => {

@@ -134,11 +134,11 @@ describe('the admin routes', () => {
     });
     expect(userClaims.exp - userClaims.iat).toBe(60);
 
-    const app = await admin(api, 'POST', 'token', { app: 'app-1', roles: ['User.Read.All'] });
+    const app = await admin(api, 'POST', 'token', { app: SEED_IDS.app, roles: ['User.Read.All'] });
     expect(app.status, app.text).toBe(200);
     expect(claims(app.body.access_token)).toMatchObject({
       idtyp: 'app',
-      appid: 'app-1',
+      appid: SEED_IDS.app,
       roles: ['User.Read.All'],
       wids: [],
     });
@@ -229,8 +229,16 @@ describe('the admin routes', () => {
 describe('tokens minted by the library', () => {
   it('give an app token no directory roles unless asked, and a user token the roles the seed gives the user', async () => {
     const api = await start();
-    expect(claims(await api.emulator.token({ app: 'app-2' }))).toMatchObject({ idtyp: 'app', wids: [] });
-    expect(claims(await api.emulator.token({ app: 'app-2', directoryRoles: ['x'] })).wids).toEqual(['x']);
+    expect(claims(await api.emulator.token({ app: SEED_IDS.app }))).toMatchObject({ idtyp: 'app', wids: [] });
+    expect(claims(await api.emulator.token({ app: SEED_IDS.app, directoryRoles: ['x'] })).wids).toEqual(['x']);
+    // An application the tenant does not know is refused as an unknown user is, whatever its case.
+    await expect(api.emulator.token({ app: 'app-2' })).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message: `No application 'app-2' in the emulator's tenant (its app ids: ${SEED_IDS.app})`,
+    });
+    expect(claims(await api.emulator.token({ app: SEED_IDS.app.toUpperCase() })).appid).toBe(
+      SEED_IDS.app.toUpperCase(),
+    );
     const seed = structuredClone(DEFAULT_SEED) as unknown as { users: Record<string, unknown>[] };
     const roles = seed.users.map((user) => user.directoryRoles);
     expect(roles.some((value) => Array.isArray(value) && value.length > 0)).toBe(true);

@@ -160,7 +160,10 @@ describe('message delta: the first round', () => {
 
   it('refuses every other option or value with 400 BadRequest, saying what is supported', async () => {
     const cases: [Record<string, string>, string][] = [
-      [{ $search: '"sbom"' }, '$search is not supported for message delta.'],
+      [
+        { $search: '"sbom"' },
+        "Query option '$search' is not supported by messageDelta; supported: $select, $top, $expand, $filter, $orderby, $skiptoken, $deltatoken, changeType.",
+      ],
       [
         { $orderby: 'receivedDateTime asc' },
         `Unsupported $orderby 'receivedDateTime asc': message delta supports only "receivedDateTime desc".`,

@@ -7,7 +7,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SEED_IDS, startEmulator } from '../../src/emulator/index.js';
+import { DEFAULT_SEED, SEED_IDS, startEmulator } from '../../src/emulator/index.js';
 import { Harness, useEmulator, type Body } from './harness.js';
 import { BUILDING, LEVEL, SAMPLES } from './samples.js';
 
@@ -463,7 +463,15 @@ describe('throttling windows', () => {
 
   it('keeps one window per caller and workload, refusing inside it whatever the draw', async () => {
     const draws: number[] = [];
+    // A second application the tenant knows (a token is minted only for an app it has a service principal for).
+    const seed = structuredClone(DEFAULT_SEED) as unknown as { servicePrincipals: Record<string, unknown>[] };
+    seed.servicePrincipals.push({
+      id: 'c0ffee00-0000-4000-8000-0000000000aa',
+      appId: 'c0ffee00-0000-4000-8000-000000000002',
+      displayName: 'Second App',
+    });
     throttled = new Harness({
+      seed,
       throttle: { rate: 0.5, retryAfterSeconds: 2, random: () => draws.shift() ?? 0.9 },
     });
     await throttled.start();

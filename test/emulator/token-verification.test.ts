@@ -116,6 +116,15 @@ describe('a refused token says why', () => {
     );
   });
 
+  it('expired by more than the 5 s allowed for clock skew (the README says so), not within it', async () => {
+    // Minted and checked within a second or two: -3 s is inside the allowance, -8 s outside it.
+    const inside = await verifyToken(TENANT, key, await mintToken(keys, TENANT, { user, expiresInSeconds: -3 }));
+    expect(inside.kind).toBe('user');
+    expect(await refusal(await mintToken(keys, TENANT, { user, expiresInSeconds: -8 }))).toBe(
+      'Lifetime validation failed, the token is expired.',
+    );
+  });
+
   it('another audience or another tenant’s issuer', async () => {
     expect(await refusal(await signed({}, { aud: 'api://elsewhere' }))).toBe('Invalid audience.');
     expect(await refusal(await signed({}, { iss: tokenIssuer('other-tenant') }))).toBe('Invalid issuer.');

@@ -38,6 +38,7 @@ describe('team clone, scripted', () => {
       error: { code: 'Conflict', message: 'name taken' },
       operationUrl: `${server.url}/v1.0/teams(t)/operations(op)`,
       polls: 2,
+      operation: expect.objectContaining({ status: 'failed' }),
     });
     expect(server.seen.map((s) => s.url)).toEqual([
       '/v1.0/teams/t/clone',

@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { BomwrightError } from '../../errors.js';
+import { tlsCause } from '../../service/tls-cause.js';
 import { checkServerOptions, parseLatency, tlsChoice, tokenRequest } from '../../emulator/run-options.js';
 import { loadCommandBundle } from '../command-bundle.js';
 import { defineCommand, type CliContext } from '../command.js';
@@ -179,7 +180,13 @@ async function token(options: TokenCommandOptions, context: CliContext): Promise
       request,
       endpoint.startsWith('https:') ? trustedCa(options, context.cwd) : undefined,
     );
-  } catch {
+  } catch (error) {
+    const tls = tlsCause(error);
+    if (tls !== undefined)
+      throw new BomwrightError(
+        'E_USAGE',
+        `No TLS connection to the emulator at ${options.url}: ${tls.reason} (${tls.code})${tls.untrusted ? '; pass its CA with --ca FILE (bomwright emulator cert [--state DIR] prints the file of an emulator started with --tls)' : ''}`,
+      );
     throw new BomwrightError(
       'E_USAGE',
       `No emulator answers at ${options.url}; start one with "bomwright emulator" or mint offline with --state DIR`,

@@ -12,7 +12,17 @@ import { writeFileAtomic } from '../../node/write.js';
 import { STDIN_TOKEN } from '../options.js';
 import { OPERATIONS, type Operation, type QueryOption } from '../../service/operations.js';
 import type { CliCommand, CliContext } from '../command.js';
-import { connectionOptions, loadServiceModule, serviceConnection, serviceErrorLine } from '../service-connection.js';
+import {
+  connectionOptions,
+  loadServiceModule,
+  serviceConnection,
+  serviceErrorLine,
+  type ServiceModule,
+} from '../service-connection.js';
+import { deltaLinkFile } from '../../node/delta-link-file.js';
+import { redactTokens } from '../../service/errors.js';
+import type { CallResponse, ServiceClient } from '../../service/client.js';
+import type { CloneResult } from '../../service/flows.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 
 const loadService = loadServiceModule;
@@ -49,6 +59,91 @@ interface ServiceArgv {
   all: boolean;
   format: 'json' | 'table';
   workbookSessionId?: string;
+  deltaLink?: string;
+  nextLink?: string;
+  saveDeltaLink?: string;
+  maxPageSize?: number;
+  wait?: boolean;
+  waitTimeout?: number;
+}
+
+const camelFlag = (flag: string) => flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+const ALL_QUERY_OPTIONS = Object.keys(QUERY_FLAGS) as QueryOption[];
+
+/** The query options of an operation as its flags (`--select, --top`), or "none". */
+function queryFlagList(operation: Operation): string {
+  return operation.query.length === 0 ? 'none' : operation.query.map((o) => `--${QUERY_FLAGS[o]}`).join(', ');
+}
+
+/** How an operation's answer is paged: a delta round (`--delta-link`), a collection (`--next-link`), or not. */
+function linkFlag(operation: Operation): 'delta-link' | 'next-link' | undefined {
+  const kind = operation.response.kind;
+  return kind === 'delta' ? 'delta-link' : kind === 'collection' ? 'next-link' : undefined;
+}
+
+/** The most `--max-page-size` asks for: the spec gives no bound, so OData's 32-bit integer. */
+const MAX_PAGE_SIZE = 2_147_483_647;
+/** `--wait-timeout`'s default and bound, in seconds. */
+const DEFAULT_WAIT_SECONDS = 600;
+const MAX_WAIT_SECONDS = 86_400;
+
+/**
+ * Refuses what the operation does not take before anything is read or sent: a query option of another
+ * operation's row (every query flag is known to every operation, so the message can say which it takes), and
+ * options that contradict one another.
+ */
+function checkOptions(operation: Operation, argv: ServiceArgv): void {
+  const command = `bomwright service ${kebab(operation.name)}`;
+  for (const option of ALL_QUERY_OPTIONS) {
+    if (operation.query.includes(option) || argv[camelFlag(QUERY_FLAGS[option])] === undefined) continue;
+    throw new BomwrightError(
+      'E_USAGE',
+      operation.query.length === 0
+        ? `${command} takes no query options (the operations table gives it none), not --${QUERY_FLAGS[option]}`
+        : `${command} takes the query options ${queryFlagList(operation)}, not --${QUERY_FLAGS[option]}`,
+    );
+  }
+  const link = linkFlag(operation);
+  const given = link === undefined ? undefined : argv[camelFlag(link)];
+  if (given !== undefined) {
+    const first = [
+      ...pathParameters(operation).map(kebab),
+      ...operation.query.map((option) => QUERY_FLAGS[option]),
+    ].filter((flag) => argv[camelFlag(flag)] !== undefined);
+    if (first.length > 0)
+      throw new BomwrightError(
+        'E_USAGE',
+        `--${link} starts from the saved link unchanged: it already holds the path and the query options, so --${first.join(', --')} cannot be given with it`,
+      );
+  }
+  if (argv.saveDeltaLink !== undefined && !argv.all)
+    throw new BomwrightError(
+      'E_USAGE',
+      '--save-delta-link needs --all: the delta link comes on the last page of the round',
+    );
+  const size = argv.maxPageSize;
+  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= MAX_PAGE_SIZE))
+    throw new BomwrightError('E_USAGE', `--max-page-size takes a whole number from 1 to ${MAX_PAGE_SIZE}, not ${size}`);
+  const timeout = argv.waitTimeout;
+  if (timeout !== undefined) {
+    if (!(Number.isFinite(timeout) && timeout > 0 && timeout <= MAX_WAIT_SECONDS))
+      throw new BomwrightError(
+        'E_USAGE',
+        `--wait-timeout takes seconds above 0 and at most ${MAX_WAIT_SECONDS}, not ${String(timeout)}`,
+      );
+    if (argv.wait !== true) throw new BomwrightError('E_USAGE', '--wait-timeout bounds --wait: give --wait too');
+  }
+}
+
+/** A link given on the command line: the URL itself, or a file holding it (as --save-delta-link writes it). */
+function savedLink(given: string, flag: string, cwd: string): string {
+  if (/^https?:\/\//i.test(given)) return given;
+  const file = path.resolve(cwd, given);
+  // The file store reads synchronously; undefined when there is no such file.
+  const link = deltaLinkFile(file).load();
+  if (typeof link !== 'string')
+    throw new BomwrightError('E_READ', `--${flag}: ${given} is neither a URL nor a file (no such file)`);
+  return link;
 }
 
 /** Columns of a collection as a plain text table (scalars only; objects as JSON). */
@@ -69,7 +164,30 @@ function table(items: readonly unknown[]): string {
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
 }
 
+/** The failed items of a 207 (every item is inspected, as the spec asks): one line each, with what names it. */
+function failedItems(body: unknown): string[] {
+  const items = (body as { value?: unknown } | null)?.value;
+  if (!Array.isArray(items)) return [];
+  const lines: string[] = [];
+  items.forEach((item: unknown, i) => {
+    const record = item as { error?: unknown; userId?: unknown; id?: unknown } | null;
+    const error = record?.error as { code?: unknown; message?: unknown } | null | undefined;
+    if (error === null || error === undefined) return;
+    const who =
+      typeof record?.userId === 'string'
+        ? `userId ${record.userId}`
+        : typeof record?.id === 'string'
+          ? `id ${record.id}`
+          : undefined;
+    const code = typeof error.code === 'string' && error.code !== '' ? error.code : 'unknown';
+    const message = typeof error.message === 'string' ? error.message : '';
+    lines.push(`${code}: ${message} (item ${i + 1} of ${items.length}${who === undefined ? '' : `, ${who}`})`);
+  });
+  return lines;
+}
+
 async function runOperation(operation: Operation, argv: ServiceArgv, context: CliContext): Promise<number> {
+  checkOptions(operation, argv);
   const connection = serviceConnection(argv, context.env, context.cwd);
   let body: unknown;
   if (argv.body !== undefined) {
@@ -93,32 +211,77 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
   }
   const query: Record<string, string> = {};
   for (const option of operation.query) {
-    const value = argv[QUERY_FLAGS[option].replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+    const value = argv[camelFlag(QUERY_FLAGS[option])];
     if (value !== undefined) query[option] = String(value);
   }
+  const link = linkFlag(operation);
+  const given = link === undefined ? undefined : (argv[camelFlag(link)] as string | undefined);
+  const startLink = given === undefined || link === undefined ? undefined : savedLink(given, link, context.cwd);
+  // Sent on every page of the round, as the typed client's syncMessages does.
+  const headers: Record<string, string> =
+    argv.maxPageSize === undefined ? {} : { Prefer: `odata.maxpagesize=${argv.maxPageSize}` };
   const service = await loadService();
   const client = service.createServiceClient({ ...connection, toolVersion: context.toolVersion });
+  const say = (text: string) => context.stdout(redactTokens(text, [connection.token]));
   try {
-    const response = await service.invoke(client, operation.name, {
-      params,
-      query,
-      body,
-      workbookSessionId: argv.workbookSessionId,
-    });
+    let response;
+    if (startLink !== undefined) {
+      // A saved link is held to the rule every link from the service is held to: checked before it is sent.
+      const what = `${operation.name}: the saved link (--${link!})`;
+      client.checkLink(startLink, what);
+      response = await client.call({ method: 'GET', path: startLink, linkFrom: what, headers });
+    } else
+      response = await service.invoke(client, operation.name, {
+        params,
+        query,
+        body,
+        headers,
+        workbookSessionId: argv.workbookSessionId,
+      });
     // Checked as the typed client checks it: a 2xx that is not what the operation answers is E_RESPONSE_SHAPE.
     const answer = service.checkAnswer(client, operation, response);
+    if (answer.kind === 'operation' && argv.wait === true)
+      return await waitForClone(service, client, answer.operationUrl, response, argv, context, connection.token);
     let output: unknown =
       answer.kind === 'none' || answer.kind === 'operation'
         ? { status: response.status, ...(response.headers.location ? { location: response.headers.location } : {}) }
         : response.body;
-    const isCollection = answer.kind === 'page';
-    if (isCollection && argv.all) {
-      const items: unknown[] = [];
-      for await (const page of service.followPages(client, operation, response)) items.push(...page.items);
-      output = { value: items };
+    const links: Record<string, string> = {};
+    if (answer.kind === 'page') {
+      let last = answer.page;
+      if (argv.all) {
+        const items: unknown[] = [];
+        for await (const page of service.followPages(client, operation, response, { headers })) {
+          items.push(...page.items);
+          last = page;
+        }
+        output = { value: items };
+      }
+      if (last.nextLink !== undefined && !argv.all) links['@odata.nextLink'] = last.nextLink;
+      if (last.deltaLink !== undefined) {
+        // Not kept unless the next round could follow it.
+        client.checkLink(last.deltaLink, `${operation.name}: @odata.deltaLink`);
+        links['@odata.deltaLink'] = last.deltaLink;
+      } else if (operation.response.kind === 'delta' && argv.all)
+        throw new service.ServiceError(
+          'E_RESPONSE_SHAPE',
+          `${operation.name}: the last page of the round has no @odata.deltaLink`,
+        );
+      if (argv.all) output = { ...(output as object), ...links };
+      if (argv.saveDeltaLink !== undefined)
+        deltaLinkFile(path.resolve(context.cwd, argv.saveDeltaLink)).save(links['@odata.deltaLink']!);
     }
-    if (argv.format === 'table' && isCollection) context.stdout(table((output as { value: unknown[] }).value));
-    else context.stdout(`${JSON.stringify(output, null, 2)}\n`);
+    if (argv.format === 'table' && answer.kind === 'page') {
+      say(table((output as { value: unknown[] }).value));
+      for (const [name, value] of Object.entries(links))
+        context.stderr(`${name}: ${redactTokens(value, [connection.token])}\n`);
+    } else say(`${JSON.stringify(output, null, 2)}\n`);
+    if (operation.response.kind === 'multiStatus' && response.status === 207) {
+      const failed = failedItems(response.body);
+      for (const line of failed)
+        context.stderr(`bomwright: E_SERVICE: ${redactTokens(line.replace(/[\r\n]+/g, ' '), [connection.token])}\n`);
+      if (failed.length > 0) return EXIT_INVALID;
+    }
     return EXIT_OK;
   } catch (error) {
     if (service.isServiceError(error)) {
@@ -131,6 +294,71 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
   }
 }
 
+/** How to look at a clone's operation later: the get-team-operation command when its URL has the usual form. */
+function followUp(url: string): string {
+  const match = /\/teams\('?([^'()/]+)'?\)\/operations\('?([^'()/]+)'?\)$/.exec(url);
+  return match === null
+    ? `GET ${url}`
+    : `bomwright service get-team-operation --team ${match[1]!} --operation ${match[2]!}`;
+}
+
+/**
+ * `clone-team --wait`: the accepted clone's operation polled with the typed client's poller (about 5 s apart, or
+ * as Retry-After says, within --wait-timeout), a progress line on a terminal only; prints the final operation
+ * and the new team's id, exit 1 when the clone failed.
+ */
+async function waitForClone(
+  service: ServiceModule,
+  client: ServiceClient,
+  url: string,
+  accepted: CallResponse,
+  argv: ServiceArgv,
+  context: CliContext,
+  token: string,
+): Promise<number> {
+  const seconds = argv.waitTimeout ?? DEFAULT_WAIT_SECONDS;
+  const terminal = context.stderrStream?.isTTY === true ? context.stderrStream : undefined;
+  let shown = false;
+  const clear = () => {
+    if (shown) terminal?.write('\r\x1b[K');
+    shown = false;
+  };
+  let result: CloneResult;
+  try {
+    result = await service.waitForTeamClone(client, url, {
+      deadlineMs: seconds * 1000,
+      onPoll: ({ polls, elapsedMs, nextPollMs }) => {
+        if (terminal === undefined) return;
+        terminal.write(
+          `\r\x1b[Kclone running: ${polls} poll${polls === 1 ? '' : 's'}, ${Math.round(elapsedMs / 1000)} s; next in ${Math.round(nextPollMs / 100) / 10} s`,
+        );
+        shown = true;
+      },
+    });
+  } catch (error) {
+    clear();
+    if (service.isServiceError(error) && error.code === 'E_RETRY_EXHAUSTED')
+      throw new service.ServiceError(
+        'E_TIMEOUT',
+        `The clone was still running when --wait-timeout ${seconds} s ran out; follow it with ${followUp(url)}`,
+      );
+    throw error;
+  }
+  clear();
+  const output = {
+    status: accepted.status,
+    location: accepted.headers.location,
+    operation: result.operation,
+    ...(result.teamId === undefined ? {} : { teamId: result.teamId }),
+  };
+  context.stdout(redactTokens(`${JSON.stringify(output, null, 2)}\n`, [token]));
+  if (result.status === 'succeeded') return EXIT_OK;
+  const why =
+    result.error === undefined ? 'no reason given' : `${result.error.code ?? 'unknown'}: ${result.error.message ?? ''}`;
+  context.stderr(`bomwright: E_SERVICE: the clone failed: ${redactTokens(why.replace(/[\r\n]+/g, ' '), [token])}\n`);
+  return EXIT_INVALID;
+}
+
 function operationBuilder(operation: Operation) {
   return (y: Argv): Argv => {
     let built = y;
@@ -140,13 +368,58 @@ function operationBuilder(operation: Operation) {
         describe:
           name === 'user' ? 'user id or user principal name (default: me)' : `the ${kebab(name).replaceAll('-', ' ')}`,
       });
-    for (const option of operation.query)
-      built = built.option(QUERY_FLAGS[option], { type: 'string', describe: `${option} query option` });
+    // Every query flag is known to every operation, those of other rows hidden, so that one given here is refused
+    // with the options this operation does take (checkOptions), not as an unknown word.
+    for (const option of ALL_QUERY_OPTIONS)
+      built = built.option(QUERY_FLAGS[option], {
+        type: 'string',
+        ...(operation.query.includes(option) ? { describe: `${option} query option` } : { hidden: true }),
+      });
     if (operation.body !== undefined)
       built = built.option('body', { type: 'string', describe: 'request body: a JSON file, or - for standard input' });
     if (operation.headers?.includes('Workbook-Session-Id'))
       built = built.option('workbook-session-id', { type: 'string', describe: 'Workbook-Session-Id header' });
-    return built;
+    const link = linkFlag(operation);
+    if (link === 'delta-link')
+      built = built
+        .option('delta-link', {
+          type: 'string',
+          requiresArg: true,
+          describe:
+            'start from a saved @odata.deltaLink (or nextLink), sent unchanged: a URL, or a file --save-delta-link wrote',
+        })
+        .option('save-delta-link', {
+          type: 'string',
+          requiresArg: true,
+          describe: "with --all: write the round's final @odata.deltaLink to FILE (atomically) for the next round",
+        });
+    else if (link === 'next-link')
+      built = built.option('next-link', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'continue from a saved @odata.nextLink, sent unchanged: a URL, or a file holding it',
+      });
+    if (operation.headers?.includes('Prefer'))
+      built = built.option('max-page-size', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'items per page: sends Prefer: odata.maxpagesize=N',
+      });
+    if (operation.response.kind === 'operation')
+      built = built
+        .option('wait', {
+          type: 'boolean',
+          describe:
+            'poll the operation in Location until it is no longer running (about 5 s apart, or as Retry-After says); print it and the new id',
+        })
+        .option('wait-timeout', {
+          type: 'number',
+          requiresArg: true,
+          describe: `with --wait: give up after this many seconds (default ${DEFAULT_WAIT_SECONDS}; E_TIMEOUT, exit 1)`,
+        });
+    return built.epilog(
+      `Query options of ${kebab(operation.name)} (its row of the operations table): ${queryFlagList(operation)}.`,
+    );
   };
 }
 

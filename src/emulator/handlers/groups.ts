@@ -166,9 +166,15 @@ export const getGroup: Handler = (context) => {
   return entity(context, 'groups/$entity', applySelect(view, select));
 };
 
+const CHANNEL_FIELDS = ['id', 'displayName', 'description', 'membershipType', 'email', 'webUrl', 'createdDateTime'];
+const TAB_FIELDS = ['id', 'displayName', 'configuration', 'webUrl', 'sortOrderIndex', 'teamsApp'];
+
 export const listChannels: Handler = (context) => {
   const theTeam = team(context);
-  const channels = list(theTeam, 'channels').map(({ tabs: _tabs, messageCount: _count, ...channel }) => channel);
+  const select = parseSelect(context.query.get('$select'), CHANNEL_FIELDS, 'vendor.graph.channel');
+  const channels = list(theTeam, 'channels').map(({ tabs: _tabs, messageCount: _count, ...channel }) =>
+    applySelect(channel, select),
+  );
   return collection(context, `teams('${String(theTeam.id)}')/channels`, channels);
 };
 
@@ -177,10 +183,10 @@ export const listChannelTabs: Handler = (context) => {
   const channel = list(theTeam, 'channels').find((c) => c.id === context.params.channel);
   if (channel === undefined)
     throw new ServiceFault(404, 'NotFound', `Channel '${truncate(context.params.channel!)}' was not found.`);
-  const tabs = list(channel, 'tabs').map(({ teamsAppId, ...tab }) => ({
-    ...tab,
-    teamsApp: { id: teamsAppId ?? null },
-  }));
+  const select = parseSelect(context.query.get('$select'), TAB_FIELDS, 'vendor.graph.teamsTab');
+  const tabs = list(channel, 'tabs').map(({ teamsAppId, ...tab }) =>
+    applySelect({ ...tab, teamsApp: { id: teamsAppId ?? null } }, select),
+  );
   return collection(context, `teams('${String(theTeam.id)}')/channels('${String(channel.id)}')/tabs`, tabs);
 };
 
@@ -475,7 +481,11 @@ export const getTeamOperation: Handler = (context) => {
     }
   } else if (running) next = { ...next, status: 'running' };
   context.tx.put('teamOperations', String(operation.id), next);
-  return entity(context, `teams('${String(operation.teamId)}')/operations/$entity`, operationView(next));
+  const answer = entity(context, `teams('${String(operation.teamId)}')/operations/$entity`, operationView(next));
+  const retryAfter = context.settings.cloneRetryAfterSeconds;
+  return next.status === 'running' && retryAfter !== undefined
+    ? { ...answer, headers: { 'Retry-After': String(retryAfter) } }
+    : answer;
 };
 
 function operationView(operation: JsonRecord): JsonRecord {

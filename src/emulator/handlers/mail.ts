@@ -108,7 +108,6 @@ function parseFilter(value: string | undefined): DeltaState['filter'] {
 
 function firstRoundState(context: HandlerContext, user: string, folder: string): DeltaState {
   const query = context.query;
-  if (query.has('$search')) throw badRequest('$search is not supported for message delta.');
   const orderby = query.get('$orderby');
   if (orderby !== undefined && !/^\s*receivedDateTime\s+desc\s*$/i.test(orderby))
     throw badRequest(
