@@ -18,6 +18,7 @@ import { keyMismatch, keyRefusal, listKeyIds, sameKey, usableKey, type KeyMateri
 import { signBytes } from '../jsf/sign.js';
 import { certificatePathProblem, EMPTY_TRUST, keysWithId, pinsOf, type TrustStore } from '../jsf/trust.js';
 import { checkBytes, pinTrust, type SignerReport } from '../jsf/verify.js';
+import { lineColumn, scanXml } from './scan.js';
 import { DIGEST_METHODS, parseXmlSignature, XMLDSIG, type ParsedXmlSignature } from './dsig.js';
 
 export interface XmlVerifyOptions {
@@ -83,6 +84,7 @@ export function parseDom(text: string): { document: Document } | { problem: stri
         .replace(/^\[xmldom \w+\]\s*/, ''),
     );
   const document = new DOMParser({
+    locator: {},
     errorHandler: { warning: () => {}, error: record, fatalError: record },
   }).parseFromString(text, 'text/xml');
   if (errors.length > 0 || document.documentElement === null)
@@ -279,4 +281,25 @@ function tryKeys(text: string, parsed: ParsedXmlSignature, info: AlgorithmInfo, 
     if (result !== 'signature') return last!;
   }
   return last!;
+}
+
+export type XmlVerifyResult =
+  | { reports: XmlSignatureReport[] }
+  | { problem: string; ruleId: 'xml/doctype' | 'xml/too-deep' | 'xml/syntax'; line?: number; column?: number };
+
+/**
+ * Every XML signature of a document (decoded text, no byte-order mark). The document is read as the validator
+ * reads it first: a DOCTYPE, excessive depth or broken markup refuse it before any signature is looked at.
+ */
+export function verifyXmlText(text: string, options: XmlVerifyOptions = {}): XmlVerifyResult {
+  const scanned = scanXml(text);
+  if (!scanned.ok)
+    return {
+      problem: scanned.message,
+      ruleId: scanned.kind === 'doctype' ? 'xml/doctype' : scanned.kind === 'too-deep' ? 'xml/too-deep' : 'xml/syntax',
+      ...lineColumn(text)(scanned.offset),
+    };
+  const dom = parseDom(text);
+  if ('problem' in dom) return { problem: dom.problem, ruleId: 'xml/syntax' };
+  return { reports: verifyXmlDocument(dom.document, text, options) };
 }
