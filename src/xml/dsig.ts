@@ -120,7 +120,9 @@ function textOf(element: Element, problems: string[]): string {
 
 /** Strict base64 (white space between groups allowed, as XML writers wrap lines). */
 function base64Of(element: Element, problems: string[]): Buffer | undefined {
+  const before = problems.length;
   const text = textOf(element, problems).replace(/[\t\n\r ]+/g, '');
+  if (problems.length > before) return undefined;
   if (text.length === 0 || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) {
     problems.push(`<${element.localName}> is not base64`);
     return undefined;
