@@ -5,12 +5,12 @@
  * document's own text (nothing else is re-serialized) and checked with the public key before it is returned.
  */
 import type { X509Certificate } from 'node:crypto';
-import { SignedXml } from 'xml-crypto';
 import { BomwrightError } from '../errors.js';
 import type { JsfAlgorithm } from '../jsf/algorithms.js';
 import type { KeyMaterial } from '../jsf/keys.js';
 import { resolveAlgorithm } from '../jsf/sign.js';
 import { C14N, ENVELOPED, keyValueXml, SHA256, SIGNATURE_METHODS, XMLDSIG } from './dsig.js';
+import { dsigLibrary } from './dsig-library.js';
 import { scanXml } from './scan.js';
 import { configure, parseDom, verifyXmlDocument } from './signatures.js';
 
@@ -98,7 +98,7 @@ export function signXmlText(input: string, options: XmlSignOptions): { text: str
     );
   const keyInfo = keyInfoContent(options);
   const signer = configure(
-    new SignedXml({
+    new (dsigLibrary().SignedXml)({
       privateKey: options.key.privateKey as unknown as string,
       canonicalizationAlgorithm: C14N,
       signatureAlgorithm: method as never,

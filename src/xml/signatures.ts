@@ -6,13 +6,13 @@
  * canonicalize, digest and check. Trust is the JSF trust: pinned keys, key names, certificate roots.
  */
 import { createHash, type KeyObject } from 'node:crypto';
-import {
-  DOMParser,
-  type XmlDomDocument as Document,
-  type XmlDomElement as Element,
-  type XmlDomNode as Node,
+import type {
+  XmlDomDocument as Document,
+  XmlDomElement as Element,
+  XmlDomNode as Node,
 } from '@xmldom/xmldom/lib/index.js';
-import { SignedXml } from 'xml-crypto';
+import type { SignedXml } from 'xml-crypto';
+import { dsigLibrary } from './dsig-library.js';
 import { algorithmInfo, type AlgorithmInfo } from '../jsf/algorithms.js';
 import { keyMismatch, keyRefusal, listKeyIds, sameKey, usableKey, type KeyMaterial } from '../jsf/keys.js';
 import { signBytes } from '../jsf/sign.js';
@@ -83,6 +83,7 @@ export function parseDom(text: string): { document: Document } | { problem: stri
         .split('\n')[0]!
         .replace(/^\[xmldom \w+\]\s*/, ''),
     );
+  const { DOMParser } = dsigLibrary();
   const document = new DOMParser({
     locator: {},
     errorHandler: { warning: () => {}, error: record, fatalError: record },
@@ -186,7 +187,7 @@ function checkWith(
   key: KeyObject,
 ): 'valid' | 'digest' | 'signature' | { error: string } {
   const signed = configure(
-    new SignedXml({ publicCert: key as unknown as string, getCertFromKeyInfo: () => null }),
+    new (dsigLibrary().SignedXml)({ publicCert: key as unknown as string, getCertFromKeyInfo: () => null }),
     info,
     parsed.method!,
   );
