@@ -12,7 +12,7 @@ import { resolveAlgorithm } from '../jsf/sign.js';
 import { C14N, ENVELOPED, keyValueXml, SHA256, SIGNATURE_METHODS, XMLDSIG } from './dsig.js';
 import { dsigLibrary } from './dsig-library.js';
 import { scanXml } from './scan.js';
-import { configure, parseDom, verifyXmlDocument } from './signatures.js';
+import { configure, parseDom, processingInstruction, verifyXmlDocument } from './signatures.js';
 
 export interface XmlSignOptions {
   key: KeyMaterial;
@@ -96,6 +96,14 @@ export function signXmlText(input: string, options: XmlSignOptions): { text: str
       'E_INPUT',
       `Cannot sign: the root <${rootName}/> is an empty element; write it as <${rootName}></${rootName}>`,
     );
+  const dom = parseDom(text);
+  if ('problem' in dom) throw new BomwrightError('E_INPUT', `Cannot sign: ${dom.problem}`);
+  const instruction = processingInstruction(dom.document);
+  if (instruction !== undefined)
+    throw new BomwrightError(
+      'E_INPUT',
+      `Cannot sign: the document holds a processing instruction (${JSON.stringify(instruction.slice(0, 40))}), which XML signature verifiers read differently; remove it`,
+    );
   const keyInfo = keyInfoContent(options);
   const signer = configure(
     new (dsigLibrary().SignedXml)({
@@ -112,10 +120,10 @@ export function signXmlText(input: string, options: XmlSignOptions): { text: str
   const signed = bom + text.slice(0, end) + signer.getSignatureXml() + text.slice(end);
 
   // What was written must verify, with the public key, by the same code that verifies documents.
-  const dom = parseDom(signed.replace(/^\uFEFF/, ''));
+  const written = parseDom(signed.replace(/^\uFEFF/, ''));
   const reports =
-    'document' in dom
-      ? verifyXmlDocument(dom.document, signed.replace(/^\uFEFF/, ''), {
+    'document' in written
+      ? verifyXmlDocument(written.document, signed.replace(/^\uFEFF/, ''), {
           trust: {
             keys: [{ ...options.key, privateKey: undefined, keyId: options.keyId ?? options.key.keyId }],
             roots: [],
@@ -125,7 +133,7 @@ export function signXmlText(input: string, options: XmlSignOptions): { text: str
   if (reports.length !== 1 || reports[0]!.verdict !== 'valid')
     throw new BomwrightError(
       'E_INTERNAL',
-      `The XML signature just made does not verify: ${'problem' in dom ? dom.problem : (reports[0]?.reason ?? 'not found')}`,
+      `The XML signature just made does not verify: ${'problem' in written ? written.problem : (reports[0]?.reason ?? 'not found')}`,
     );
   return { text: signed, algorithm: info.name };
 }

@@ -93,6 +93,22 @@ export function parseDom(text: string): { document: Document } | { problem: stri
   return { document };
 }
 
+/**
+ * The target of a processing instruction anywhere in the document (the XML declaration aside), if any. Outside
+ * the root some verifiers sign it and others do not; inside, xml-crypto's canonical form reads its data as text
+ * where every other reader skips it, so `<name>a<?x b?></name>` would verify as the signed `<name>ab</name>`.
+ */
+export function processingInstruction(document: Document): string | undefined {
+  const stack: Node[] = [];
+  for (let node = document.firstChild; node !== null; node = node.nextSibling) stack.push(node);
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.nodeType === 7 && node.nodeName.toLowerCase() !== 'xml') return node.nodeName;
+    if (node.nodeType === 1)
+      for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
+  }
+  return undefined;
+}
+
 /** `/bom/Signature`, `/bom/components/component[2]/Signature`: where a signature stands, for reports. */
 function pathOf(element: Element): string {
   const segments: string[] = [];
@@ -130,11 +146,7 @@ export function verifyXmlDocument(
   for (let i = 0; i < found.length; i++) signatures.push(found.item(i)!);
   const root = document.documentElement;
   if (root === null) return [];
-  // A processing instruction outside the root is signed by some implementations (the document node) and not by
-  // others (the root element): refused, so what is signed never depends on the verifier.
-  let outside: string | undefined;
-  for (let node = document.firstChild; node !== null; node = node.nextSibling)
-    if (node.nodeType === 7 && node.nodeName.toLowerCase() !== 'xml') outside = node.nodeName;
+  const instruction = processingInstruction(document);
   return signatures.map((element) => {
     const base: XmlSignatureReport = {
       pointer: pathOf(element),
@@ -154,9 +166,9 @@ export function verifyXmlDocument(
       return refuse(
         'the Signature is not a child of the root element; an enveloped signature of the whole document stands there (signature wrapping is refused)',
       );
-    if (outside !== undefined)
+    if (instruction !== undefined)
       return refuse(
-        `a processing instruction (${JSON.stringify(outside.slice(0, 40))}) stands outside the root element, where verifiers disagree on what is signed`,
+        `the document holds a processing instruction (${JSON.stringify(instruction.slice(0, 40))}), which canonicalizers disagree on (outside the root: whether it is signed; inside: whether it is text)`,
       );
     const parsed = parseXmlSignature(element);
     const described: XmlSignatureReport = {

@@ -5,7 +5,15 @@
  */
 import { createHmac, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadKey, sign, validate, verify, type KeyMaterial, type TrustStore } from '../../src/index.js';
+import {
+  loadKey,
+  sign,
+  validate,
+  verify,
+  type KeyMaterial,
+  type SignOptions,
+  type TrustStore,
+} from '../../src/index.js';
 import { expectErrorCode } from '../helpers.js';
 
 const NS = 'http://cyclonedx.org/schema/bom/1.6';
@@ -113,7 +121,13 @@ describe('signing CycloneDX XML', () => {
   });
 
   it('JSON-only options, HMAC secrets and public keys do not sign XML', async () => {
-    for (const option of [{ targets: ['components'] }, { mode: 'add' }, { property: 'sig' }, { excludes: ['x'] }]) {
+    const jsonOnly: Partial<SignOptions>[] = [
+      { targets: ['components'] },
+      { mode: 'add' },
+      { property: 'sig' },
+      { excludes: ['x'] },
+    ];
+    for (const option of jsonOnly) {
       const error = await sign(bomText(), { key: RSA.signer, ...option }).catch((e: unknown) => e);
       expect((error as { code: string }).code).toBe('E_USAGE');
     }
@@ -355,10 +369,20 @@ describe('verdicts under validate and verify', () => {
     expect((await ids(document, { trust: trust(RSA.trusted) })).map((d) => d[0])).toEqual(['xml/doctype']);
   });
 
-  it('a processing instruction outside the root is refused: verifiers disagree on whether it is signed', async () => {
-    const document = (await signed(RSA.signer)).replace('<bom ', '<?render x?>\n<bom ');
-    expect(only(document, trust(RSA.trusted)).reason).toBe(
-      'a processing instruction ("render") stands outside the root element, where verifiers disagree on what is signed',
+  it('a processing instruction, outside the root or inside signed text, is refused by verify and by sign', async () => {
+    const reason = (name: string) =>
+      `the document holds a processing instruction ("${name}"), which canonicalizers disagree on (outside the root: whether it is signed; inside: whether it is text)`;
+    const document = await signed(RSA.signer);
+    expect(only(document.replace('<bom ', '<?render x?>\n<bom '), trust(RSA.trusted)).reason).toBe(reason('render'));
+    // xml-crypto would read `<?x -a?>` as the text "-a", so this would verify as the signed name "lib-a".
+    const rewritten = document.replace('<name>lib-a</name>', '<name>lib<?x -a?></name>');
+    expect(only(rewritten, trust(RSA.trusted))).toMatchObject({ verdict: 'invalid', reason: reason('x') });
+    const error = await sign(bomText().replace('<components>', '<components><?x y?>'), { key: RSA.signer }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'E_INPUT' });
+    expect((error as Error).message).toBe(
+      'Cannot sign: the document holds a processing instruction ("x"), which XML signature verifiers read differently; remove it',
     );
   });
 
