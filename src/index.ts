@@ -55,7 +55,8 @@ export type { ErrorCode } from './errors.js';
 // Signatures (JSF)
 /**
  * A signed copy of a document (root and/or inner objects; single, signers or chain), as the CLI signs: a BOM that
- * is not valid is refused (`signed: false`, with its errors).
+ * is not valid is refused (`signed: false`, with its errors). CycloneDX XML (bytes or text) gets one enveloped XML
+ * signature over the whole document and comes back as text.
  */
 export { signBom as sign } from './author/sign.js';
 /** What {@link sign} returns. */
@@ -68,8 +69,11 @@ export { loadKey } from './jsf/keys.js';
 export type { LoadKeyOptions } from './jsf/keys.js';
 /** How {@link sign} adds a signature: replace it, add a signer, or extend a chain. */
 export type { SignMode } from './jsf/sign.js';
-/** One report per JSF signer in a document: verdict, key source, trust. */
-export { verifyDocument as verify } from './jsf/verify.js';
+/**
+ * One report per signer in a document: JSF in a parsed JSON value, or the XML signature of CycloneDX XML given
+ * as bytes or text; verdict, key source, trust.
+ */
+export { verifyAny as verify } from './author/verify.js';
 /** What {@link verify} takes and returns. */
 export type { VerifyOptions, DocumentSignatures, SignerReport, Verdict, KeySource, Trust } from './jsf/verify.js';
 /** RFC 8785 (JCS) canonical JSON: what a JSF signature signs. */

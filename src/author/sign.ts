@@ -10,6 +10,7 @@ import { resolveAlgorithm } from '../jsf/sign.js';
 import { signDocumentCounted, type DocumentSignOptions } from '../jsf/sign-document.js';
 import { validate } from '../validate/index.js';
 import { isRecord } from '../values.js';
+import { signXmlText } from '../xml/sign.js';
 
 export interface SignResult {
   /** The signed copy; the document itself, untouched, when signing was refused. */
@@ -44,6 +45,8 @@ function checkKey(key: unknown): asserts key is KeyMaterial {
  */
 export async function signBom(document: unknown, options: DocumentSignOptions): Promise<SignResult> {
   checkKey(options.key);
+  const xml = xmlText(document);
+  if (xml !== undefined) return signXmlBom(xml, options);
   const algorithm = resolveAlgorithm(options.key, options.algorithm).name;
   let warnings: Diagnostic[] = [];
   if (isRecord(document) && ('bomFormat' in document || 'specVersion' in document)) {
@@ -57,4 +60,51 @@ export async function signBom(document: unknown, options: DocumentSignOptions): 
   }
   const { document: signed, signed: objects } = signDocumentCounted(document, { ...options, algorithm });
   return { document: signed, signed: true, diagnostics: warnings, objects, algorithm };
+}
+
+/** CycloneDX XML given as bytes or text (markup first), decoded strictly; undefined for anything else. */
+export function xmlText(document: unknown): string | undefined {
+  let text: string;
+  if (typeof document === 'string') text = document;
+  else if (document instanceof Uint8Array) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(document);
+    } catch {
+      throw new BomwrightError('E_INPUT', 'The document is not valid UTF-8');
+    }
+  } else return undefined;
+  return /^\uFEFF?[\t\n\r ]*</.test(text) ? text : undefined;
+}
+
+/**
+ * XML: the whole document, with one enveloped XML signature (CycloneDX CLI's form); the signed document comes
+ * back as text. Options that only JSF has (targets, signers, chains, excludes, another member name) are refused.
+ */
+async function signXmlBom(text: string, options: DocumentSignOptions): Promise<SignResult> {
+  const targets = options.targets ?? ['root'];
+  if (
+    targets.length !== 1 ||
+    targets[0] !== 'root' ||
+    (options.mode ?? 'single') !== 'single' ||
+    (options.property ?? 'signature') !== 'signature' ||
+    (options.excludes ?? []).length > 0
+  )
+    throw new BomwrightError(
+      'E_USAGE',
+      'targets, mode, property and excludes apply to JSON only: an XML signature covers the whole document',
+    );
+  const algorithm = resolveAlgorithm(options.key, options.algorithm).name;
+  const result = await validate(text, { skipSignatureVerification: true });
+  if (!result.valid) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    return { document: text, signed: false, diagnostics: errors, objects: 0, algorithm };
+  }
+  const signed = signXmlText(text, {
+    key: options.key,
+    algorithm,
+    publicKey: options.publicKey === true,
+    ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+    ...(options.certificatePath === undefined ? {} : { certificatePath: options.certificatePath }),
+  });
+  return { document: signed.text, signed: true, diagnostics: result.diagnostics, objects: 1, algorithm };
 }

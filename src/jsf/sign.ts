@@ -46,7 +46,7 @@ export function resolveAlgorithm(key: KeyMaterial, requested?: string): Algorith
   return info;
 }
 
-function signBytes(info: AlgorithmInfo, key: KeyObject, data: Buffer): Buffer {
+export function signBytes(info: AlgorithmInfo, key: KeyObject, data: Buffer): Buffer {
   switch (info.family) {
     case 'oct':
       return createHmac(info.hash!, key).update(data).digest();

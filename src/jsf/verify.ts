@@ -200,7 +200,7 @@ function clipId(keyId: string): string {
 }
 
 /** Trust in an embedded key the store pins: only for an algorithm the pinning entry allows. */
-function pinTrust(
+export function pinTrust(
   info: AlgorithmInfo,
   pins: readonly KeyMaterial[],
 ): Pick<SignerReport, 'verdict' | 'trust' | 'trustReason' | 'trustedBy'> {

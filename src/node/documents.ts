@@ -1,4 +1,5 @@
 /** Documents read as JSON (strictly: duplicate keys and unsafe numbers refused) and written back in their layout. */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { BomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
 import { DEFAULT_MAX_DOCUMENT, readDocumentText, readInput } from './files.js';
@@ -36,6 +37,40 @@ export async function loadJsonInput(source: string): Promise<LoadedJson | { prob
       `Cannot read standard input: over the limit of ${DEFAULT_MAX_DOCUMENT} bytes (${size})`,
     );
   return loadDecoded(decodeJsonBytes(bytes));
+}
+
+/** Whether a file's first bytes are markup (CycloneDX XML) rather than JSON; unreadable files say no. */
+export function startsWithMarkup(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(1024);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return /^(?:\uFEFF)?[\t\n\r ]*</.test(head.subarray(0, read).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** {@link loadJsonInput}, except that CycloneDX XML (text that starts with markup) comes back as its text. */
+export async function loadDocumentInput(
+  source: string,
+): Promise<LoadedJson | { xml: string } | { problems: Diagnostic[] }> {
+  let decoded: DecodeResult;
+  if (source !== STDIN) decoded = readDocumentText(source).decoded;
+  else {
+    const { bytes, size } = await readInput(STDIN, DEFAULT_MAX_DOCUMENT);
+    if (bytes === undefined)
+      throw new BomwrightError(
+        'E_READ',
+        `Cannot read standard input: over the limit of ${DEFAULT_MAX_DOCUMENT} bytes (${size})`,
+      );
+    decoded = decodeJsonBytes(bytes);
+  }
+  if (decoded.text !== undefined && /^[\t\n\r ]*</.test(decoded.text)) return { xml: decoded.text };
+  return loadDecoded(decoded);
 }
 
 /**

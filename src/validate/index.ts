@@ -165,6 +165,11 @@ async function check(
         ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
         ...(options.signatures === undefined ? {} : { signatures: options.signatures }),
         ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+        ...(options.trust === undefined ? {} : { trust: options.trust }),
+        requireTrusted: options.requireTrusted === true,
+        allowUnverifiable: options.allowUnverifiable === true,
+        skipSignatureVerification: options.skipSignatureVerification === true,
+        reportsOut: seen.reports,
       });
       if (xml.document !== undefined) seen.document = xml.document;
       return { ...finish([...diagnostics, ...xml.diagnostics], xml.formatId), syntax: 'xml' };

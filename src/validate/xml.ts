@@ -12,6 +12,10 @@ import { checkXml, type XmlProblem } from '../xml/engine.js';
 import { mapDocument, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
 import { lineColumn, scanXml, type XmlNode } from '../xml/scan.js';
 import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
+import { judgeSignatures } from '../jsf/judge.js';
+import type { TrustStore } from '../jsf/trust.js';
+import type { SignerReport } from '../jsf/verify.js';
+import { parseDom, verifyXmlDocument } from '../xml/signatures.js';
 import { checkIdentity } from './checks/identity.js';
 import { checkReferences } from './checks/references.js';
 import { indexDocument } from './document-index.js';
@@ -35,6 +39,12 @@ export interface XmlValidateOptions {
   specVersion?: string;
   signatures?: 'verify' | 'require' | 'ignore';
   baseline?: Baseline;
+  trust?: TrustStore;
+  requireTrusted?: boolean;
+  allowUnverifiable?: boolean;
+  skipSignatureVerification?: boolean;
+  /** Receives each signature's report (for validate's details). */
+  reportsOut?: SignerReport[];
 }
 
 /** The rules' view of an XML version: the JSON row of the same version (1.0 and 1.1 have none: 1.2's rules). */
@@ -116,10 +126,14 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
     ...versionRangeRule(document),
   ];
   if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
-  ruleDiagnostics.push(...signatureDiagnostics(scanned.root, options.signatures ?? 'verify'));
-  const located = ruleDiagnostics.map((d) => locateInModel(d, model, at));
+  const located = [
+    ...ruleDiagnostics.map((d) => locateInModel(d, model, at)),
+    ...signatureDiagnostics(scanned.root, text, options, options.reportsOut ?? []),
+  ];
   // A rule that explains a place replaces the schema's complaint there (as for JSON).
-  const explained = new Set(located.filter((d) => d.pointer !== '').map((d) => d.pointer));
+  const explained = new Set(
+    located.filter((d) => d.pointer !== '' && !d.ruleId.startsWith('signature/')).map((d) => d.pointer),
+  );
   return {
     diagnostics: [...located, ...fromSchema.filter((d) => !explained.has(d.pointer))],
     formatId: format.id,
@@ -186,14 +200,16 @@ function versionRangeRule(document: Record<string, unknown>): Diagnostic[] {
   return found.map((d) => ({ ...d, pointer: d.pointer.replace('/metadata/component/0', '/metadata/component') }));
 }
 
-/**
- * XML signatures are not verified yet: `require` fails closed, a signature is never reported as checked, and
- * `verify` says the document's signatures were not checked only when there is one.
- */
-function signatureDiagnostics(root: XmlNode, mode: 'verify' | 'require' | 'ignore'): Diagnostic[] {
-  if (mode === 'ignore') return [];
-  const signature = root.children.find((c) => c.local === 'Signature' && c.namespace === XML_DSIG);
-  if (signature === undefined)
+/** Every XML signature in the document, judged as `bomwright verify` judges it; `require` also wants one. */
+function signatureDiagnostics(
+  root: XmlNode,
+  text: string,
+  options: XmlValidateOptions,
+  reportsOut: SignerReport[],
+): Diagnostic[] {
+  const mode = options.signatures ?? 'verify';
+  if (mode === 'ignore' || options.skipSignatureVerification === true) return [];
+  if (!hasSignature(root))
     return mode === 'require'
       ? [
           {
@@ -204,14 +220,34 @@ function signatureDiagnostics(root: XmlNode, mode: 'verify' | 'require' | 'ignor
           },
         ]
       : [];
-  return [
-    {
-      ruleId: 'signature/unverifiable',
-      severity: mode === 'require' ? 'error' : 'warning',
-      message: 'XML signatures are not verified by this version of bomwright',
-      pointer: '/Signature',
-    },
-  ];
+  const dom = parseDom(text);
+  if ('problem' in dom)
+    return [
+      { ruleId: 'signature/invalid', severity: 'error', message: `Invalid signature: ${dom.problem}`, pointer: '/bom' },
+    ];
+  const reports = verifyXmlDocument(dom.document, text, {
+    ...(options.trust === undefined ? {} : { trust: options.trust }),
+  });
+  reportsOut.push(...reports);
+  const judged = judgeSignatures(reports, {
+    requireTrusted: options.requireTrusted === true,
+    allowUnverifiable: options.allowUnverifiable === true,
+  });
+  const positions = new Map(reports.map((r) => [r.pointer, r]));
+  return judged.map((d) => {
+    const at = positions.get(d.pointer);
+    return at?.line === undefined ? d : { ...d, line: at.line, column: at.column ?? 1 };
+  });
+}
+
+/** Whether an XML signature stands anywhere in the tree (an unsigned document is not parsed a second time). */
+function hasSignature(root: XmlNode): boolean {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.local === 'Signature' && node.namespace === XML_DSIG) return true;
+    stack.push(...node.children);
+  }
+  return false;
 }
 
 /** The baseline for the version rule: XML text or bytes are read with the same mapping reader. */
@@ -231,7 +267,7 @@ function locateInModel(
   model: XmlModel,
   at: (offset: number) => { line: number; column: number },
 ): Diagnostic {
-  const place = diagnostic.pointer === '/Signature' ? undefined : model.locate(diagnostic.pointer);
+  const place = model.locate(diagnostic.pointer);
   const message = diagnostic.message.replace(/ (\/[^\s]*)$/, (whole, pointer: string) => {
     const other = model.locate(pointer);
     return other === undefined ? whole : ` ${other.path}`;

@@ -272,10 +272,10 @@ describe('the JSON rules, on XML through the mapping reader', () => {
     expect(ids(await validate(otherSerial, { baseline }))).toEqual(['bom/version-rule']);
   });
 
-  it('an XML signature is never taken as checked: a warning, an error under require; unsigned fails require', async () => {
+  it('a malformed XML signature is an error (ignore skips it); an unsigned document fails require', async () => {
     const signed = xmlBom('1.6', '<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo/></Signature>');
-    expect((await validate(signed)).diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([
-      ['signature/unverifiable', 'warning'],
+    expect((await validate(signed)).diagnostics.map((d) => [d.ruleId, d.severity, d.pointer, d.line])).toEqual([
+      ['signature/invalid', 'error', '/bom/Signature', 3],
     ]);
     expect((await validate(signed, { signatures: 'require' })).errors).toBe(1);
     expect((await validate(signed, { signatures: 'ignore' })).diagnostics).toEqual([]);

@@ -4,10 +4,13 @@ import { defineCommand } from '../command.js';
 import { keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
-import { loadEditable, writeEditable } from '../../node/documents.js';
+import { describeProblems, loadEditable, startsWithMarkup, writeEditable } from '../../node/documents.js';
+import { readDocumentText } from '../../node/files.js';
+import { isOwnStream, writeFileAtomic } from '../../node/write.js';
+import { validate } from '../../validate/index.js';
+import { signXmlText } from '../../xml/sign.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { refuseOverwriting } from '../../node/paths.js';
-import { isOwnStream } from '../../node/write.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 
@@ -31,11 +34,16 @@ export interface SignCommandOptions {
 
 export const signCommand = defineCommand({
   command: 'sign <file>',
-  describe: 'Sign a document with JSF (root, inner objects, multi-signature or chain), in place',
+  describe:
+    'Sign a document in place: JSON with JSF (root, inner objects, signers or chain), CycloneDX XML with an enveloped XML Signature',
   builder: (y) =>
     rewriteOptions(
       keyOptions(
-        y.positional('file', { type: 'string', demandOption: true, describe: 'The JSON document to sign' }),
+        y.positional('file', {
+          type: 'string',
+          demandOption: true,
+          describe: 'The JSON or CycloneDX XML document to sign',
+        }),
         'Private key: PEM (PKCS#8, SEC1, PKCS#1), JWK, JWKS (choose with --key-id), or an HMAC secret (oct JWK or hex)',
       ),
       'Write the signed document here instead of in place',
@@ -44,7 +52,8 @@ export const signCommand = defineCommand({
       .option('alg', { choices: JSF_ALGORITHMS, describe: 'Algorithm (default: follows from the key)' })
       .option('public-key', {
         type: 'boolean',
-        describe: 'Embed the public key (the default without --key-id or --cert-chain)',
+        describe:
+          'Embed the public key (JSON: the default without --key-id or --cert-chain; XML: as KeyValue, only when given)',
       })
       .option('cert-chain', {
         type: 'string',
@@ -95,6 +104,7 @@ export const signCommand = defineCommand({
 });
 
 export async function runSign(options: SignCommandOptions): Promise<number> {
+  if (options.file !== '-' && startsWithMarkup(options.file)) return runSignXml(options);
   // The same strict read as every rewriting command: one parse, layout kept, unsafe numbers refused.
   const document = await loadEditable(options.file);
   const value = document.value;
@@ -135,6 +145,57 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
   const algorithm = resolveAlgorithm(key, options.algorithm).name;
   (isOwnStream(target) ? options.stderr : options.stdout)(
     `Signed ${count} object${count === 1 ? '' : 's'} (${options.targets.join(', ')}) of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
+  );
+  return EXIT_OK;
+}
+
+/**
+ * CycloneDX XML: one enveloped XML signature over the whole document, in CycloneDX CLI's form; key information
+ * only when asked for (--public-key, --key-id, --cert-chain), as CycloneDX CLI writes none.
+ */
+async function runSignXml(options: SignCommandOptions): Promise<number> {
+  const jsonOnly = [
+    options.targets.length !== 1 || options.targets[0] !== 'root' ? '--target' : undefined,
+    options.mode === 'add' ? '--add' : options.mode === 'chain' ? '--chain' : undefined,
+    options.property !== 'signature' ? '--property' : undefined,
+    options.excludes.length > 0 ? '--excludes' : undefined,
+  ].filter((o) => o !== undefined);
+  if (jsonOnly.length > 0)
+    throw new BomwrightError(
+      'E_USAGE',
+      `${jsonOnly.join(', ')} ${jsonOnly.length === 1 ? 'applies' : 'apply'} to JSON only: an XML signature covers the whole document`,
+    );
+  const { decoded } = readDocumentText(options.file);
+  if (decoded.text === undefined) throw describeProblems(options.file, decoded.diagnostics);
+  const result = await validate(decoded.text, { skipSignatureVerification: true });
+  if (!result.valid) {
+    options.stderr(
+      formatRefusal(options.file, result.diagnostics, (errors) => `refusing to sign ${options.file}: ${errors}`),
+    );
+    return EXIT_INVALID;
+  }
+  if (options.output !== undefined)
+    refuseOverwriting(options.output, [
+      { file: options.key, role: 'the signing key' },
+      ...(options.certChain === undefined ? [] : [{ file: options.certChain, role: 'the certificate chain' }]),
+    ]);
+  const key = chooseKey(options.key, options.keyId, options.passphrase);
+  const certificatePath =
+    options.certChain === undefined ? undefined : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
+  if (certificatePath !== undefined && certificatePath.length === 0)
+    throw new BomwrightError('E_KEY', `${options.certChain} holds no certificate`);
+  const withBom = decoded.diagnostics.some((d) => d.ruleId === 'read/byte-order-mark');
+  const signed = signXmlText((withBom ? '\uFEFF' : '') + decoded.text, {
+    key,
+    ...(options.algorithm ? { algorithm: options.algorithm } : {}),
+    publicKey: !options.noKeyInfo && options.publicKey === true,
+    ...(options.keyId !== undefined && !options.noKeyInfo ? { keyId: options.keyId } : {}),
+    ...(certificatePath !== undefined && !options.noKeyInfo ? { certificatePath } : {}),
+  });
+  const target = options.output ?? options.file;
+  writeFileAtomic(target, signed.text);
+  (isOwnStream(target) ? options.stderr : options.stdout)(
+    `Signed ${options.file} (XML signature over the whole document) with ${signed.algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
   );
   return EXIT_OK;
 }

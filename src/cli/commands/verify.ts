@@ -8,7 +8,8 @@ import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../fo
 import { loadTrustStore } from '../../node/keys.js';
 import { defineCommand } from '../command.js';
 import { restoreStdin, trustOptions } from '../options.js';
-import { loadJsonInput } from '../../node/documents.js';
+import { loadDocumentInput } from '../../node/documents.js';
+import { verifyXmlText } from '../../xml/signatures.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../../node/paths.js';
 
@@ -28,12 +29,13 @@ export interface VerifyCommandOptions {
 
 async function verifyFile(file: string, options: VerifyCommandOptions): Promise<VerifyFileReport> {
   const path = file === '-' ? '<stdin>' : displayPath(file, options.cwd);
-  let loaded: Awaited<ReturnType<typeof loadJsonInput>>;
+  let loaded: Awaited<ReturnType<typeof loadDocumentInput>>;
   try {
-    loaded = await loadJsonInput(file);
+    loaded = await loadDocumentInput(file);
   } catch (error) {
     return { path, failure: describeError(error), operational: true, signatures: [], ok: false };
   }
+  if ('xml' in loaded) return verifyXmlFile(path, loaded.xml, options);
   if ('problems' in loaded) {
     const first = loaded.problems[0];
     const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 1}`;
@@ -77,9 +79,29 @@ async function verifyFile(file: string, options: VerifyCommandOptions): Promise<
   };
 }
 
+/** An XML document's signatures, under the same policy as JSF's. */
+function verifyXmlFile(path: string, text: string, options: VerifyCommandOptions): VerifyFileReport {
+  const result = verifyXmlText(text, { trust: options.trust });
+  if ('problem' in result) {
+    const where = result.line === undefined ? '' : ` at line ${result.line}, column ${result.column ?? 1}`;
+    return { path, failure: `${result.problem}${where} [${result.ruleId}]`, signatures: [], ok: false };
+  }
+  const findings = judgeSignatures(result.reports, {
+    requireTrusted: options.requireTrusted,
+    allowUnverifiable: options.allowUnverifiable,
+  });
+  const missing = options.requireSignature && result.reports.length === 0;
+  return {
+    path,
+    signatures: result.reports.map(({ line: _line, column: _column, ...report }) => report),
+    ok: !findings.some((d) => d.severity === 'error') && !missing,
+    ...(missing ? { failure: 'the document has no signature (--require-signature)' } : {}),
+  };
+}
+
 export const verifyCommand = defineCommand({
   command: 'verify <files..>',
-  describe: 'Verify every JSF signature in JSON documents, with trust',
+  describe: 'Verify every signature in JSON documents (JSF) and CycloneDX XML (XML Signature), with trust',
   builder: (y) =>
     trustOptions(
       y
