@@ -39,6 +39,8 @@ interface RunOptions {
   tls: boolean;
   cert?: string;
   key?: string;
+  faults?: string;
+  reportPermissions: boolean;
 }
 
 function readPem(file: string, what: string, cwd: string): string {
@@ -76,6 +78,24 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     }
     seed = emulator.parseSeed(text, options.seed);
   }
+  let faults: unknown;
+  if (options.faults !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(context.cwd, options.faults), 'utf8');
+    } catch (error) {
+      throw new BomwrightError(
+        'E_READ',
+        `Cannot read the faults file ${options.faults}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+    try {
+      faults = JSON.parse(text);
+    } catch {
+      throw new BomwrightError('E_USAGE', `--faults ${options.faults}: not JSON ({ "rules": [ ... ] })`);
+    }
+    faults = emulator.parseFaultRules(faults, `--faults ${options.faults}`);
+  }
   const log = options.quiet ? undefined : (line: string) => context.stderr(`${line}\n`);
   const running = await emulator.startEmulator({
     host: options.host,
@@ -87,6 +107,7 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     latencyMs: parseLatency(options.latency),
     clonePolls: options.clonePolls,
     tls: tlsOption(options, context.cwd),
+    faults,
     log: (line) =>
       line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line),
   });
@@ -103,6 +124,8 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     process.on('SIGTERM', stop);
   });
   await running.close();
+  if (options.reportPermissions)
+    for (const line of emulator.permissionLines(running.permissionsUsed())) context.stderr(`${line}\n`);
   context.stderr('emulator stopped\n');
   return EXIT_OK;
 }
@@ -258,6 +281,17 @@ export const emulatorCommand = defineCommand({
         group: 'Server:',
       })
       .option('key', { type: 'string', describe: 'The private key of --cert (PEM)', group: 'Server:' })
+      .option('faults', {
+        type: 'string',
+        describe: 'Fault rules file (JSON): per route, 5xx answers, connection resets, cut bodies, latency',
+        group: 'Server:',
+      })
+      .option('report-permissions', {
+        type: 'boolean',
+        default: false,
+        describe: 'At shutdown, print per caller the least-privileged permissions its calls needed',
+        group: 'Server:',
+      })
       .option('ca', {
         type: 'string',
         describe: "token: the CA to trust for an https --url (default: the emulator's own)",
@@ -336,6 +370,8 @@ export const emulatorCommand = defineCommand({
         tls: argv.tls,
         cert: argv.cert,
         key: argv.key,
+        faults: argv.faults,
+        reportPermissions: argv.reportPermissions,
       },
       context,
     );
