@@ -104,7 +104,9 @@ describe('the request journal on the wire', () => {
     const all = (await (await fetch(`${api.emulator.url}/_emulator/requests`)).json()) as { value: unknown[] };
     expect(all.value).toEqual(JSON.parse(JSON.stringify(api.emulator.requests())));
     const posts = (await (
-      await fetch(`${api.emulator.url}/_emulator/requests?method=POST&path=${encodeURIComponent('/me/mailFolders/inbox/messages')}`)
+      await fetch(
+        `${api.emulator.url}/_emulator/requests?method=POST&path=${encodeURIComponent('/me/mailFolders/inbox/messages')}`,
+      )
     ).json()) as { value: { body: unknown }[] };
     expect(posts.value.map((r) => r.body)).toEqual([{ subject: 'wire' }]);
     const byOperation = (await (
