@@ -21,6 +21,7 @@ import { badRequest, ServiceFault } from './faults.js';
 import { writeFileAtomic } from '../node/write.js';
 import { DEFAULT_COMPACT_BYTES, Journal, loadState } from './journal.js';
 import { linkTokens } from './links.js';
+import { ODATA_NAMESPACES, type ODataNamespace } from './namespace.js';
 import { controlRoute, isLoopbackAddress } from './control-routes.js';
 import { FaultPlan, parseFaultRules, type FaultRule } from './fault-rules.js';
 import { didYouMean, nearestNames } from '../nearest.js';
@@ -80,6 +81,12 @@ export interface EmulatorOptions {
    * the longest body kept whole (default 16 KiB; a longer one is kept as its first bytes of text).
    */
   requestJournal?: { maxRequests?: number; maxBytes?: number; maxBodyBytes?: number };
+  /**
+   * The namespace of type names on the wire: the spec's `vendor.graph` (default), or the real service's
+   * `microsoft.graph`, which the Graph SDKs' typed models read (`#microsoft.graph.fido2AuthenticationMethod`) and
+   * which is then accepted in bodies and cast segments too.
+   */
+  odataNamespace?: ODataNamespace;
 }
 
 export interface TokenOptions {
@@ -286,6 +293,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       : options.tls === true
         ? await ensureTlsMaterial(options.tlsDir ?? tlsDirFor(options.stateDir))
         : { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca ?? options.tls.cert };
+  if (options.odataNamespace !== undefined && !ODATA_NAMESPACES.includes(options.odataNamespace))
+    throw new BomwrightError(
+      'E_USAGE',
+      `odataNamespace is ${ODATA_NAMESPACES.join(' or ')}, not ${JSON.stringify(String(options.odataNamespace).slice(0, 60))}`,
+    );
   const startFaults = options.faults === undefined ? undefined : parseFaultRules(options.faults, 'the faults option');
   const { store, keys, journal, seedImage } = await openState(
     options.stateDir,
@@ -449,6 +461,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       log: options.log,
       tls: tls === undefined ? undefined : { cert: tls.cert, key: tls.key },
+      odataNamespace: options.odataNamespace,
     },
   ).catch(async (error: unknown) => {
     await journal?.close();

@@ -11,3 +11,5 @@ export { permissionLines } from './permission-usage.js';
 export type { PermissionUsage } from './permission-usage.js';
 export { DEFAULT_MAX_REQUESTS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_BODY_BYTES_KEPT } from './requests.js';
 export type { RecordedRequest, RequestFilter, Caller } from './requests.js';
+export { ODATA_NAMESPACES } from './namespace.js';
+export type { ODataNamespace } from './namespace.js';

@@ -19,6 +19,7 @@ import { badRequest, ServiceFault } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
 import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.js';
 import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
+import { renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
 import { keptBody, queryObject, type Caller, type RecordedRequest } from './requests.js';
 import { Transaction, type Change, type Store } from './store.js';
 
@@ -51,6 +52,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Serve HTTPS with this certificate and key (PEM). */
   readonly tls?: { readonly cert: string; readonly key: string };
+  /** The namespace of type names on the wire (default the spec's, vendor.graph). */
+  readonly odataNamespace?: ODataNamespace;
 }
 
 /** A Host header that is a host name or IP address with an optional port; anything else is not echoed into links. */
@@ -203,6 +206,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     return host !== undefined && HOST_HEADER.test(host) ? `${scheme}://${host}` : core.settings.baseUrl;
   };
   const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
+  const namespace = options.odataNamespace ?? SPEC_NAMESPACE;
   let inFlight = 0;
   let idle: (() => void) | undefined;
 
@@ -248,7 +252,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       const headers = result.headers === undefined ? common : { ...common, ...result.headers };
       let payload: string | undefined;
       if (result.body !== undefined) {
-        payload = JSON.stringify(result.body);
+        payload = JSON.stringify(
+          namespace === SPEC_NAMESPACE || admin ? result.body : renameTypes(result.body, SPEC_NAMESPACE, namespace),
+        );
         headers['Content-Type'] ??= JSON_TYPE;
       }
       // A known length lets Node send headers and body in one write, instead of chunked encoding.
@@ -341,7 +347,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           'BadRequest',
           `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`,
         );
-      const path = version[2] ?? '/';
+      const path = specPath(version[2] ?? '/', namespace);
       const route = matchRoute(method, path);
       if (route.kind === 'none') {
         const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
@@ -424,7 +430,13 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         request.headers['content-length'] === undefined &&
         request.headers['transfer-encoding'] === undefined
           ? (request.resume(), undefined)
-          : await requestBody(request, route.operation, options.maxBodyBytes, (bytes) => (bodyBytes = bytes));
+          : await requestBody(
+              request,
+              route.operation,
+              options.maxBodyBytes,
+              (bytes) => (bodyBytes = bytes),
+              namespace,
+            );
 
       const handler = HANDLERS[route.operation.name];
       if (handler === undefined)
@@ -664,6 +676,7 @@ async function requestBody(
   operation: Operation,
   limit: number,
   keep: (bytes: Buffer) => void,
+  namespace: ODataNamespace,
 ): Promise<unknown> {
   const bytes = await readBody(request, limit);
   keep(bytes);
@@ -686,7 +699,8 @@ async function requestBody(
     );
   const text = bodyText(bytes);
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
-  const body: unknown = JSON.parse(text);
+  // Checked in the spec's names: a body in the real service's namespace is renamed first.
+  const body: unknown = renameTypes(JSON.parse(text) as unknown, namespace, SPEC_NAMESPACE);
   const problem = shapeProblem(operation.body, body);
   if (problem !== undefined) throw badRequest(describeBodyError(operation.body, problem));
   return body;

@@ -41,6 +41,7 @@ interface RunOptions {
   key?: string;
   faults?: string;
   reportPermissions: boolean;
+  odataNamespace?: 'vendor.graph' | 'microsoft.graph';
 }
 
 function readPem(file: string, what: string, cwd: string): string {
@@ -108,6 +109,7 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     clonePolls: options.clonePolls,
     tls: tlsOption(options, context.cwd),
     faults,
+    odataNamespace: options.odataNamespace,
     log: (line) =>
       line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line),
   });
@@ -286,6 +288,12 @@ export const emulatorCommand = defineCommand({
         describe: 'Fault rules file (JSON): per route, 5xx answers, connection resets, cut bodies, latency',
         group: 'Server:',
       })
+      .option('odata-namespace', {
+        choices: ['vendor.graph', 'microsoft.graph'] as const,
+        describe:
+          "Type names on the wire: the spec's (default) or the real service's, which the SDKs' typed models read",
+        group: 'Server:',
+      })
       .option('report-permissions', {
         type: 'boolean',
         default: false,
@@ -372,6 +380,7 @@ export const emulatorCommand = defineCommand({
         key: argv.key,
         faults: argv.faults,
         reportPermissions: argv.reportPermissions,
+        odataNamespace: argv.odataNamespace,
       },
       context,
     );
