@@ -21,9 +21,22 @@ import { badRequest, ServiceFault } from './faults.js';
 import { writeFileAtomic } from '../node/write.js';
 import { DEFAULT_COMPACT_BYTES, Journal, loadState } from './journal.js';
 import { linkTokens } from './links.js';
+import { ODATA_NAMESPACES, type ODataNamespace } from './namespace.js';
+import { controlRoute, isLoopbackAddress } from './control-routes.js';
+import { FaultPlan, parseFaultRules, type FaultRule } from './fault-rules.js';
+import { didYouMean, nearestNames } from '../nearest.js';
+import { PermissionUsageLog, type PermissionUsage } from './permission-usage.js';
+import {
+  DEFAULT_MAX_BODY_BYTES_KEPT,
+  DEFAULT_MAX_REQUEST_BYTES,
+  DEFAULT_MAX_REQUESTS,
+  RequestJournal,
+  type RecordedRequest,
+  type RequestFilter,
+} from './requests.js';
 import { parseSeed, seedChanges, type Seed } from './seed.js';
 import { DEFAULT_MAX_BODY_BYTES, startServer, type ThrottleOptions } from './server.js';
-import { Store, type Change, type JsonRecord } from './store.js';
+import { Store, type Change, type JsonRecord, type StateImage } from './store.js';
 import { defaultTlsDir, ensureTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface EmulatorOptions {
@@ -61,6 +74,24 @@ export interface EmulatorOptions {
   tls?: boolean | { cert: string; key: string; ca?: string };
   /** Where the emulator's own certificate is kept. Default: `tls/` in the state folder, else a per-user folder. */
   tlsDir?: string;
+  /**
+   * Fault rules (as a `--faults` file holds them, `{ rules: [...] }`, or the list itself): per route, server errors,
+   * connection resets, cut bodies and latency. `setFaults()` replaces them while running.
+   */
+  faults?: unknown;
+  /** The draw for fault rules' `rate` and latency ranges (default Math.random; a test makes it fixed). */
+  faultRandom?: () => number;
+  /**
+   * Bounds of the request journal: requests kept (default 1,000), their total size in bytes (default 8 MiB) and
+   * the longest body kept whole (default 16 KiB; a longer one is kept as its first bytes of text).
+   */
+  requestJournal?: { maxRequests?: number; maxBytes?: number; maxBodyBytes?: number };
+  /**
+   * The namespace of type names on the wire: the spec's `vendor.graph` (default), or the real service's
+   * `microsoft.graph`, which the Graph SDKs' typed models read (`#microsoft.graph.fido2AuthenticationMethod`) and
+   * which is then accepted in bodies and cast segments too.
+   */
+  odataNamespace?: ODataNamespace;
 }
 
 export interface TokenOptions {
@@ -88,11 +119,36 @@ export interface RunningEmulator {
   readonly ca?: string;
   /** With the emulator's own certificate: the CA certificate's file, for NODE_EXTRA_CA_CERTS. */
   readonly caPath?: string;
+  /** The requests made so far (newest last), optionally only those of a method, path or operation. */
+  requests(filter?: RequestFilter): RecordedRequest[];
+  /** Empties the request journal. */
+  clearRequests(): void;
+  /**
+   * Back to the seed: the state, the request journal, the fault rules given at start (their counts from zero) and
+   * throttling windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
+   */
+  reset(): Promise<void>;
+  /** Keeps the state now under a name (in memory, for this run; the same name again replaces it). */
+  snapshot(name: string): Promise<void>;
+  /** Brings back the state kept under a name (durable before this resolves, with `stateDir`). */
+  restore(name: string): Promise<void>;
+  /** The names of the snapshots kept. */
+  snapshots(): string[];
+  /** Replaces the fault rules in force (an empty list removes them all). */
+  setFaults(rules: unknown): void;
+  /** Per caller, the least-privileged permissions its calls needed, from the operations table. */
+  permissionsUsed(): PermissionUsage[];
   /** Stops accepting requests, lets those in flight finish, writes state out, and releases the port. */
   close(): Promise<void>;
 }
 
+/** Snapshots kept at once (each shares its records with the state, so it costs the maps only). */
+export const MAX_SNAPSHOTS = 64;
+const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
 const KEYS_FILE = 'keys.json';
+/** The seed a state folder was made from: what a reset goes back to, across restarts. */
+const SEED_FILE = 'seed.json';
 
 /** Where the emulator's own certificate is kept: beside the state, or in the per-user folder. */
 export function tlsDirFor(stateDir: string | undefined): string {
@@ -129,13 +185,13 @@ export async function openState(
   seed: unknown,
   compactBytes = DEFAULT_COMPACT_BYTES,
   log?: (line: string) => void,
-): Promise<{ store: Store; keys: EmulatorKeys; journal?: Journal }> {
+): Promise<{ store: Store; keys: EmulatorKeys; journal?: Journal; seedImage: StateImage }> {
   const seedValue: Seed =
     seed === undefined ? (DEFAULT_SEED as unknown as Seed) : parseSeed(JSON.stringify(seed), 'the seed');
   if (stateDir === undefined) {
     const store = new Store();
     store.apply(seedChanges(seedValue));
-    return { store, keys: await createKeys() };
+    return { store, keys: await createKeys(), seedImage: store.image() };
   }
   mkdirSync(stateDir, { recursive: true });
   const keys = await loadOrCreateKeys(stateDir);
@@ -145,13 +201,30 @@ export async function openState(
       `state: cut ${loaded.tornTail.bytes} bytes of a torn, never-acknowledged write at byte ${loaded.tornTail.offset} of the journal`,
     );
   const journal = await Journal.open(stateDir, loaded.seq, loaded.store, compactBytes);
+  const seedFile = path.join(stateDir, SEED_FILE);
+  let resetTo = seedValue;
   if (loaded.fresh) {
+    // Kept before the tenant is journaled: a state that exists always has the seed it goes back to on reset.
+    writeFileAtomic(seedFile, JSON.stringify(seedValue), 0o600);
     const changes = seedChanges(seedValue);
     loaded.store.apply(changes);
     await journal.append(changes);
     await journal.compact();
-  } else if (seed !== undefined) log?.(`state: ${stateDir} already holds a tenant; the seed is not applied again`);
-  return { store: loaded.store, keys, journal };
+  } else {
+    if (seed !== undefined) log?.(`state: ${stateDir} already holds a tenant; the seed is not applied again`);
+    let text: string | undefined;
+    try {
+      text = readFileSync(seedFile, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new BomwrightError('E_STATE', `${seedFile} cannot be read`);
+    }
+    // A folder from before seed.json was kept resets to the seed given now (or the default one).
+    if (text !== undefined) resetTo = parseSeed(text, seedFile);
+  }
+  const seedStore = new Store();
+  seedStore.apply(seedChanges(resetTo));
+  return { store: loaded.store, keys, journal, seedImage: seedStore.image() };
 }
 
 export function tenantOf(store: Store): { id: string; defaultUser: string } {
@@ -215,10 +288,7 @@ export async function tokenFromState(stateDir: string, options: TokenOptions = {
   return tokenFor(loadState(stateDir, true).store, keys, options);
 }
 
-/** Only these callers get tokens: 127.0.0.1, ::1, and 127.0.0.1 as a dual-stack socket reports it. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}
+export { isLoopbackAddress };
 
 function stringArray(value: unknown, name: string): string[] | undefined {
   if (value === undefined) return undefined;
@@ -235,7 +305,84 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       : options.tls === true
         ? await ensureTlsMaterial(options.tlsDir ?? tlsDirFor(options.stateDir))
         : { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca ?? options.tls.cert };
-  const { store, keys, journal } = await openState(options.stateDir, options.seed, options.compactBytes, options.log);
+  if (options.odataNamespace !== undefined && !ODATA_NAMESPACES.includes(options.odataNamespace))
+    throw new BomwrightError(
+      'E_USAGE',
+      `odataNamespace is ${ODATA_NAMESPACES.join(' or ')}, not ${JSON.stringify(String(options.odataNamespace).slice(0, 60))}`,
+    );
+  const startFaults = options.faults === undefined ? undefined : parseFaultRules(options.faults, 'the faults option');
+  const { store, keys, journal, seedImage } = await openState(
+    options.stateDir,
+    options.seed,
+    options.compactBytes,
+    options.log,
+  );
+  const requestJournal = new RequestJournal({
+    maxRequests: options.requestJournal?.maxRequests ?? DEFAULT_MAX_REQUESTS,
+    maxBytes: options.requestJournal?.maxBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    maxBodyBytes: options.requestJournal?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES_KEPT,
+  });
+  const permissionUsage = new PermissionUsageLog();
+  const planOf = (rules: readonly FaultRule[] | undefined): FaultPlan | undefined =>
+    rules === undefined || rules.length === 0 ? undefined : new FaultPlan(rules, options.faultRandom);
+  let faults = planOf(startFaults);
+  const snapshots = new Map<string, StateImage>();
+  const commit = (changes: readonly Change[]): Promise<void> => {
+    if (journal === undefined) {
+      store.apply(changes);
+      return Promise.resolve();
+    }
+    // Applied now, marked not durable under the seq its journal record gets, until that record is fsynced.
+    store.apply(changes, journal.lastSeq + 1);
+    return journal.append(changes);
+  };
+  /** Turns the state into `target` as one change set, through the journal like any write. */
+  const becomeState = async (target: StateImage): Promise<void> => {
+    store.takeReadHorizon();
+    const changes = store.changesTo(target);
+    store.takeReadHorizon();
+    if (changes.length > 0) await commit(changes);
+    // A no-op still waits for writes it would have undone: the answer must not get ahead of the disk.
+    const pending = journal?.whenDurable(journal.lastSeq);
+    if (pending !== undefined) await pending;
+  };
+  const checkName = (name: unknown): string => {
+    if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name))
+      throw new BomwrightError(
+        'E_USAGE',
+        `A snapshot name is 1 to 64 letters, digits, '.', '_' or '-', not ${JSON.stringify(String(name).slice(0, 70))}`,
+      );
+    return name;
+  };
+  const control = {
+    async reset(): Promise<void> {
+      await becomeState(seedImage);
+      requestJournal.clear();
+      faults = planOf(startFaults);
+      forgetThrottling();
+    },
+    snapshot(name: unknown): void {
+      const key = checkName(name);
+      if (!snapshots.has(key) && snapshots.size >= MAX_SNAPSHOTS)
+        throw new BomwrightError('E_USAGE', `At most ${MAX_SNAPSHOTS} snapshots are kept; this run has that many`);
+      snapshots.set(key, store.image());
+    },
+    async restore(name: unknown): Promise<void> {
+      const key = checkName(name);
+      const image = snapshots.get(key);
+      if (image === undefined)
+        throw new BomwrightError(
+          'E_USAGE',
+          `No snapshot '${key}'${didYouMean(nearestNames(key, snapshots.keys()), (n) => `'${n}'`)}${snapshots.size === 0 ? ' (none is kept)' : ''}`,
+        );
+      await becomeState(image);
+    },
+    setFaults(rules: unknown): void {
+      faults = planOf(parseFaultRules(rules, 'the fault rules'));
+    },
+  };
+  // Set once the server listens: a reset forgets its throttling windows.
+  let forgetThrottling = (): void => {};
   const verificationKey = await publicVerificationKey(keys);
   const tenant = tenantOf(store);
   const verified = new VerifiedTokens((token) => verifyToken(tenant.id, verificationKey, token));
@@ -261,19 +408,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       settings,
       links: linkTokens(keys.linkSecret),
       authenticate: (token) => verified.principal(token),
-      commit(changes: readonly Change[]) {
-        if (journal === undefined) {
-          store.apply(changes);
-          return Promise.resolve();
-        }
-        // Applied now, marked not durable under the seq its journal record gets, until that record is fsynced.
-        store.apply(changes, journal.lastSeq + 1);
-        return journal.append(changes);
-      },
+      commit,
       durable: (seq) => journal?.whenDurable(seq),
-      async admin(method, adminPath, body, request): Promise<HandlerResult | undefined> {
+      record: (request) => requestJournal.record(request),
+      maxBodyBytesKept: requestJournal.limits.maxBodyBytes,
+      faults: () => faults,
+      noteCall: (caller, need) => permissionUsage.note(caller, need),
+      async admin(method, adminPath, body, request, query): Promise<HandlerResult | undefined> {
         if (method === 'GET' && adminPath === '/_emulator/health')
           return { status: 200, body: { status: 'ok', tenantId: tenant.id } };
+        const answer = await controlRoute(
+          control,
+          {
+            requests: requestJournal,
+            snapshots: () => [...snapshots.keys()],
+            faults: () => faults?.rules ?? [],
+            permissions: () => permissionUsage.report(),
+          },
+          method,
+          adminPath,
+          body,
+          request,
+          query,
+        );
+        if (answer !== undefined) return answer;
         if (method === 'POST' && adminPath === '/_emulator/token') {
           if (!isLoopbackAddress(request.socket.remoteAddress))
             throw new ServiceFault(403, 'Authorization_RequestDenied', 'Tokens are minted for loopback callers only.');
@@ -316,6 +474,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       log: options.log,
       tls: tls === undefined ? undefined : { cert: tls.cert, key: tls.key },
+      odataNamespace: options.odataNamespace,
     },
   ).catch(async (error: unknown) => {
     await journal?.close();
@@ -328,16 +487,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw error;
   });
   settings.baseUrl = running.url;
+  forgetThrottling = running.forgetThrottling;
+  const server = running;
 
   let closing: Promise<void> | undefined;
   return {
-    url: running.url,
+    url: server.url,
     tenantId: tenant.id,
     token: (tokenOptions) => tokenFor(store, keys, tokenOptions),
+    requests: (filter) => requestJournal.list(filter),
+    clearRequests: () => requestJournal.clear(),
+    reset: () => control.reset(),
+    snapshot: (name) => {
+      try {
+        control.snapshot(name);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    },
+    restore: (name) => control.restore(name),
+    snapshots: () => [...snapshots.keys()],
+    setFaults: (rules) => control.setFaults(rules),
+    permissionsUsed: () => permissionUsage.report(),
     ...(tls === undefined ? {} : { ca: tls.ca, ...(tls.caPath === undefined ? {} : { caPath: tls.caPath }) }),
     close() {
       closing ??= (async () => {
-        await running.close();
+        await server.close();
         await journal?.close();
       })();
       return closing;

@@ -14,6 +14,40 @@ export function isMeRoute(template: string): boolean {
   return template.startsWith('/me/') || template === '/me';
 }
 
+/** What a call needed: one of `alternatives` (least privileged first) and, when listed, one of `directoryRoles`. */
+export interface PermissionNeed {
+  readonly operation: string;
+  readonly kind: 'delegated' | 'application';
+  readonly alternatives: readonly string[];
+  readonly directoryRoles?: readonly string[];
+}
+
+/** The permissions the table asks of this caller for this call (the same choice of list as `checkPermission`). */
+export function permissionNeeded(
+  operation: Operation,
+  params: Readonly<Record<string, string>>,
+  principal: Principal,
+  store: Store,
+): PermissionNeed {
+  const rule = operation.permission;
+  const forGroup = params.group !== undefined && rule.group !== undefined ? rule.group : undefined;
+  const roles = rule.directoryRoles === undefined ? {} : { directoryRoles: rule.directoryRoles };
+  if (principal.kind === 'app')
+    return {
+      operation: operation.name,
+      kind: 'application',
+      alternatives: forGroup?.application ?? rule.application,
+      ...roles,
+    };
+  const other = params.user !== undefined && !addressesSelf(params.user, principal, store);
+  return {
+    operation: operation.name,
+    kind: 'delegated',
+    alternatives: other ? (rule.delegatedOther ?? []) : (forGroup?.delegated ?? rule.delegated),
+    ...roles,
+  };
+}
+
 /** Returns the refusal, or undefined when the caller may call the operation. */
 export function checkPermission(
   operation: Operation,

@@ -17,7 +17,10 @@ import { TokenRefusal, type Principal } from './auth.js';
 import type { EmulatorSettings, HandlerResult, LinkTokens } from './context.js';
 import { badRequest, ServiceFault } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
-import { checkPermission } from './permissions.js';
+import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.js';
+import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
+import { renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
+import { keptBody, queryObject, type Caller, type RecordedRequest } from './requests.js';
 import { Transaction, type Change, type Store } from './store.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -49,6 +52,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Serve HTTPS with this certificate and key (PEM). */
   readonly tls?: { readonly cert: string; readonly key: string };
+  /** The namespace of type names on the wire (default the spec's, vendor.graph). */
+  readonly odataNamespace?: ODataNamespace;
 }
 
 /** A Host header that is a host name or IP address with an optional port; anything else is not echoed into links. */
@@ -64,9 +69,23 @@ export interface EmulatorCore {
   commit(changes: readonly Change[]): Promise<void>;
   /** Undefined when every change up to this journal seq is durable, else a promise of it (see Store.readHorizon). */
   durable(seq: number): Promise<void> | undefined;
-  /** The emulator's own routes under /_emulator/ (token minting, health). */
-  admin(method: string, path: string, body: unknown, request: IncomingMessage): Promise<HandlerResult | undefined>;
+  /** The emulator's own routes under /_emulator/ (token minting, health, journal, reset...). */
+  admin(
+    method: string,
+    path: string,
+    body: unknown,
+    request: IncomingMessage,
+    query: Readonly<Record<string, string>>,
+  ): Promise<HandlerResult | undefined>;
   now(): Date;
+  /** Keeps a request in the request journal (requests to /_emulator/ are not kept). */
+  record?(request: Omit<RecordedRequest, 'seq'>): void;
+  /** The largest request body the journal keeps whole (bytes). */
+  readonly maxBodyBytesKept?: number;
+  /** The fault rules in force, if any. */
+  faults?(): FaultPlan | undefined;
+  /** Notes what a call with a valid token to an operation needed (permission guidance). */
+  noteCall?(caller: Caller, need: PermissionNeed): void;
 }
 
 function describeBodyError(shape: string, error: ErrorObject | undefined): string {
@@ -148,6 +167,10 @@ class Throttle {
 
   constructor(private readonly options: ThrottleOptions) {}
 
+  clear(): void {
+    this.windows.clear();
+  }
+
   /** Seconds to wait, or undefined when the request may go ahead. */
   check(key: string, now: number): number | undefined {
     const until = this.windows.get(key);
@@ -169,6 +192,8 @@ function formatSeconds(seconds: number): string {
 export interface RunningServer {
   readonly server: Server;
   readonly url: string;
+  /** Forgets throttling windows (a reset of the emulator). */
+  forgetThrottling(): void;
   /** Stops accepting, lets requests in flight finish, then resolves. */
   close(): Promise<void>;
 }
@@ -181,6 +206,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     return host !== undefined && HOST_HEADER.test(host) ? `${scheme}://${host}` : core.settings.baseUrl;
   };
   const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
+  const namespace = options.odataNamespace ?? SPEC_NAMESPACE;
   let inFlight = 0;
   let idle: (() => void) | undefined;
 
@@ -213,16 +239,35 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       'OData-Version': '4.0',
     };
 
+    // For the request journal and permission guidance: what the request was, as far as it got.
+    const admin = rawPath.startsWith('/_emulator/');
+    let bodyBytes: Buffer | undefined;
+    let caller: Caller | undefined;
+    let operationName: string | undefined;
+    let decision: FaultDecision | undefined;
+    let faulted: string | undefined;
+    const arrived = core.record === undefined || admin ? '' : new Date().toISOString();
+
     const send = (result: HandlerResult): void => {
       const headers = result.headers === undefined ? common : { ...common, ...result.headers };
       let payload: string | undefined;
       if (result.body !== undefined) {
-        payload = JSON.stringify(result.body);
+        payload = JSON.stringify(
+          namespace === SPEC_NAMESPACE || admin ? result.body : renameTypes(result.body, SPEC_NAMESPACE, namespace),
+        );
         headers['Content-Type'] ??= JSON_TYPE;
       }
       // A known length lets Node send headers and body in one write, instead of chunked encoding.
       if (result.status !== 204)
         headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
+      if (decision?.fault === 'truncate' && faulted === undefined) {
+        // A fault rule: the whole length is announced, half the bytes are sent, and the connection is cut.
+        faulted = decision.rule;
+        const bytes = Buffer.from(payload ?? '');
+        response.writeHead(result.status, headers);
+        response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => cut(request));
+        return;
+      }
       response.writeHead(result.status, headers);
       response.end(payload);
     };
@@ -245,10 +290,36 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       });
     };
 
+    let recorded = false;
+    const record = (status: number): void => {
+      if (recorded || core.record === undefined || admin) return;
+      recorded = true;
+      core.record({
+        method,
+        path: rawPath,
+        query: queryObject(rawQuery),
+        ...keptBody(bodyBytes, core.maxBodyBytesKept ?? 16 * 1024),
+        status,
+        time: arrived,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        ...(caller === undefined ? {} : { caller }),
+        ...(operationName === undefined ? {} : { operation: operationName }),
+        ...(faulted === undefined ? {} : { fault: faulted }),
+      });
+    };
     response.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      record(response.statusCode);
       options.log?.(
         `${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`,
+      );
+    });
+    // Closed without a complete answer: a reset or a cut body (fault rules), or the client went away.
+    response.on('close', () => {
+      if (response.writableFinished) return;
+      record(response.headersSent ? response.statusCode : 0);
+      options.log?.(
+        `${method} ${rawPath.slice(0, 300)} ${faulted === undefined ? 'closed' : `fault ${faulted}`} request-id=${requestId}`,
       );
     });
 
@@ -257,13 +328,13 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         const [min, max] = options.latencyMs;
         await delay(min + Math.random() * (max - min));
       }
-      if (rawPath.startsWith('/_emulator/')) {
+      if (admin) {
         let body: unknown;
         if (method === 'POST') {
           const text = bodyText(await readBody(request, 64 * 1024));
           body = text === '' ? {} : (JSON.parse(text) as unknown);
         }
-        const result = await core.admin(method, rawPath, body, request);
+        const result = await core.admin(method, rawPath, body, request, queryObject(rawQuery));
         if (result === undefined)
           throw new ServiceFault(404, 'NotFound', `No emulator route ${method} ${rawPath.slice(0, 100)}.`);
         send(result);
@@ -276,7 +347,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           'BadRequest',
           `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`,
         );
-      const path = version[2] ?? '/';
+      const path = specPath(version[2] ?? '/', namespace);
       const route = matchRoute(method, path);
       if (route.kind === 'none') {
         const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
@@ -296,9 +367,45 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           },
         );
       if (route.kind === 'badParameter') throw badRequest(`Path parameter ${route.name} ${route.reason}.`);
+      operationName = route.operation.name;
 
       const authenticated = authenticate(core, request);
       const principal = authenticated instanceof Promise ? await authenticated : authenticated;
+      caller =
+        principal.kind === 'user'
+          ? { kind: 'user', id: principal.userId, userPrincipalName: principal.userPrincipalName }
+          : { kind: 'app', appId: principal.appId };
+      if (core.noteCall !== undefined) {
+        const need = observe(() => permissionNeeded(route.operation, route.params, principal, core.store));
+        core.noteCall(caller, need);
+      }
+      decision = core.faults?.()?.decide(method, path, route.operation.name);
+      if (decision !== undefined) {
+        if (decision.latencyMs !== undefined && decision.latencyMs > 0) await delay(decision.latencyMs);
+        // Answered in place of the emulator: the body is read first, so the journal shows what was sent.
+        if (
+          (decision.fault === 'reset' || typeof decision.fault === 'number') &&
+          (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined)
+        )
+          bodyBytes = await readBody(request, options.maxBodyBytes);
+        if (decision.fault === 'reset') {
+          faulted = decision.rule;
+          cut(request);
+          return;
+        }
+        if (typeof decision.fault === 'number') {
+          faulted = decision.rule;
+          const [code, message] = FAULT_ERRORS[decision.fault];
+          throw new ServiceFault(
+            decision.fault,
+            code,
+            message,
+            decision.retryAfterSeconds === undefined || decision.retryAfterSeconds === 0
+              ? {}
+              : { 'Retry-After': formatSeconds(decision.retryAfterSeconds) },
+          );
+        }
+      }
       if (throttle !== undefined) {
         const subject = principal.kind === 'user' ? principal.userId : principal.appId;
         const wait = throttle.check(`${subject} ${path.split('/')[1] ?? ''}`, Date.now());
@@ -323,7 +430,13 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         request.headers['content-length'] === undefined &&
         request.headers['transfer-encoding'] === undefined
           ? (request.resume(), undefined)
-          : await requestBody(request, route.operation, options.maxBodyBytes);
+          : await requestBody(
+              request,
+              route.operation,
+              options.maxBodyBytes,
+              (bytes) => (bodyBytes = bytes),
+              namespace,
+            );
 
       const handler = HANDLERS[route.operation.name];
       if (handler === undefined)
@@ -408,6 +521,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
   return {
     server,
     url: `${scheme}://${host}:${address.port}`,
+    forgetThrottling: () => throttle?.clear(),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -416,6 +530,17 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       await closed;
     },
   };
+}
+
+/** Ends a connection abruptly: a TCP reset where the socket can send one, else a plain destroy. */
+function cut(request: IncomingMessage): void {
+  const socket = request.socket as IncomingMessage['socket'] & { resetAndDestroy?: () => void };
+  try {
+    if (typeof socket.resetAndDestroy === 'function' && !('encrypted' in socket)) socket.resetAndDestroy();
+    else socket.destroy();
+  } catch {
+    socket.destroy();
+  }
 }
 
 function decodeSafe(segment: string): string {
@@ -546,8 +671,15 @@ function bodyText(bytes: Buffer): string {
   }
 }
 
-async function requestBody(request: IncomingMessage, operation: Operation, limit: number): Promise<unknown> {
+async function requestBody(
+  request: IncomingMessage,
+  operation: Operation,
+  limit: number,
+  keep: (bytes: Buffer) => void,
+  namespace: ODataNamespace,
+): Promise<unknown> {
   const bytes = await readBody(request, limit);
+  keep(bytes);
   if (operation.body === undefined) return undefined;
   const contentType = request.headers['content-type'];
   if (bytes.length === 0 && operation.body === 'workbookSession') return {};
@@ -567,7 +699,8 @@ async function requestBody(request: IncomingMessage, operation: Operation, limit
     );
   const text = bodyText(bytes);
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
-  const body: unknown = JSON.parse(text);
+  // Checked in the spec's names: a body in the real service's namespace is renamed first.
+  const body: unknown = renameTypes(JSON.parse(text) as unknown, namespace, SPEC_NAMESPACE);
   const problem = shapeProblem(operation.body, body);
   if (problem !== undefined) throw badRequest(describeBodyError(operation.body, problem));
   return body;

@@ -39,6 +39,9 @@ export const COLLECTIONS = [
 
 export type CollectionName = (typeof COLLECTIONS)[number];
 
+/** A whole state, collection by collection (see `Store.image`). */
+export type StateImage = ReadonlyMap<CollectionName, ReadonlyMap<string, JsonRecord>>;
+
 /** One change: a whole record put, or removed (`value` null). */
 export type Change = readonly [collection: CollectionName, id: string, value: JsonRecord | null];
 
@@ -142,6 +145,33 @@ export class Store {
         this.index(collection, id, value);
       }
     }
+  }
+
+  /**
+   * The whole state as it is now, cheaply: records are frozen, so the image shares them (a copy of the maps only).
+   * Reading it counts as reading every collection (durable before visible).
+   */
+  image(): StateImage {
+    const image = new Map<CollectionName, ReadonlyMap<string, JsonRecord>>();
+    for (const name of COLLECTIONS) image.set(name, new Map(this.read(name)));
+    return image;
+  }
+
+  /** The changes that turn the state now into `target`: removals, and puts of records that differ. */
+  changesTo(target: StateImage): Change[] {
+    const changes: Change[] = [];
+    for (const name of COLLECTIONS) {
+      const now = this.read(name);
+      const wanted = target.get(name) ?? new Map<string, JsonRecord>();
+      for (const id of now.keys()) if (!wanted.has(id)) changes.push([name, id, null]);
+      for (const [id, record] of wanted) {
+        const current = now.get(id);
+        // Most records are the very objects of the target (shared, frozen); the rest are compared as JSON.
+        if (current !== record && (current === undefined || JSON.stringify(current) !== JSON.stringify(record)))
+          changes.push([name, id, record]);
+      }
+    }
+    return changes;
   }
 
   /** The whole state as one JSON value (for a snapshot). */

@@ -236,6 +236,21 @@ const OPERATION_TABLE = [
     summary: 'Add a user or service principal to the owners of a group',
   },
   {
+    name: 'listGroupOwners',
+    family: 'groupsAndTeams',
+    method: 'GET',
+    paths: ['/groups/{group}/owners'],
+    query: [],
+    response: { status: 200, kind: 'collection', resource: 'directoryObject' },
+    permission: {
+      delegated: ['GroupMember.Read.All', 'Group.Read.All', 'Group.ReadWrite.All', 'Directory.Read.All'],
+      application: ['GroupMember.Read.All', 'Group.Read.All', 'Group.ReadWrite.All', 'Directory.Read.All'],
+    },
+    source: 'extension',
+    specRows: [],
+    summary: 'List the owners of a group (to read back an owner added with owners/$ref)',
+  },
+  {
     name: 'removeTeamMembers',
     family: 'groupsAndTeams',
     method: 'POST',
@@ -247,6 +262,21 @@ const OPERATION_TABLE = [
     source: 'spec',
     specRows: ['POST /teams/{team-id}/members/remove'],
     summary: 'Remove up to 20 members from a team in one request',
+  },
+  {
+    name: 'listTeamMembers',
+    family: 'groupsAndTeams',
+    method: 'GET',
+    paths: ['/teams/{team}/members'],
+    query: [],
+    response: { status: 200, kind: 'collection', resource: 'conversationMember' },
+    permission: {
+      delegated: ['TeamMember.Read.All', 'TeamMember.ReadWrite.All'],
+      application: ['TeamMember.Read.All', 'TeamMember.ReadWrite.All'],
+    },
+    source: 'extension',
+    specRows: [],
+    summary: 'List the members of a team (to read back a bulk removal)',
   },
   {
     name: 'cloneTeam',
@@ -717,6 +747,18 @@ const OPERATION_TABLE = [
     ],
     summary: 'Add a custodian data source to an eDiscovery search',
   },
+  {
+    name: 'listCustodianSources',
+    family: 'labelsAndEdiscovery',
+    method: 'GET',
+    paths: ['/security/cases/ediscoveryCases/{case}/searches/{search}/custodianSources'],
+    query: [],
+    response: { status: 200, kind: 'collection', resource: 'dataSource' },
+    permission: { delegated: ['eDiscovery.Read.All', 'eDiscovery.ReadWrite.All'], application: [] },
+    source: 'extension',
+    specRows: [],
+    summary: 'List the custodian data sources of an eDiscovery search (to read back one added)',
+  },
   // Places
   {
     name: 'listFixtures',
@@ -814,6 +856,21 @@ const OPERATION_TABLE = [
     source: 'spec',
     specRows: ['POST /drive/bundles/{bundle-id}/children'],
     summary: 'Add a drive item to a bundle',
+  },
+  {
+    name: 'listBundleChildren',
+    family: 'driveBundles',
+    method: 'GET',
+    paths: ['/drive/bundles/{bundle}/children'],
+    query: [],
+    response: { status: 200, kind: 'collection', resource: 'driveItem' },
+    permission: {
+      delegated: ['Files.Read', 'Files.ReadWrite', 'Files.Read.All', 'Files.ReadWrite.All'],
+      application: [],
+    },
+    source: 'extension',
+    specRows: [],
+    summary: 'List the drive items of a bundle (to read back one added)',
   },
 ] as const satisfies readonly Operation[];
 

@@ -224,6 +224,26 @@ export const RESOURCE_SCHEMAS = {
     },
   },
   plannerProgressTaskBoardTaskFormat: { type: 'object', properties: { id: ID, orderHint: TEXT } },
+  /** An owner: a user or a service principal, told apart by `@odata.type`. */
+  directoryObject: {
+    type: 'object',
+    required: ['id'],
+    properties: { '@odata.type': TEXT, id: ID, displayName: TEXT, userPrincipalName: TEXT, appId: TEXT },
+  },
+  conversationMember: {
+    type: 'object',
+    required: ['id'],
+    properties: {
+      '@odata.type': TEXT,
+      id: ID,
+      displayName: TEXT,
+      userId: TEXT,
+      email: TEXT,
+      roles: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  dataSource: { type: 'object', required: ['id'], properties: { '@odata.type': TEXT, id: ID, email: TEXT } },
+  driveItem: { type: 'object', required: ['id'], properties: { id: ID, name: TEXT } },
 } as const;
 
 export type ResourceName = keyof typeof RESOURCE_SCHEMAS;
@@ -255,3 +275,7 @@ export type AccessPackageAssignmentRequest = Resource<'accessPackageAssignmentRe
 export type AccessPackageAssignmentRequestRequirements = Resource<'accessPackageAssignmentRequestRequirements'>;
 export type HomeRealmDiscoveryPolicy = Resource<'homeRealmDiscoveryPolicy'>;
 export type PlannerProgressTaskBoardTaskFormat = Resource<'plannerProgressTaskBoardTaskFormat'>;
+export type DirectoryObject = Resource<'directoryObject'>;
+export type ConversationMember = Resource<'conversationMember'>;
+export type DataSource = Resource<'dataSource'>;
+export type DriveItem = Resource<'driveItem'>;

@@ -214,4 +214,12 @@ export const SAMPLES: Record<string, Sample> = {
     body: () => ({ id: '123456!87' }),
     status: 204,
   },
+  listBundleChildren: { method: 'GET', path: '/drive/bundles/123456!90/children', status: 200 },
+  listGroupOwners: { method: 'GET', path: `/groups/${G.release}/owners`, status: 200 },
+  listTeamMembers: { method: 'GET', path: `/teams/${G.release}/members`, status: 200 },
+  listCustodianSources: {
+    method: 'GET',
+    path: `/security/cases/ediscoveryCases/${CASE}/searches/${SEARCH}/custodianSources`,
+    status: 200,
+  },
 };

@@ -40,6 +40,9 @@ interface RunOptions {
   tls: boolean;
   cert?: string;
   key?: string;
+  faults?: string;
+  reportPermissions: boolean;
+  odataNamespace?: 'vendor.graph' | 'microsoft.graph';
 }
 
 function readPem(file: string, what: string, cwd: string): string {
@@ -77,6 +80,24 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     }
     seed = emulator.parseSeed(text, options.seed);
   }
+  let faults: unknown;
+  if (options.faults !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(context.cwd, options.faults), 'utf8');
+    } catch (error) {
+      throw new BomwrightError(
+        'E_READ',
+        `Cannot read the faults file ${options.faults}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+    try {
+      faults = JSON.parse(text);
+    } catch {
+      throw new BomwrightError('E_USAGE', `--faults ${options.faults}: not JSON ({ "rules": [ ... ] })`);
+    }
+    faults = emulator.parseFaultRules(faults, `--faults ${options.faults}`);
+  }
   const log = options.quiet ? undefined : (line: string) => context.stderr(`${line}\n`);
   const running = await emulator.startEmulator({
     host: options.host,
@@ -88,6 +109,8 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     latencyMs: parseLatency(options.latency),
     clonePolls: options.clonePolls,
     tls: tlsOption(options, context.cwd),
+    faults,
+    odataNamespace: options.odataNamespace,
     log: (line) =>
       line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line),
   });
@@ -104,6 +127,8 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     process.on('SIGTERM', stop);
   });
   await running.close();
+  if (options.reportPermissions)
+    for (const line of emulator.permissionLines(running.permissionsUsed())) context.stderr(`${line}\n`);
   context.stderr('emulator stopped\n');
   return EXIT_OK;
 }
@@ -265,6 +290,23 @@ export const emulatorCommand = defineCommand({
         group: 'Server:',
       })
       .option('key', { type: 'string', describe: 'The private key of --cert (PEM)', group: 'Server:' })
+      .option('faults', {
+        type: 'string',
+        describe: 'Fault rules file (JSON): per route, 5xx answers, connection resets, cut bodies, latency',
+        group: 'Server:',
+      })
+      .option('odata-namespace', {
+        choices: ['vendor.graph', 'microsoft.graph'] as const,
+        describe:
+          "Type names on the wire: the spec's (default) or the real service's, which the SDKs' typed models read",
+        group: 'Server:',
+      })
+      .option('report-permissions', {
+        type: 'boolean',
+        default: false,
+        describe: 'At shutdown, print per caller the least-privileged permissions its calls needed',
+        group: 'Server:',
+      })
       .option('ca', {
         type: 'string',
         describe: "token: the CA to trust for an https --url (default: the emulator's own)",
@@ -343,6 +385,9 @@ export const emulatorCommand = defineCommand({
         tls: argv.tls,
         cert: argv.cert,
         key: argv.key,
+        faults: argv.faults,
+        reportPermissions: argv.reportPermissions,
+        odataNamespace: argv.odataNamespace,
       },
       context,
     );

@@ -187,6 +187,25 @@ export const addCustodianSource: Handler = (context) => {
   return noContent;
 };
 
+export const listCustodianSources: Handler = (context) => {
+  const theCase = context.tx.get('ediscoveryCases', context.params.case!);
+  if (theCase === undefined) throw resourceNotFound('eDiscovery case', context.params.case!);
+  const search = list(theCase, 'searches').find((s) => s.id === context.params.search);
+  if (search === undefined) throw resourceNotFound('eDiscovery search', context.params.search!);
+  const sources = list(theCase, 'custodians').flatMap((custodian) => list(custodian, 'userSources'));
+  const value = strings(search, 'custodianSources').flatMap((id): Json[] => {
+    const source = sources.find((s) => s.id === id);
+    return source === undefined
+      ? []
+      : [{ '@odata.type': '#vendor.graph.security.userSource', id, email: source.email ?? null }];
+  });
+  return collection(
+    context,
+    `security/cases/ediscoveryCases('${String(theCase.id)}')/searches('${String(search.id)}')/custodianSources`,
+    value,
+  );
+};
+
 // Places
 
 function building(context: HandlerContext): JsonRecord {
@@ -289,4 +308,17 @@ export const addBundleItem: Handler = (context) => {
   if (children.includes(itemId)) throw new ServiceFault(409, 'nameAlreadyExists', 'The item is already in the bundle.');
   context.tx.put('bundles', String(bundle.id), { ...bundle, children: [...children, itemId] });
   return noContent;
+};
+
+/** The drive items of a bundle, in the order they were added. */
+export const listBundleChildren: Handler = (context) => {
+  const bundle = context.tx.get('bundles', context.params.bundle!);
+  const principal = context.principal;
+  if (bundle === undefined || (principal.kind === 'user' && bundle.ownerId !== principal.userId))
+    throw new ServiceFault(404, 'itemNotFound', 'The resource could not be found.');
+  const children = strings(bundle, 'children').flatMap((id): Json[] => {
+    const item = context.store.get('driveItems', id);
+    return item === undefined ? [] : [{ id, name: item.name ?? null }];
+  });
+  return collection(context, `drive/bundles('${String(bundle.id)}')/children`, children);
 };

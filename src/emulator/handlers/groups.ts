@@ -276,6 +276,52 @@ export const addGroupOwner: Handler = (context) => {
   return noContent;
 };
 
+/** The owners of a group, as the real service lists them: users and service principals with their type. */
+export const listGroupOwners: Handler = (context) => {
+  const theGroup = group(context);
+  const owners = strings(theGroup, 'owners').flatMap((id): Json[] => {
+    const user = context.store.get('users', id);
+    if (user !== undefined)
+      return [
+        {
+          '@odata.type': '#vendor.graph.user',
+          id,
+          displayName: user.displayName ?? null,
+          userPrincipalName: user.userPrincipalName ?? null,
+        },
+      ];
+    const principal = context.store.get('servicePrincipals', id);
+    if (principal !== undefined)
+      return [
+        {
+          '@odata.type': '#vendor.graph.servicePrincipal',
+          id,
+          displayName: principal.displayName ?? null,
+          appId: principal.appId ?? null,
+        },
+      ];
+    return [];
+  });
+  return collection(context, 'directoryObjects', owners);
+};
+
+/** The members of a team (aadUserConversationMember), as a bulk removal left them. */
+export const listTeamMembers: Handler = (context) => {
+  const theTeam = team(context);
+  const members = list(theTeam, 'members').map((member): Json => {
+    const user = context.store.get('users', String(member.userId));
+    return {
+      '@odata.type': '#vendor.graph.aadUserConversationMember',
+      id: member.id ?? null,
+      roles: member.roles ?? [],
+      displayName: user?.displayName ?? null,
+      userId: member.userId ?? null,
+      email: user?.mail ?? null,
+    };
+  });
+  return collection(context, `teams('${String(theTeam.id)}')/members`, members);
+};
+
 // Bulk member removal
 
 export const removeTeamMembers: Handler = (context) => {

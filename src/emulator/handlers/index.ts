@@ -15,7 +15,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   listChannels: groups.listChannels,
   listChannelTabs: groups.listChannelTabs,
   addGroupOwner: groups.addGroupOwner,
+  listGroupOwners: groups.listGroupOwners,
   removeTeamMembers: groups.removeTeamMembers,
+  listTeamMembers: groups.listTeamMembers,
   cloneTeam: groups.cloneTeam,
   getTeamOperation: groups.getTeamOperation,
   addChannelTab: groups.addChannelTab,
@@ -42,6 +44,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   listHomeRealmDiscoveryPolicies: directory.listHomeRealmDiscoveryPolicies,
   getSubcategoryTemplate: directory.getSubcategoryTemplate,
   addCustodianSource: directory.addCustodianSource,
+  listCustodianSources: directory.listCustodianSources,
   listFixtures: directory.listFixtures,
   deleteBuildingMap: directory.deleteBuildingMap,
   getProgressTaskBoardFormat: directory.getProgressTaskBoardFormat,
@@ -49,4 +52,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   deletePrintTaskDefinition: directory.deletePrintTaskDefinition,
   restoreCloudPc: directory.restoreCloudPc,
   addBundleItem: directory.addBundleItem,
+  listBundleChildren: directory.listBundleChildren,
 };

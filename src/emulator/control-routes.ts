@@ -1,0 +1,129 @@
+/**
+ * The emulator's test-double routes under /_emulator/, for callers on loopback only (as token minting is): the
+ * request journal, reset, snapshots, fault rules and permission guidance. Each is a thin wire form of a method of
+ * the running emulator.
+ */
+import type { IncomingMessage } from 'node:http';
+import { BomwrightError } from '../errors.js';
+import type { HandlerResult } from './context.js';
+import type { FaultRule } from './fault-rules.js';
+import { badRequest, forbidden, ServiceFault } from './faults.js';
+import type { PermissionUsage } from './permission-usage.js';
+import type { RequestJournal } from './requests.js';
+
+export interface Control {
+  reset(): Promise<void>;
+  snapshot(name: unknown): void;
+  restore(name: unknown): Promise<void>;
+  setFaults(rules: unknown): void;
+}
+
+export interface ControlViews {
+  readonly requests: RequestJournal;
+  snapshots(): string[];
+  faults(): readonly FaultRule[];
+  permissions(): PermissionUsage[];
+}
+
+/** Only these callers may use the emulator's own routes: 127.0.0.1, ::1, and 127.0.0.1 as a dual-stack socket reports it. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+const NO_CONTENT: HandlerResult = { status: 204 };
+const SNAPSHOT_RESTORE = /^\/_emulator\/snapshots\/([^/]{1,200})\/restore$/;
+
+function only(body: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body is a JSON object.');
+  for (const key of Object.keys(body))
+    if (!allowed.includes(key))
+      throw badRequest(`Unknown member '${key.slice(0, 40)}'; this route takes ${allowed.join(', ')}.`);
+  return body as Record<string, unknown>;
+}
+
+/** A usage error of a control method as the wire's 400 (or 404 for a snapshot that is not kept). */
+async function attempt<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof BomwrightError && error.code === 'E_USAGE')
+      throw error.message.startsWith('No snapshot')
+        ? new ServiceFault(404, 'itemNotFound', error.message)
+        : badRequest(error.message);
+    throw error;
+  }
+}
+
+/** The answer of a control route, or undefined when the path is none of them. */
+export async function controlRoute(
+  control: Control,
+  views: ControlViews,
+  method: string,
+  path: string,
+  body: unknown,
+  request: IncomingMessage,
+  query: Readonly<Record<string, string>>,
+): Promise<HandlerResult | undefined> {
+  const known =
+    path === '/_emulator/requests' ||
+    path === '/_emulator/reset' ||
+    path === '/_emulator/snapshots' ||
+    path === '/_emulator/faults' ||
+    path === '/_emulator/permissions' ||
+    SNAPSHOT_RESTORE.test(path);
+  if (!known) return undefined;
+  if (!isLoopbackAddress(request.socket.remoteAddress))
+    throw forbidden('The emulator’s control routes answer loopback callers only.');
+  const allow = (methods: string): ServiceFault =>
+    new ServiceFault(405, 'BadRequest', `The HTTP method '${method.slice(0, 10)}' is not allowed for ${path}.`, {
+      Allow: methods,
+    });
+  switch (path) {
+    case '/_emulator/requests': {
+      if (method === 'DELETE') {
+        views.requests.clear();
+        return NO_CONTENT;
+      }
+      if (method !== 'GET') throw allow('GET, DELETE');
+      for (const key of Object.keys(query))
+        if (!['method', 'path', 'operation'].includes(key))
+          throw badRequest(`Unknown filter '${key.slice(0, 40)}'; the filters are method, path and operation.`);
+      return {
+        status: 200,
+        body: { value: views.requests.list({ method: query.method, path: query.path, operation: query.operation }) },
+      };
+    }
+    case '/_emulator/reset':
+      if (method !== 'POST') throw allow('POST');
+      await control.reset();
+      return NO_CONTENT;
+    case '/_emulator/snapshots': {
+      if (method === 'GET') return { status: 200, body: { value: views.snapshots() } };
+      if (method !== 'POST') throw allow('GET, POST');
+      const name = only(body, ['name']).name;
+      await attempt(() => control.snapshot(name));
+      return { status: 201, body: { name } };
+    }
+    case '/_emulator/faults': {
+      if (method === 'GET') return { status: 200, body: { rules: views.faults() } };
+      if (method !== 'POST') throw allow('GET, POST');
+      await attempt(() => control.setFaults(body));
+      return { status: 200, body: { rules: views.faults() } };
+    }
+    case '/_emulator/permissions':
+      if (method !== 'GET') throw allow('GET');
+      return { status: 200, body: { value: views.permissions() } };
+    default: {
+      if (method !== 'POST') throw allow('POST');
+      const encoded = SNAPSHOT_RESTORE.exec(path)![1]!;
+      let name: string;
+      try {
+        name = decodeURIComponent(encoded);
+      } catch {
+        throw badRequest('The snapshot name is not valid percent-encoding.');
+      }
+      await attempt(() => control.restore(name));
+      return NO_CONTENT;
+    }
+  }
+}

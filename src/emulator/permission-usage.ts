@@ -1,0 +1,86 @@
+/**
+ * Permission guidance (`emulator.permissionsUsed()`, `--report-permissions`): per caller, the least-privileged
+ * delegated scopes or application permissions, and directory roles, that cover every call it made, from the
+ * operations table. Each call needs one of a list ordered least privileged first; the smallest lists are covered
+ * first, each by its first entry unless a permission already chosen is in it, so one permission that several calls
+ * accept is named once. Bounded: at most MAX_CALLERS callers, each with at most one entry per operation and form.
+ */
+import type { PermissionNeed } from './permissions.js';
+import type { Caller } from './requests.js';
+
+export const MAX_CALLERS = 1_000;
+
+export interface PermissionUsage {
+  readonly caller: Caller;
+  /** `delegated` for a user's token, `application` for an app's. */
+  readonly kind: 'delegated' | 'application';
+  /** The least-privileged permissions that cover every call (scopes or app roles), sorted. */
+  readonly permissions: readonly string[];
+  /** Directory roles some call required (one of each call's list), sorted. */
+  readonly directoryRoles: readonly string[];
+  /** The operations called, sorted. */
+  readonly operations: readonly string[];
+  /** Operations the caller called that its kind of token cannot call at all (an empty list in the table). */
+  readonly unsupported: readonly string[];
+}
+
+/** The smallest lists first, each covered by a choice already made or by its least-privileged entry. */
+export function leastPrivileged(lists: readonly (readonly string[])[]): string[] {
+  const chosen: string[] = [];
+  const ordered = lists.filter((list) => list.length > 0).sort((a, b) => a.length - b.length);
+  for (const list of ordered) if (!list.some((entry) => chosen.includes(entry))) chosen.push(list[0]!);
+  return chosen.sort();
+}
+
+function callerKey(caller: Caller): string {
+  return caller.kind === 'user' ? `user ${caller.id}` : `app ${caller.appId}`;
+}
+
+export class PermissionUsageLog {
+  private readonly callers = new Map<string, { caller: Caller; needs: Map<string, PermissionNeed> }>();
+
+  note(caller: Caller, need: PermissionNeed): void {
+    const key = callerKey(caller);
+    let entry = this.callers.get(key);
+    if (entry === undefined) {
+      if (this.callers.size >= MAX_CALLERS) return;
+      this.callers.set(key, (entry = { caller, needs: new Map() }));
+    }
+    const needKey = `${need.kind} ${need.operation} ${need.alternatives.join(',')}`;
+    if (!entry.needs.has(needKey)) entry.needs.set(needKey, need);
+  }
+
+  report(): PermissionUsage[] {
+    return [...this.callers.values()].map(({ caller, needs }) => {
+      const all = [...needs.values()];
+      return {
+        caller,
+        kind: caller.kind === 'user' ? 'delegated' : 'application',
+        permissions: leastPrivileged(all.map((need) => need.alternatives)),
+        directoryRoles: leastPrivileged(all.map((need) => need.directoryRoles ?? [])),
+        operations: [...new Set(all.map((need) => need.operation))].sort(),
+        unsupported: [...new Set(all.filter((n) => n.alternatives.length === 0).map((n) => n.operation))].sort(),
+      };
+    });
+  }
+
+  clear(): void {
+    this.callers.clear();
+  }
+}
+
+/** One line per caller, for the end of a run: `permissions: adele@… (delegated): A, B; directory roles: R`. */
+export function permissionLines(report: readonly PermissionUsage[]): string[] {
+  if (report.length === 0) return ['permissions: no calls reached an operation with a valid token'];
+  return report.map((usage) => {
+    const who = usage.caller.kind === 'user' ? usage.caller.userPrincipalName : `app ${usage.caller.appId}`;
+    const parts = [
+      `permissions: ${who} (${usage.kind}): ${usage.permissions.length === 0 ? 'none' : usage.permissions.join(', ')}`,
+      ...(usage.directoryRoles.length === 0 ? [] : [`directory roles: ${usage.directoryRoles.join(', ')}`]),
+      ...(usage.unsupported.length === 0
+        ? []
+        : [`not callable with this kind of token: ${usage.unsupported.join(', ')}`]),
+    ];
+    return `${parts.join('; ')} (${usage.operations.length} operation${usage.operations.length === 1 ? '' : 's'})`;
+  });
+}

@@ -1,0 +1,181 @@
+/** The request journal: `emulator.requests()`, `clearRequests()` and `GET|DELETE /_emulator/requests`. */
+import { describe, expect, it } from 'vitest';
+import { SEED_IDS, startEmulator } from '../../src/emulator/index.js';
+import { keptBody, queryObject, RequestJournal } from '../../src/emulator/requests.js';
+import { useEmulator } from './harness.js';
+
+const api = useEmulator();
+const U = SEED_IDS.users;
+
+describe('the request journal, through the library', () => {
+  it('keeps method, path, decoded query, body, status, time, operation and caller (never the token), newest last', async () => {
+    api.emulator.clearRequests();
+    const token = await api.token();
+    const before = Date.now();
+    await api.call('GET', `/users/${U.megan}/authentication/phoneMethods`);
+    await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'journal: hello' } });
+    await api.call('GET', '/me/mailFolders/inbox/messages/delta?$select=subject&$top=2');
+    const requests = api.emulator.requests();
+    expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      `GET /v1.0/users/${U.megan}/authentication/phoneMethods 200`,
+      'POST /v1.0/me/mailFolders/inbox/messages 201',
+      'GET /v1.0/me/mailFolders/inbox/messages/delta 200',
+    ]);
+    const [first, post, delta] = requests as [(typeof requests)[0], (typeof requests)[0], (typeof requests)[0]];
+    expect(first.caller).toEqual({ kind: 'user', id: U.adele, userPrincipalName: 'adele@contoso.example' });
+    expect(first.operation).toBe('listPhoneMethods');
+    expect(first.body).toBeUndefined();
+    expect(post.body).toEqual({ subject: 'journal: hello' });
+    expect(delta.query).toEqual({ $select: 'subject', $top: '2' });
+    expect(post.seq).toBe(first.seq + 1);
+    expect(Date.parse(first.time)).toBeGreaterThanOrEqual(before - 1000);
+    expect(first.durationMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(requests)).not.toContain(token);
+    expect(JSON.stringify(requests)).not.toContain(token.split('.')[2]);
+  });
+
+  it('filters by method, by path with or without /v1.0, by a regular expression and by operation', async () => {
+    api.emulator.clearRequests();
+    await api.call('GET', '/me/authentication/phoneMethods');
+    await api.call('GET', '/me/authentication/methods');
+    await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'filter' } });
+    const e = api.emulator;
+    expect(e.requests({ method: 'post' }).map((r) => r.operation)).toEqual(['createMessage']);
+    expect(e.requests({ method: 'GET' })).toHaveLength(2);
+    expect(e.requests({ path: '/me/authentication/methods' }).map((r) => r.operation)).toEqual([
+      'listAuthenticationMethods',
+    ]);
+    expect(e.requests({ path: '/v1.0/me/authentication/methods' })).toHaveLength(1);
+    expect(e.requests({ path: '/me/authentication' })).toHaveLength(0);
+    expect(e.requests({ path: /\/authentication\//g })).toHaveLength(2);
+    // A global regular expression keeps no state between entries.
+    expect(e.requests({ path: /\/authentication\//g })).toHaveLength(2);
+    expect(e.requests({ operation: 'listPhoneMethods', method: 'GET' })).toHaveLength(1);
+    expect(e.requests({ operation: 'listPhoneMethods', method: 'POST' })).toHaveLength(0);
+  });
+
+  it('records refusals too: no caller without a valid token, the caller and operation on a 403, no operation for an unknown path', async () => {
+    api.emulator.clearRequests();
+    await api.call('GET', '/me/authentication/phoneMethods', { token: null });
+    await api.call('GET', '/me/authentication/phoneMethods', { token: await api.token({ scopes: ['User.Read'] }) });
+    await api.call('GET', '/nowhere');
+    const [anonymous, refused, unknown] = api.emulator.requests();
+    expect(anonymous).toMatchObject({ status: 401, operation: 'listPhoneMethods' });
+    expect(anonymous!.caller).toBeUndefined();
+    expect(refused).toMatchObject({ status: 403, caller: { kind: 'user', id: U.adele } });
+    expect(unknown).toMatchObject({ status: 400, path: '/v1.0/nowhere' });
+    expect(unknown!.operation).toBeUndefined();
+  });
+
+  it('names an application caller by its app id', async () => {
+    api.emulator.clearRequests();
+    const app = await api.token({ app: SEED_IDS.app, roles: ['UserAuthenticationMethod.Read.All'] });
+    await api.call('GET', `/users/${U.megan}/authentication/phoneMethods`, { token: app });
+    expect(api.emulator.requests()[0]!.caller).toEqual({ kind: 'app', appId: SEED_IDS.app });
+  });
+
+  it('keeps a body that is not JSON as its text, and leaves out the emulator’s own routes', async () => {
+    api.emulator.clearRequests();
+    await api.call('POST', '/me/mailFolders/inbox/messages', {
+      rawBody: '{not json',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    await fetch(`${api.emulator.url}/_emulator/health`);
+    const requests = api.emulator.requests();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ status: 400, body: '{not json' });
+  });
+
+  it('clearRequests() empties it; sequence numbers go on', async () => {
+    await api.call('GET', '/me/authentication/methods');
+    const last = api.emulator.requests().at(-1)!.seq;
+    api.emulator.clearRequests();
+    expect(api.emulator.requests()).toEqual([]);
+    await api.call('GET', '/me/authentication/methods');
+    expect(api.emulator.requests().map((r) => r.seq)).toEqual([last + 1]);
+  });
+});
+
+describe('the request journal on the wire', () => {
+  it('GET /_emulator/requests lists it with the same filters; DELETE empties it', async () => {
+    api.emulator.clearRequests();
+    await api.call('GET', '/me/authentication/phoneMethods');
+    await api.call('POST', '/me/mailFolders/inbox/messages', { body: { subject: 'wire' } });
+    const all = (await (await fetch(`${api.emulator.url}/_emulator/requests`)).json()) as { value: unknown[] };
+    expect(all.value).toEqual(JSON.parse(JSON.stringify(api.emulator.requests())));
+    const posts = (await (
+      await fetch(
+        `${api.emulator.url}/_emulator/requests?method=POST&path=${encodeURIComponent('/me/mailFolders/inbox/messages')}`,
+      )
+    ).json()) as { value: { body: unknown }[] };
+    expect(posts.value.map((r) => r.body)).toEqual([{ subject: 'wire' }]);
+    const byOperation = (await (
+      await fetch(`${api.emulator.url}/_emulator/requests?operation=listPhoneMethods`)
+    ).json()) as { value: unknown[] };
+    expect(byOperation.value).toHaveLength(1);
+    const unknownFilter = await fetch(`${api.emulator.url}/_emulator/requests?status=200`);
+    expect(unknownFilter.status).toBe(400);
+    expect(((await unknownFilter.json()) as { error: { message: string } }).error.message).toBe(
+      "Unknown filter 'status'; the filters are method, path and operation.",
+    );
+    const put = await fetch(`${api.emulator.url}/_emulator/requests`, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, DELETE');
+    expect((await fetch(`${api.emulator.url}/_emulator/requests`, { method: 'DELETE' })).status).toBe(204);
+    expect(api.emulator.requests()).toEqual([]);
+  });
+});
+
+describe('its bounds', () => {
+  it('keeps at most maxRequests entries, the oldest going first', () => {
+    const journal = new RequestJournal({ maxRequests: 3, maxBytes: 1_000_000, maxBodyBytes: 100 });
+    for (let i = 1; i <= 5; i++)
+      journal.record({ method: 'GET', path: `/p${i}`, query: {}, status: 200, time: 't', durationMs: 0 });
+    expect(journal.list().map((r) => r.path)).toEqual(['/p3', '/p4', '/p5']);
+    expect(journal.size().requests).toBe(3);
+  });
+
+  it('keeps at most maxBytes of entries (their JSON), whichever bound comes first', () => {
+    const one = { method: 'GET', path: '/p', query: {}, status: 200, time: 't', durationMs: 0 };
+    const size = Buffer.byteLength(JSON.stringify({ seq: 1, ...one }));
+    const exact = new RequestJournal({ maxRequests: 100, maxBytes: size * 2, maxBodyBytes: 100 });
+    for (let i = 0; i < 5; i++) exact.record(one);
+    expect(exact.size()).toEqual({ requests: 2, bytes: size * 2 });
+    const under = new RequestJournal({ maxRequests: 100, maxBytes: size * 2 - 1, maxBodyBytes: 100 });
+    for (let i = 0; i < 5; i++) under.record(one);
+    expect(under.size()).toEqual({ requests: 1, bytes: size });
+  });
+
+  it('keeps a body up to maxBodyBytes whole; a longer one as its first bytes of text, with its full length', () => {
+    expect(keptBody(Buffer.from('{"a":1}'), 7)).toEqual({ body: { a: 1 } });
+    expect(keptBody(Buffer.from('{"a":1}'), 6)).toEqual({ body: '{"a":1', bodyTruncatedFrom: 7 });
+    expect(keptBody(Buffer.alloc(0), 6)).toEqual({});
+    expect(keptBody(undefined, 6)).toEqual({});
+  });
+
+  it('decodes the query, keeps what cannot be decoded as sent, and builds no prototype', () => {
+    const query = queryObject('a=1&b=x%20y&c=%E0%A4&__proto__=p&flag&&d=a+b');
+    expect({ ...query }).toEqual({ a: '1', b: 'x y', c: '%E0%A4', ['__proto__']: 'p', flag: '', d: 'a b' });
+    expect(Object.getPrototypeOf(query)).toBeNull();
+    expect(queryObject('')).toEqual({});
+  });
+
+  it('applies the requestJournal option over HTTP, cutting a long body', async () => {
+    const emulator = await startEmulator({ requestJournal: { maxRequests: 2, maxBodyBytes: 10 } });
+    try {
+      const token = await emulator.token();
+      for (const subject of ['one', 'two', 'three'])
+        await fetch(`${emulator.url}/v1.0/me/mailFolders/inbox/messages`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ subject }),
+        });
+      const kept = emulator.requests();
+      expect(kept).toHaveLength(2);
+      expect(kept.map((r) => r.body)).toEqual(['{"subject"', '{"subject"']);
+      expect(kept.map((r) => r.bodyTruncatedFrom)).toEqual([17, 19]);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
