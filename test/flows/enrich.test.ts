@@ -149,6 +149,20 @@ describe('enrich authors', () => {
     const kept = await enrichAuthors(written, service);
     expect((kept.document as Body).metadata.authors[0].phone).toBe('+1 555 0100');
     expect(sources((kept.document as Body).metadata)).not.toContain('listPhoneMethods users/adele@contoso.example');
+    // The report says what became of the phone in each of Adele's two contacts: one kept, one written.
+    expect(kept.people.find((p) => p.email === 'adele@contoso.example')).toMatchObject({
+      phone: '+1 2065555557',
+      phoneContacts: { written: 1, unchanged: 0, kept: 1 },
+    });
+    // A hand-written phone that is the directory's number is already there, and stays the person's (no source).
+    (written.metadata as Body).authors[0].phone = '+1 2065555557';
+    const same = await enrichAuthors(written, service);
+    expect(same.people.find((p) => p.email === 'adele@contoso.example')?.phoneContacts).toEqual({
+      written: 1,
+      unchanged: 1,
+      kept: 0,
+    });
+    expect(sources((same.document as Body).metadata)).not.toContain('listPhoneMethods users/adele@contoso.example');
   });
 
   it('refuses CycloneDX 1.2 (no properties to record sources in)', async () => {
