@@ -21,14 +21,45 @@ describe('bomwright import workbook', () => {
     const first = await runCli(args, { cwd: dir, env: await env() });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('row 4 (A4:F4): license "not a licence" is not an SPDX identifier or expression');
-    expect(first.stdout).toContain('3 components added, 0 updated, 1 row rejected');
+    expect(first.stdout).toContain('3 components added, 0 updated, 0 unchanged, 1 row rejected');
     expect(first.stdout).toContain('Wrote bom.json (new) (2 service calls)');
     const written = readFileSync(path.join(dir, 'bom.json'), 'utf8');
     expect(JSON.parse(written).components).toHaveLength(3);
     const validate = await runCli(['validate', 'bom.json'], { cwd: dir });
     expect(validate.code, validate.stdout).toBe(0);
     const second = await runCli(args, { cwd: dir, env: await env() });
-    expect(second.stdout).toContain('bom.json unchanged (version 1; 2 service calls)');
+    expect(second.stdout).toContain(
+      '0 components added, 0 updated, 3 unchanged, 1 row rejected\nbom.json unchanged (version 1; 2 service calls)\n',
+    );
+    // --spec-version shapes a new BOM only: with the BOM there it is refused, not ignored.
+    const versioned = await runCli([...args, '--spec-version', '1.5'], { cwd: dir, env: await env() });
+    expect(versioned.code).toBe(2);
+    expect(versioned.stderr).toBe(
+      'bomwright: E_USAGE: --spec-version is for a new BOM, and bom.json exists (it keeps its own spec version): drop --spec-version, or name a new file with -o\n',
+    );
+    // A dry run with --flag says which rows would be flagged (it writes nothing to the workbook).
+    const dry = await runCli([...args, '--flag', '--dry-run'], { cwd: dir, env: await env() });
+    expect(dry.stdout).toContain('is not an SPDX identifier or expression (would be flagged)\n');
+    // Key options without --key, and --key with --drop-signatures, are refused, not ignored.
+    for (const [extra, message] of [
+      [
+        ['--key-id', 'k'],
+        '--key-id goes with --key (the key that re-signs what the change invalidates): add --key FILE, or drop it',
+      ],
+      [
+        ['--passphrase-env', 'P', '--cert-chain', 'c.pem'],
+        '--passphrase-env, --cert-chain go with --key (the key that re-signs what the change invalidates): add --key FILE, or drop them',
+      ],
+      [
+        ['--key', 'k.pem', '--drop-signatures'],
+        '--key re-signs what the change invalidates and --drop-signatures removes it: choose one',
+      ],
+    ] as const) {
+      const refused = await runCli([...args, ...extra], { cwd: dir, env: await env() });
+      expect(refused.code, extra.join(' ')).toBe(2);
+      expect(refused.stderr).toBe(`bomwright: E_USAGE: ${message}\n`);
+    }
+    expect(readFileSync(path.join(dir, 'bom.json'), 'utf8')).toBe(written);
     expect(readFileSync(path.join(dir, 'bom.json'), 'utf8')).toBe(written);
   });
 
