@@ -115,7 +115,14 @@ export type { ImportWorkbookOptions, ImportWorkbookResult, RejectedRow, ImportFi
 /** A BOM to the people who act on it: a thread reply with it attached, a release bundle, a channel tab, a forward. */
 export { publishThread, threadReply, publishBundle, publishTab, notifyForward } from './flows/publish.js';
 /** What the publish flows take and return. */
-export type { ThreadReplyOptions, ThreadReply, TabOptions, ForwardOptions } from './flows/publish.js';
+export type {
+  ThreadReplyOptions,
+  ThreadReply,
+  ThreadPublication,
+  PublishedPost,
+  TabOptions,
+  ForwardOptions,
+} from './flows/publish.js';
 /** A delta-link store for the service client's syncMessages: one file, written atomically. */
 export { deltaLinkFile } from './node/delta-link-file.js';
 /** Keys and root certificates that make signatures trusted. */

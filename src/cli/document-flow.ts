@@ -59,6 +59,26 @@ export function documentFlowOptions<T>(y: Argv<T>) {
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' });
 }
 
+/** Options that only mean something with --key (or without it) are refused rather than silently ignored. */
+function refuseIgnoredKeyOptions(argv: FlowArgv): void {
+  if (argv.key === undefined) {
+    const given = [
+      argv.keyId === undefined ? undefined : '--key-id',
+      argv.passphraseEnv === undefined ? undefined : '--passphrase-env',
+      argv.certChain === undefined ? undefined : '--cert-chain',
+    ].filter((option) => option !== undefined);
+    if (given.length > 0)
+      throw new BomwrightError(
+        'E_USAGE',
+        `${given.join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --key (the key that re-signs what the change invalidates): add --key FILE, or drop ${given.length === 1 ? 'it' : 'them'}`,
+      );
+  } else if (argv.dropSignatures)
+    throw new BomwrightError(
+      'E_USAGE',
+      '--key re-signs what the change invalidates and --drop-signatures removes it: choose one',
+    );
+}
+
 export interface FlowRun {
   /** The changed working copy. */
   document: Record<string, unknown>;
@@ -80,6 +100,7 @@ export async function runDocumentFlow(
   flow: (document: Record<string, unknown>, api: ServiceApi, dryRun: boolean) => Promise<FlowRun>,
   create?: () => Record<string, unknown>,
 ): Promise<number> {
+  refuseIgnoredKeyOptions(argv);
   const connection = serviceConnection(argv, context.env, context.cwd);
   const fresh = create !== undefined && (argv.file === undefined || !existsSync(argv.file));
   const name = argv.file ?? 'standard output';

@@ -6,7 +6,7 @@ import { BomwrightError } from '../errors.js';
 import type { ServiceApi } from '../service/api.js';
 import type { AccessPackageAssignmentRequestRequirements } from '../service/resources.js';
 import { isRecord } from '../values.js';
-import { editableCopy, metadataOf, recordSource, setProperty } from './records.js';
+import { editableCopy, metadataOf, replaceSource, setPropertiesUnder } from './records.js';
 
 export interface EnrichApprovalOptions {
   request: string;
@@ -68,9 +68,11 @@ export async function enrichApproval(
     ['accessPackage', nameOf(request.accessPackage)],
     ['requestor', nameOf(request.requestor)],
   ];
-  for (const [name, value] of fields)
-    if (typeof value === 'string') setProperty(metadata, `bomwright:approval:${name}`, value);
-  recordSource(
+  // Every approval value comes from this request now: one a previous request had and this one lacks goes.
+  const values = new Map<string, string>();
+  for (const [name, value] of fields) if (typeof value === 'string') values.set(`bomwright:approval:${name}`, value);
+  setPropertiesUnder(metadata, 'bomwright:approval:', values);
+  replaceSource(
     metadata,
     'getAssignmentRequest',
     `identityGovernance/entitlementManagement/assignmentRequests/${options.request}`,

@@ -21,9 +21,14 @@ export interface PersonReport {
   email: string;
   /** `found`, or `unknown` when the directory has no such user (reported, not fatal). */
   status: 'found' | 'unknown';
-  /** The phone written, when one was. */
+  /** The directory's phone for the person, when it has one that may be written. */
   phone?: string;
-  /** Why no phone was written, when none was. */
+  /**
+   * What became of `phone` in each contact with this email: set or changed now (`written`), already that number
+   * (`unchanged`), or a different phone someone wrote by hand, left alone (`kept`). Present when `phone` is.
+   */
+  phoneContacts?: { written: number; unchanged: number; kept: number };
+  /** Why the directory gave no phone to write, when it gave none. */
   phoneNote?: string;
   phishingResistant?: boolean;
   /** Contacts of the document with this email. */
@@ -184,25 +189,37 @@ export async function enrichAuthors(
       if (typeof contact.email !== 'string') continue;
       const entry = people.get(contact.email.trim().toLowerCase());
       if (entry?.person === undefined) continue;
-      applyPerson(holder.owner, contact, entry.report, entry.person);
+      const outcome = applyPerson(holder.owner, contact, entry.report, entry.person);
+      if (outcome !== undefined) {
+        entry.report.phoneContacts ??= { written: 0, unchanged: 0, kept: 0 };
+        entry.report.phoneContacts[outcome]++;
+      }
     }
   }
   return { document: copy, people: [...people.values()].map((p) => p.report), calls };
 }
 
+/** Records the person in the contact and its owner; what became of the contact's phone, when there was one to write. */
 function applyPerson(
   owner: Record<string, unknown>,
   contact: Record<string, unknown>,
   report: PersonReport,
   person: Person,
-): void {
+): 'written' | 'unchanged' | 'kept' | undefined {
   const user = `users/${report.email.toLowerCase()}`;
   const prefix = `bomwright:authentication:${report.email.toLowerCase()}`;
   // A phone this flow wrote before is kept up to date; one a person wrote is left alone.
   const ours = hasSource(owner, 'listPhoneMethods', user);
-  if (report.phone !== undefined && (contact.phone === undefined || ours)) {
-    contact.phone = report.phone;
-    recordSource(owner, 'listPhoneMethods', user);
+  let outcome: 'written' | 'unchanged' | 'kept' | undefined;
+  if (report.phone !== undefined) {
+    if (contact.phone === report.phone) outcome = 'unchanged';
+    else if (contact.phone === undefined || ours) outcome = 'written';
+    else outcome = 'kept';
+    // A hand-written phone that happens to be the directory's stays the person's: no source is claimed for it.
+    if (outcome === 'written' || (outcome === 'unchanged' && ours)) {
+      contact.phone = report.phone;
+      recordSource(owner, 'listPhoneMethods', user);
+    }
   }
   setProperty(owner, `${prefix}:phishingResistant`, String(report.phishingResistant === true));
   const fido2 = person.methods.find((m) => m['@odata.type'] === '#vendor.graph.fido2AuthenticationMethod');
@@ -213,4 +230,5 @@ function applyPerson(
   if (typeof level === 'string') setProperty(owner, `${prefix}:fido2AttestationLevel`, level);
   else removeProperty(owner, `${prefix}:fido2AttestationLevel`);
   recordSource(owner, 'listAuthenticationMethods', user);
+  return outcome;
 }

@@ -3,7 +3,7 @@
  * document's metadata properties.
  */
 import type { ServiceApi } from '../service/api.js';
-import { editableCopy, metadataOf, recordSource, setProperty } from './records.js';
+import { editableCopy, metadataOf, replaceSource, setPropertiesUnder } from './records.js';
 
 export interface EnrichLabelOptions {
   category: string;
@@ -38,9 +38,11 @@ export async function enrichLabel(
     ['createdByUserId', template.createdBy?.user?.id],
     ['createdDateTime', template.createdDateTime],
   ];
-  for (const [name, value] of fields)
-    if (typeof value === 'string') setProperty(metadata, `bomwright:label:${name}`, value);
-  recordSource(
+  // Every label value comes from this template now: one the previous label had and this one lacks goes.
+  const values = new Map<string, string>();
+  for (const [name, value] of fields) if (typeof value === 'string') values.set(`bomwright:label:${name}`, value);
+  setPropertiesUnder(metadata, 'bomwright:label:', values);
+  replaceSource(
     metadata,
     'getSubcategoryTemplate',
     `security/labels/categories/${options.category}/subcategories/${options.subcategory}`,

@@ -3,13 +3,52 @@
  * (and its validation summary), the BOM's drive item in a release bundle, a dashboard tab pinned to a channel, and
  * the release review meeting forwarded to reviewers. Each request is built by a pure function first, so a dry run
  * shows exactly what would be sent without sending it.
+ *
+ * A CI pipeline reruns, so each publish first reads what is there and does nothing when the same BOM version is
+ * already published (`force` publishes again): the thread's posts and their attachments, the channel's tabs. The
+ * spec has no route that lists a bundle's children, so a bundle that already holds the item is told by the
+ * service's refusal (409 nameAlreadyExists) instead.
  */
+import { createHash } from 'node:crypto';
 import { BomwrightError } from '../errors.js';
 import type { ServiceApi } from '../service/api.js';
 import type { BodyOf } from '../service/api.js';
+import { isServiceError } from '../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../service/invoke.js';
+import type { Post, TeamsTab } from '../service/resources.js';
 import { validate } from '../validate/index.js';
 import { isRecord } from '../values.js';
+
+/**
+ * Which BOM version a text is: its serialNumber and version when it has both (the spec: together they identify a
+ * document), else the SHA-256 of its bytes. `sha256` is kept either way, to tell a changed but unbumped document.
+ */
+export interface BomIdentity {
+  key: string;
+  /** For people: `urn:uuid:… version 7`, or `sha-256 0123456789ab…`. */
+  label: string;
+  sha256: string;
+}
+
+export function bomIdentity(text: string): BomIdentity {
+  const sha256 = createHash('sha256').update(text, 'utf8').digest('hex');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    isRecord(parsed) &&
+    typeof parsed.serialNumber === 'string' &&
+    parsed.serialNumber !== '' &&
+    Number.isSafeInteger(parsed.version)
+  ) {
+    const label = `${parsed.serialNumber} version ${String(parsed.version)}`;
+    return { key: `serial ${label}`, label, sha256 };
+  }
+  return { key: `sha-256 ${sha256}`, label: `sha-256 ${sha256.slice(0, 12)}…`, sha256 };
+}
 
 export interface ThreadReplyOptions {
   group: string;
@@ -21,6 +60,8 @@ export interface ThreadReplyOptions {
   fileName?: string;
   /** Where the BOM can be read, for a BOM of 3 MB or more (sent as a reference attachment instead). */
   link?: string;
+  /** Reply even when the thread already carries this BOM version. */
+  force?: boolean;
 }
 
 export interface ThreadReply {
@@ -95,20 +136,113 @@ export async function threadReply(text: string, options: ThreadReplyOptions): Pr
   };
 }
 
-/** Replies in the group thread with the BOM. */
-export async function publishThread(text: string, api: ServiceApi, options: ThreadReplyOptions): Promise<ThreadReply> {
+/** A post of the thread that already carries the BOM version. */
+export interface PublishedPost {
+  postId: string;
+  /** False when the attached BOM has this version's serial number and version but other bytes (not bumped). */
+  sameContent: boolean;
+}
+
+/** Attachments decoded to look for the BOM are bounded: a file attachment is under 3 MB (4 MiB of base64). */
+const MAX_CONTENT_BYTES_CHARS = 4 * 1024 * 1024;
+
+/**
+ * The post of the thread that already carries this BOM version, if any: a file attachment whose content has the
+ * same identity, or a reference attachment to the same link in a post whose body holds the same summary line.
+ */
+export async function findPublishedReply(
+  text: string,
+  api: ServiceApi,
+  options: ThreadReplyOptions,
+  signal?: AbortSignal,
+): Promise<PublishedPost | undefined> {
+  const identity = bomIdentity(text);
+  const summary = await validationSummary(text, options.fileName ?? 'bom.json');
+  const where =
+    options.conversation === undefined
+      ? { group: options.group, thread: options.thread }
+      : { group: options.group, conversation: options.conversation, thread: options.thread };
+  let match: PublishedPost | undefined;
+  for await (const post of api.groupsAndTeams.listThreadPosts({ ...where, signal })) {
+    const found = carries(post, identity, summary, options.link);
+    // An exact copy wins over a same-version document with other bytes.
+    if (found !== undefined && (match === undefined || (!match.sameContent && found.sameContent))) match = found;
+  }
+  return match;
+}
+
+function carries(
+  post: Post,
+  identity: BomIdentity,
+  summary: string,
+  link: string | undefined,
+): PublishedPost | undefined {
+  const postId = post.id ?? '';
+  let match: PublishedPost | undefined;
+  for (const attachment of post.attachments ?? []) {
+    const type = attachment['@odata.type'];
+    if (
+      type === '#vendor.graph.fileAttachment' &&
+      typeof attachment.contentBytes === 'string' &&
+      attachment.contentBytes.length <= MAX_CONTENT_BYTES_CHARS
+    ) {
+      const attached = bomIdentity(Buffer.from(attachment.contentBytes, 'base64').toString('utf8'));
+      if (attached.key !== identity.key) continue;
+      if (attached.sha256 === identity.sha256) return { postId, sameContent: true };
+      match = { postId, sameContent: false };
+    } else if (
+      type === '#vendor.graph.referenceAttachment' &&
+      link !== undefined &&
+      attachment.sourceUrl === link &&
+      (post.body?.content ?? '').split('\n').includes(summary)
+    )
+      return { postId, sameContent: true };
+  }
+  return match;
+}
+
+export interface ThreadPublication extends ThreadReply {
+  /** False when the thread already carried this BOM version (and `force` was not given): nothing was sent. */
+  published: boolean;
+  /** The post that already carried it. */
+  existing?: PublishedPost;
+}
+
+/** Replies in the group thread with the BOM, unless the thread already carries this BOM version. */
+export async function publishThread(
+  text: string,
+  api: ServiceApi,
+  options: ThreadReplyOptions,
+): Promise<ThreadPublication> {
   const reply = await threadReply(text, options);
+  if (options.force !== true) {
+    const existing = await findPublishedReply(text, api, options);
+    if (existing !== undefined) return { ...reply, published: false, existing };
+  }
   await api.groupsAndTeams.replyToThread(
     options.conversation === undefined
       ? { group: options.group, thread: options.thread, body: reply.body }
       : { group: options.group, conversation: options.conversation, thread: options.thread, body: reply.body },
   );
-  return reply;
+  return { ...reply, published: true };
 }
 
-/** Adds the published BOM's drive item to a release bundle. */
-export async function publishBundle(api: ServiceApi, options: { bundle: string; item: string }): Promise<void> {
-  await api.driveBundles.addBundleItem({ bundle: options.bundle, body: { id: options.item } });
+/**
+ * Adds the published BOM's drive item to a release bundle; `added` is false when the bundle already holds it (the
+ * service refuses a second add with 409 nameAlreadyExists; the spec has no route to list the children first).
+ */
+export async function publishBundle(
+  api: ServiceApi,
+  options: { bundle: string; item: string },
+): Promise<{ added: boolean }> {
+  try {
+    await api.driveBundles.addBundleItem({ bundle: options.bundle, body: { id: options.item } });
+    return { added: true };
+  } catch (error) {
+    if (isServiceError(error) && error.status === 409 && error.serviceCode === 'nameAlreadyExists')
+      return { added: false };
+    throw error;
+  }
 }
 
 export interface TabOptions {
@@ -120,12 +254,25 @@ export interface TabOptions {
   name?: string;
   /** The app's static tab: pinned without displayName or configuration, which come from the app. */
   static?: boolean;
+  /** Pin even when the channel already has this tab. */
+  force?: boolean;
 }
 
-/** The tab request: only the app for a static tab, as the spec requires; the dashboard's name and URL otherwise. */
+/**
+ * The tab request: only the app for a static tab, as the spec requires (a name or URL given with it is refused,
+ * never dropped); the dashboard's name and URL otherwise.
+ */
 export function tabRequest(baseUrl: string, options: TabOptions): BodyOf<'addChannelTab'> {
   const bind = `${baseUrl.replace(/\/+$/, '')}/v1.0/appCatalogs/teamsApps/${encodeURIComponent(options.app)}`;
-  if (options.static === true) return { 'teamsApp@odata.bind': bind };
+  if (options.static === true) {
+    const given = [options.name === undefined ? [] : ['--name'], options.url === undefined ? [] : ['--url']].flat();
+    if (given.length > 0)
+      throw new BomwrightError(
+        'E_USAGE',
+        `A static tab takes its name and configuration from the app, and the spec says they must not be sent: drop ${given.join(' and ')}, or pin a configurable tab without --static`,
+      );
+    return { 'teamsApp@odata.bind': bind };
+  }
   if (options.url === undefined)
     throw new BomwrightError(
       'E_USAGE',
@@ -138,13 +285,48 @@ export function tabRequest(baseUrl: string, options: TabOptions): BodyOf<'addCha
   };
 }
 
-/** Pins the dashboard tab to the channel; the created tab. */
-export async function publishTab(api: ServiceApi, options: TabOptions) {
-  return api.groupsAndTeams.addChannelTab({
+/** The app a listed tab belongs to, when the listing says (`teamsApp.id`). */
+function appOf(tab: TeamsTab): string | undefined {
+  const app = (tab as Record<string, unknown>).teamsApp;
+  return isRecord(app) && typeof app.id === 'string' ? app.id : undefined;
+}
+
+/**
+ * The channel's tab that is already this one, if any: for a static tab, a tab of the same app; for a configurable
+ * tab, one with the same name and dashboard URL (of the same app, when the listing names tabs' apps).
+ */
+export async function findPinnedTab(
+  api: ServiceApi,
+  options: TabOptions,
+  signal?: AbortSignal,
+): Promise<TeamsTab | undefined> {
+  const request = tabRequest(api.transport.baseUrl, options);
+  for await (const tab of api.groupsAndTeams.listChannelTabs({
     team: options.team,
     channel: options.channel,
-    body: tabRequest(api.transport.baseUrl, options),
-  });
+    signal,
+  })) {
+    const app = appOf(tab);
+    if (options.static === true) {
+      if (app === options.app) return tab;
+      continue;
+    }
+    if (app !== undefined && app !== options.app) continue;
+    if (tab.displayName === request.displayName && tab.configuration?.contentUrl === request.configuration?.contentUrl)
+      return tab;
+  }
+  return undefined;
+}
+
+/** Pins the dashboard tab to the channel unless the channel already has it: the tab, and whether it was pinned now. */
+export async function publishTab(api: ServiceApi, options: TabOptions): Promise<{ tab: TeamsTab; pinned: boolean }> {
+  const body = tabRequest(api.transport.baseUrl, options);
+  if (options.force !== true) {
+    const existing = await findPinnedTab(api, options);
+    if (existing !== undefined) return { tab: existing, pinned: false };
+  }
+  const tab = await api.groupsAndTeams.addChannelTab({ team: options.team, channel: options.channel, body });
+  return { tab, pinned: true };
 }
 
 export interface ForwardOptions {

@@ -53,6 +53,37 @@ export function recordSource(owner: Record<string, unknown>, operation: string, 
     properties.push({ name: SOURCE_PROPERTY, value });
 }
 
+/**
+ * Records that the values `operation` gives `owner` come from `resource` now: a source of the same operation on
+ * another resource (the label's previous subcategory, a previous request) is removed, so no source names where the
+ * values no longer come from.
+ */
+export function replaceSource(owner: Record<string, unknown>, operation: string, resource: string): void {
+  if (Array.isArray(owner.properties))
+    owner.properties = owner.properties.filter(
+      (p) =>
+        !(
+          isRecord(p) &&
+          p.name === SOURCE_PROPERTY &&
+          typeof p.value === 'string' &&
+          p.value.startsWith(`${operation} `) &&
+          p.value !== sourceValue(operation, resource)
+        ),
+    );
+  recordSource(owner, operation, resource);
+}
+
+/** Sets the `prefix`-named properties of `owner` to `values` exactly: one of the prefix not among them is removed. */
+export function setPropertiesUnder(owner: Record<string, unknown>, prefix: string, values: Map<string, string>): void {
+  if (Array.isArray(owner.properties)) {
+    owner.properties = owner.properties.filter(
+      (p) => !(isRecord(p) && typeof p.name === 'string' && p.name.startsWith(prefix) && !values.has(p.name)),
+    );
+    if ((owner.properties as unknown[]).length === 0) delete owner.properties;
+  }
+  for (const [name, value] of values) setProperty(owner, name, value);
+}
+
 /** Whether `owner` records a value from `operation` on `resource`. */
 export function hasSource(owner: Record<string, unknown>, operation: string, resource: string): boolean {
   const value = sourceValue(operation, resource);

@@ -12,6 +12,7 @@ import { BomwrightError, isBomwrightError } from '../errors.js';
 import type { ServiceApi } from '../service/api.js';
 import type { WorkbookTableColumn } from '../service/resources.js';
 import { validate } from '../validate/index.js';
+import { isDeepStrictEqual } from 'node:util';
 import { isRecord } from '../values.js';
 import { editableCopy, recordSource } from './records.js';
 
@@ -51,7 +52,10 @@ export interface RejectedRow {
 export interface ImportWorkbookResult {
   document: Record<string, unknown>;
   added: number;
+  /** Rows that changed the component they matched. */
   updated: number;
+  /** Rows whose component already had every value they carry (a second run of the same table). */
+  unchanged: number;
   rejected: RejectedRow[];
   /** Rows whose range was flagged in the workbook. */
   flagged: number;
@@ -287,7 +291,8 @@ export async function importWorkbook(
   return {
     document: copy,
     added: accepted.filter((t) => t.added).length,
-    updated: accepted.filter((t) => !t.added).length,
+    updated: accepted.filter((t) => !t.added && !isDeepStrictEqual(t.before, t.component)).length,
+    unchanged: accepted.filter((t) => !t.added && isDeepStrictEqual(t.before, t.component)).length,
     rejected,
     flagged,
     calls,

@@ -37,7 +37,7 @@ describe('bomwright enrich', () => {
     const { dir, file, env } = await setup();
     const dry = await runCli(['enrich', 'authors', 'bom.json', '--dry-run'], { cwd: dir, env });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('adele@contoso.example: phone +1 2065555557; has phishing-resistant method');
+    expect(dry.stdout).toContain('adele@contoso.example: phone +1 2065555557 written; has phishing-resistant method');
     expect(dry.stdout).toMatch(/~ metadata\.authors: \+\{[^\n]*"phone":"\+1 2065555557"\} -\{/);
     expect(dry.stdout).toContain('Would write bom.json as version 2 (dry run; 2 service calls)');
     expect(readFileSync(file, 'utf8')).toBe(BOM);
@@ -52,6 +52,37 @@ describe('bomwright enrich', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ changed: false, written: null, version: 2, calls: 2 });
     expect(readFileSync(file, 'utf8')).toBe(text);
+    const third = await runCli(['enrich', 'authors', 'bom.json'], { cwd: dir, env });
+    expect(third.stdout).toBe(
+      'adele@contoso.example: phone +1 2065555557 already there; has phishing-resistant method\nbom.json unchanged (version 2; 2 service calls)\n',
+    );
+  });
+
+  it("authors: says a hand-written phone is kept, never that it wrote the directory's, and counts contacts", async () => {
+    const dir = tempDir();
+    const doc = JSON.parse(BOM);
+    doc.metadata.authors = [
+      { name: 'Adele Vance', email: 'adele@contoso.example', phone: '+44 20 7946 0000' },
+      { name: 'Adele again', email: 'adele@contoso.example' },
+    ];
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc));
+    const env = { BOMWRIGHT_SERVICE_URL: api.emulator.url, BOMWRIGHT_TOKEN: await api.token() };
+    const run = await runCli(['enrich', 'authors', 'bom.json'], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe(
+      'adele@contoso.example: phone +1 2065555557 written in 1 of 2 contacts, hand-written phone kept in 1 of 2 contacts (the directory has +1 2065555557; not written); has phishing-resistant method',
+    );
+    const written = JSON.parse(readFileSync(path.join(dir, 'bom.json'), 'utf8'));
+    expect(written.metadata.authors.map((a: { phone?: string }) => a.phone)).toEqual([
+      '+44 20 7946 0000',
+      '+1 2065555557',
+    ]);
+    doc.metadata.authors = [doc.metadata.authors[0]];
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(doc));
+    const kept = await runCli(['enrich', 'authors', 'bom.json', '--dry-run'], { cwd: dir, env });
+    expect(kept.stdout.split('\n')[0]).toBe(
+      'adele@contoso.example: hand-written phone kept (the directory has +1 2065555557; not written); has phishing-resistant method',
+    );
   });
 
   it('a service error is one line with its code and request-id, exit 1, and the document untouched', async () => {

@@ -21,14 +21,45 @@ describe('bomwright import workbook', () => {
     const first = await runCli(args, { cwd: dir, env: await env() });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('row 4 (A4:F4): license "not a licence" is not an SPDX identifier or expression');
-    expect(first.stdout).toContain('3 components added, 0 updated, 1 row rejected');
+    expect(first.stdout).toContain('3 components added, 0 updated, 0 unchanged, 1 row rejected');
     expect(first.stdout).toContain('Wrote bom.json (new) (2 service calls)');
     const written = readFileSync(path.join(dir, 'bom.json'), 'utf8');
     expect(JSON.parse(written).components).toHaveLength(3);
     const validate = await runCli(['validate', 'bom.json'], { cwd: dir });
     expect(validate.code, validate.stdout).toBe(0);
     const second = await runCli(args, { cwd: dir, env: await env() });
-    expect(second.stdout).toContain('bom.json unchanged (version 1; 2 service calls)');
+    expect(second.stdout).toContain(
+      '0 components added, 0 updated, 3 unchanged, 1 row rejected\nbom.json unchanged (version 1; 2 service calls)\n',
+    );
+    // --spec-version shapes a new BOM only: with the BOM there it is refused, not ignored.
+    const versioned = await runCli([...args, '--spec-version', '1.5'], { cwd: dir, env: await env() });
+    expect(versioned.code).toBe(2);
+    expect(versioned.stderr).toBe(
+      'bomwright: E_USAGE: --spec-version is for a new BOM, and bom.json exists (it keeps its own spec version): drop --spec-version, or name a new file with -o\n',
+    );
+    // A dry run with --flag says which rows would be flagged (it writes nothing to the workbook).
+    const dry = await runCli([...args, '--flag', '--dry-run'], { cwd: dir, env: await env() });
+    expect(dry.stdout).toContain('is not an SPDX identifier or expression (would be flagged)\n');
+    // Key options without --key, and --key with --drop-signatures, are refused, not ignored.
+    for (const [extra, message] of [
+      [
+        ['--key-id', 'k'],
+        '--key-id goes with --key (the key that re-signs what the change invalidates): add --key FILE, or drop it',
+      ],
+      [
+        ['--passphrase-env', 'P', '--cert-chain', 'c.pem'],
+        '--passphrase-env, --cert-chain go with --key (the key that re-signs what the change invalidates): add --key FILE, or drop them',
+      ],
+      [
+        ['--key', 'k.pem', '--drop-signatures'],
+        '--key re-signs what the change invalidates and --drop-signatures removes it: choose one',
+      ],
+    ] as const) {
+      const refused = await runCli([...args, ...extra], { cwd: dir, env: await env() });
+      expect(refused.code, extra.join(' ')).toBe(2);
+      expect(refused.stderr).toBe(`bomwright: E_USAGE: ${message}\n`);
+    }
+    expect(readFileSync(path.join(dir, 'bom.json'), 'utf8')).toBe(written);
     expect(readFileSync(path.join(dir, 'bom.json'), 'utf8')).toBe(written);
   });
 
@@ -66,7 +97,7 @@ describe('bomwright import workbook', () => {
 });
 
 describe('bomwright publish and notify', () => {
-  it('publish thread: --dry-run shows the reply and sends nothing; then the reply is sent', async () => {
+  it('publish thread: --dry-run shows the reply and sends nothing (it only reads); then the reply is sent', async () => {
     const dir = tempDir();
     writeFileSync(
       path.join(dir, 'bom.json'),
@@ -77,7 +108,7 @@ describe('bomwright publish and notify', () => {
     const dry = await runCli([...args, '--dry-run'], { cwd: dir, env: await env() });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^Would reply in thread .*"contentBytes":"\(\d+ base64 characters\)"/);
-    expect(requests).toEqual([]);
+    expect(requests.map((line) => line.split(' ')[0])).toEqual(['GET']);
     const sent = await runCli([...args, '--format', 'json'], { cwd: dir, env: await env() });
     expect(sent.code, sent.stderr).toBe(0);
     expect(JSON.parse(sent.stdout)).toMatchObject({ dryRun: false, attachment: 'file' });
@@ -120,12 +151,49 @@ describe('bomwright publish and notify', () => {
     expect(pinned.stdout).toMatch(/^Pinned tab "Release wiki"/);
   });
 
+  it('publish tab --static refuses --name and --url (the spec: they must not be sent), one line, exit 2, nothing sent', async () => {
+    const args = [
+      'publish',
+      'tab',
+      '--team',
+      G,
+      '--channel',
+      SEED_IDS.channels.builds,
+      '--app',
+      SEED_IDS.teamsApps.wiki,
+    ];
+    for (const [extra, given] of [
+      [['--name', 'X'], '--name'],
+      [['--url', 'https://x.example'], '--url'],
+      [['--name', 'X', '--url', 'https://x.example'], '--name and --url'],
+    ] as const) {
+      requests.length = 0;
+      const result = await runCli([...args, '--static', ...extra], { env: await env() });
+      expect(result.code, given).toBe(2);
+      expect(result.stderr).toBe(
+        `bomwright: E_USAGE: A static tab takes its name and configuration from the app, and the spec says they must not be sent: drop ${given}, or pin a configurable tab without --static\n`,
+      );
+      expect(result.stdout).toBe('');
+      expect(requests).toEqual([]);
+    }
+  });
+
   it('publish bundle and notify forward; an address that is not one is a usage error', async () => {
     const bundle = await runCli(['publish', 'bundle', '--bundle', '123456!90', '--item', '123456!87'], {
       env: await env(),
     });
     expect(bundle.code, bundle.stderr).toBe(0);
     expect(bundle.stdout).toBe('Added drive item 123456!87 to bundle 123456!90\n');
+    requests.length = 0;
+    const again = await runCli(['publish', 'bundle', '--bundle', '123456!90', '--item', '123456!87'], {
+      env: await env(),
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('Drive item 123456!87 is already in bundle 123456!90; nothing changed\n');
+    // No route of the spec lists a bundle's children: the rerun's one call is the add the service refuses.
+    expect(requests.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'POST /v1.0/drive/bundles/123456!90/children 409',
+    ]);
     const forward = await runCli(
       [
         'notify',
@@ -144,5 +212,99 @@ describe('bomwright publish and notify', () => {
     const bad = await runCli(['notify', 'forward', '--event', 'e', '--to', 'dana'], { env: await env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"dana" is not an email address/);
+  });
+});
+
+describe('publish, run again (a CI rerun)', () => {
+  const calls = () => requests.map((line) => line.split(' ').slice(0, 2).join(' '));
+
+  it('publish thread: the second run only reads, says the version is already there, exit 0; --force replies again', async () => {
+    const dir = tempDir();
+    const serial = 'urn:uuid:6f1c3e55-0b7a-4c1e-9d2f-1a2b3c4d5e6f';
+    writeFileSync(
+      path.join(dir, 'app.cdx.json'),
+      JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', serialNumber: serial, version: 5, components: [] }),
+    );
+    const thread = SEED_IDS.threads.suppliers;
+    const args = ['publish', 'thread', 'app.cdx.json', '--group', G, '--thread', thread];
+    const first = await runCli(args, { cwd: dir, env: await env() });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^Replied in thread .*: app\.cdx\.json attached \(\d+ bytes\)\n/);
+    requests.length = 0;
+    const second = await runCli(args, { cwd: dir, env: await env() });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(
+      new RegExp(
+        `^Already published in thread ${thread} of group ${G} \\(post [^)]+\\): ${serial} version 5; nothing sent \\(--force replies again\\)\\n$`,
+      ),
+    );
+    // The figure: calls made by a second publish run, reads only.
+    expect(calls()).toEqual([`GET /v1.0/groups/${G}/threads/${thread}/posts`]);
+    const json = await runCli([...args, '--format', 'json'], { cwd: dir, env: await env() });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      published: false,
+      identity: `${serial} version 5`,
+      sameContent: true,
+      existingPost: expect.any(String),
+    });
+    const dry = await runCli([...args, '--dry-run'], { cwd: dir, env: await env() });
+    expect(dry.stdout).toMatch(/^Already published in thread .*; would send nothing\n$/);
+    requests.length = 0;
+    const forced = await runCli([...args, '--force'], { cwd: dir, env: await env() });
+    expect(forced.stdout).toMatch(/^Replied in thread /);
+    expect(calls()).toEqual([`POST /v1.0/groups/${G}/threads/${thread}/reply`]);
+  });
+
+  it('publish thread of a changed but unbumped BOM says so, and sends nothing', async () => {
+    const dir = tempDir();
+    const serial = 'urn:uuid:6f1c3e55-0b7a-4c1e-9d2f-1a2b3c4d5e70';
+    const write = (components: unknown[]) =>
+      writeFileSync(
+        path.join(dir, 'bom.json'),
+        JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', serialNumber: serial, version: 2, components }),
+      );
+    write([]);
+    const args = ['publish', 'thread', 'bom.json', '--group', G, '--thread', SEED_IDS.threads.suppliers];
+    expect((await runCli(args, { cwd: dir, env: await env() })).code).toBe(0);
+    write([{ type: 'library', name: 'x' }]);
+    requests.length = 0;
+    const second = await runCli(args, { cwd: dir, env: await env() });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(
+      "nothing sent (--force replies again). That post's BOM has this serial number and version but other content: bump the version (bomwright bump) to publish the change\n",
+    );
+    expect(calls().every((call) => call.startsWith('GET '))).toBe(true);
+  });
+
+  it('publish tab: the second run only reads, says which tab is there, exit 0; --force pins another', async () => {
+    const channel = SEED_IDS.channels.builds;
+    const args = [
+      'publish',
+      'tab',
+      '--team',
+      G,
+      '--channel',
+      channel,
+      '--app',
+      SEED_IDS.teamsApps.dashboard,
+      '--url',
+      'https://dashboard.contoso.example/sbom/6.0',
+      '--name',
+      'SBOM 6.0',
+    ];
+    const first = await runCli(args, { env: await env() });
+    expect(first.code, first.stderr).toBe(0);
+    const id = /^Pinned tab "SBOM 6\.0" \(([^)]+)\)/.exec(first.stdout)?.[1];
+    expect(id).toBeDefined();
+    requests.length = 0;
+    const second = await runCli(args, { env: await env() });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(
+      `Already pinned to channel ${channel}: tab "SBOM 6.0" (${id}); nothing sent (--force pins another)\n`,
+    );
+    expect(calls()).toEqual([`GET /v1.0/teams/${G}/channels/${encodeURIComponent(channel)}/tabs`]);
+    const forced = await runCli([...args, '--force'], { env: await env() });
+    expect(forced.stdout).toMatch(/^Pinned tab "SBOM 6\.0" \(/);
+    expect(forced.stdout).not.toContain(id);
   });
 });

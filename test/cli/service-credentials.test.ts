@@ -171,7 +171,9 @@ describe('no token on stdout or stderr', () => {
   it('a success whose answer echoes it: the lines and report quote the service without the token', async () => {
     const echo = await hostile((request, response) => {
       const raw = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-      json(response, 201, { id: 'tab-1', displayName: `tab ${raw}`, webUrl: `https://x.example/?t=${raw}` });
+      // publish tab reads the channel's tabs first: none there, so it pins.
+      if (request.method === 'GET') json(response, 200, { value: [] });
+      else json(response, 201, { id: 'tab-1', displayName: `tab ${raw}`, webUrl: `https://x.example/?t=${raw}` });
     });
     for (const format of ['text', 'json']) {
       const run = await runCli(

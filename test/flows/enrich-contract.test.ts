@@ -291,10 +291,18 @@ describe('enrich authors', () => {
         email: 'patti@contoso.example',
         status: 'found',
         phone: '+1 4255550122',
+        phoneContacts: { written: 1, unchanged: 0, kept: 0 },
         phishingResistant: true,
         contacts: 1,
       },
-      { email: 'lee@contoso.example', status: 'found', phone: '+1 4255550133', phishingResistant: false, contacts: 1 },
+      {
+        email: 'lee@contoso.example',
+        status: 'found',
+        phone: '+1 4255550133',
+        phoneContacts: { written: 1, unchanged: 0, kept: 0 },
+        phishingResistant: false,
+        contacts: 1,
+      },
     ]);
   });
 
@@ -314,7 +322,14 @@ describe('enrich authors', () => {
       service,
     );
     expect(result.people).toEqual([
-      { email: 'Adele@Contoso.example', status: 'found', phone: '+1 2065555557', phishingResistant: true, contacts: 2 },
+      {
+        email: 'Adele@Contoso.example',
+        status: 'found',
+        phone: '+1 2065555557',
+        phoneContacts: { written: 2, unchanged: 0, kept: 0 },
+        phishingResistant: true,
+        contacts: 2,
+      },
       { email: 'ghost@contoso.example', status: 'unknown', contacts: 1 },
       {
         email: 'isaiah@contoso.example',

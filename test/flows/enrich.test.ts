@@ -149,6 +149,20 @@ describe('enrich authors', () => {
     const kept = await enrichAuthors(written, service);
     expect((kept.document as Body).metadata.authors[0].phone).toBe('+1 555 0100');
     expect(sources((kept.document as Body).metadata)).not.toContain('listPhoneMethods users/adele@contoso.example');
+    // The report says what became of the phone in each of Adele's two contacts: one kept, one written.
+    expect(kept.people.find((p) => p.email === 'adele@contoso.example')).toMatchObject({
+      phone: '+1 2065555557',
+      phoneContacts: { written: 1, unchanged: 0, kept: 1 },
+    });
+    // A hand-written phone that is the directory's number is already there, and stays the person's (no source).
+    (written.metadata as Body).authors[0].phone = '+1 2065555557';
+    const same = await enrichAuthors(written, service);
+    expect(same.people.find((p) => p.email === 'adele@contoso.example')?.phoneContacts).toEqual({
+      written: 1,
+      unchanged: 1,
+      kept: 0,
+    });
+    expect(sources((same.document as Body).metadata)).not.toContain('listPhoneMethods users/adele@contoso.example');
   });
 
   it('refuses CycloneDX 1.2 (no properties to record sources in)', async () => {
@@ -191,6 +205,57 @@ describe('enrich label and approval', () => {
     expect(sources(metadata)).toEqual([
       `getSubcategoryTemplate security/labels/categories/${CATEGORY}/subcategories/${SUBCATEGORY}`,
     ]);
+  });
+
+  it('a label changed to another subcategory names only the new one as its source, and keeps no value of the old', async () => {
+    const DEPARTMENT = '0d4c3b2a-8001-4e5f-9a6b-7c8d9e0f1a01';
+    const ENGINEERING = '2ac39915-dbeb-e933-82e2-92b981835fa0';
+    const FINANCE = '3bd4aa26-ecfc-f044-93f3-a3ca92946fb1';
+    const engineering = await enrichLabel(bom(), service, { category: DEPARTMENT, subcategory: ENGINEERING });
+    const metadata = (engineering.document as Body).metadata;
+    // A value only the old label had, the person's own property, and another flow's source.
+    metadata.properties.push(
+      { name: 'bomwright:label:formerOnly', value: 'old' },
+      { name: 'bomwright:labelling', value: 'mine' },
+      { name: 'bomwright:source', value: 'listPhoneMethods users/adele@contoso.example' },
+    );
+    const finance = await enrichLabel(engineering.document, service, { category: DEPARTMENT, subcategory: FINANCE });
+    const after = (finance.document as Body).metadata;
+    expect(sources(after)).toEqual([
+      'listPhoneMethods users/adele@contoso.example',
+      `getSubcategoryTemplate security/labels/categories/${DEPARTMENT}/subcategories/${FINANCE}`,
+    ]);
+    expect(properties(after)).toEqual({
+      'bomwright:label:displayName': 'Finance',
+      'bomwright:label:id': FINANCE,
+      'bomwright:label:createdBy': 'Patti Fernandez',
+      'bomwright:label:createdByUserId': SEED_IDS.users.patti,
+      'bomwright:label:createdDateTime': '2026-03-24T02:10:00Z',
+      'bomwright:labelling': 'mine',
+    });
+    // The same label again changes nothing.
+    const again = await enrichLabel(finance.document, service, { category: DEPARTMENT, subcategory: FINANCE });
+    expect(again.document).toEqual(finance.document);
+  });
+
+  it('an approval from another request names only that request, and keeps no value of the old', async () => {
+    const first = await enrichApproval(bom(), service, { request: SEED_IDS.assignmentRequests.delivered });
+    const clean = structuredClone(first.document);
+    const metadata = (first.document as Body).metadata;
+    metadata.properties.push(
+      { name: 'bomwright:approval:formerOnly', value: 'old' },
+      {
+        name: 'bomwright:source',
+        value: 'getAssignmentRequest identityGovernance/entitlementManagement/assignmentRequests/old',
+      },
+    );
+    const second = await enrichApproval(first.document, service, { request: SEED_IDS.assignmentRequests.delivered });
+    const after = (second.document as Body).metadata;
+    expect(sources(after)).toEqual([
+      `getAssignmentRequest identityGovernance/entitlementManagement/assignmentRequests/${SEED_IDS.assignmentRequests.delivered}`,
+    ]);
+    expect(properties(after)['bomwright:approval:formerOnly']).toBeUndefined();
+    expect(second.document).toEqual(clean);
   });
 
   it('records a delivered request with its package and requestor, lists policy requirements first, refuses one not delivered', async () => {

@@ -164,15 +164,16 @@ describe('thread reply', () => {
     expect(requests).toEqual([]);
   });
 
-  it('posts to the group thread, or through the conversation when one is named', async () => {
+  it('reads the posts, then posts to the group thread, or through the conversation when one is named', async () => {
     requests.length = 0;
     await publishThread(JSON.stringify(doc()), service, { group: G, thread: THREAD });
     expect(requests.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([
+      `GET /v1.0/groups/${G}/threads/${THREAD}/posts`,
       `POST /v1.0/groups/${G}/threads/${THREAD}/reply`,
     ]);
     requests.length = 0;
     const conversation = SEED_IDS.conversations.review;
-    await publishThread(JSON.stringify(doc()), service, { group: G, conversation, thread: THREAD });
+    await publishThread(JSON.stringify(doc()), service, { group: G, conversation, thread: THREAD, force: true });
     expect(requests.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([
       `POST /v1.0/groups/${G}/conversations/${conversation}/threads/${THREAD}/reply`,
     ]);

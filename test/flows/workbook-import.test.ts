@@ -72,14 +72,24 @@ describe('import workbook', () => {
     });
     expect(doc.components[1]).toMatchObject({ 'bom-ref': 'bar', purl: 'pkg:npm/libbar@1.0.4' });
     expect(doc.components[2]).toEqual(existing.components[2]);
-    expect(result).toMatchObject({ added: 1, updated: 2 });
+    expect(result).toMatchObject({ added: 1, updated: 2, unchanged: 0 });
     const first = await commitChange(existing, result.document);
     expect(first).toMatchObject({ changed: true, version: 2 });
     const again = await importWorkbook(first.document, service, {
       itemPath: 'Documents/Inventory.xlsx',
       table: 'ComponentTable',
     });
+    // The second run says what it did: nothing updated, every row's component already as the row says.
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 3 });
     expect((await commitChange(first.document, again.document)).changed).toBe(false);
+    // One component changed by hand since: that row updates it again, the others are unchanged.
+    const edited = structuredClone(first.document) as Body;
+    edited.components[1].version = '0.9';
+    const third = await importWorkbook(edited, service, {
+      itemPath: 'Documents/Inventory.xlsx',
+      table: 'ComponentTable',
+    });
+    expect(third).toMatchObject({ added: 0, updated: 1, unchanged: 2 });
   });
 
   it('maps other headers to fields, and refuses a table without a name column', async () => {

@@ -1,7 +1,7 @@
 /** `bomwright enrich authors|label|approval FILE`: the organisation's records from the service, into the BOM. */
 import type { Argv } from 'yargs';
 import { enrichApproval } from '../../flows/approval.js';
-import { enrichAuthors } from '../../flows/authors.js';
+import { enrichAuthors, type PersonReport } from '../../flows/authors.js';
 import { enrichLabel } from '../../flows/label.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { documentFlowOptions, runDocumentFlow, type FlowArgv } from '../document-flow.js';
@@ -19,11 +19,22 @@ function authors(argv: EnrichArgv, context: CliContext): Promise<number> {
     const result = await enrichAuthors(document, api, { concurrency: argv.concurrency });
     const lines = result.people.map((person) => {
       if (person.status === 'unknown') return `${person.email}: not in the directory (left as it is)`;
-      const phone = person.phone === undefined ? `no phone (${person.phoneNote})` : `phone ${person.phone}`;
-      return `${person.email}: ${phone}; ${person.phishingResistant ? 'has' : 'has no'} phishing-resistant method`;
+      return `${person.email}: ${phoneLine(person)}; ${person.phishingResistant ? 'has' : 'has no'} phishing-resistant method`;
     });
     return { document: result.document, calls: result.calls, lines, report: { people: result.people } };
   });
+}
+
+/** What the run did to the person's phone in the document: only what changed is said to be written. */
+function phoneLine(person: PersonReport): string {
+  if (person.phone === undefined) return `no phone (${person.phoneNote})`;
+  const { written, unchanged, kept } = person.phoneContacts ?? { written: 0, unchanged: 0, kept: 0 };
+  const contacts = (n: number) => (n === person.contacts ? '' : ` in ${n} of ${person.contacts} contacts`);
+  const parts: string[] = [];
+  if (written > 0) parts.push(`phone ${person.phone} written${contacts(written)}`);
+  if (unchanged > 0) parts.push(`phone ${person.phone} already there${contacts(unchanged)}`);
+  if (kept > 0) parts.push(`hand-written phone kept${contacts(kept)} (the directory has ${person.phone}; not written)`);
+  return parts.join(', ');
 }
 
 function label(argv: EnrichArgv, context: CliContext): Promise<number> {

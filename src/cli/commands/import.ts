@@ -1,4 +1,6 @@
 /** `bomwright import workbook`: a component inventory from a workbook table into a BOM, created or updated. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Argv } from 'yargs';
 import { initDocument } from '../../author/init.js';
 import { BomwrightError } from '../../errors.js';
@@ -35,6 +37,12 @@ async function runImport(argv: ImportArgv, context: CliContext): Promise<number>
   if ((argv.item === undefined) === (argv.path === undefined))
     throw new BomwrightError('E_USAGE', 'Name the workbook with --item ID or --path PATH (one of the two)');
   const map = parseMap(argv.map);
+  // --spec-version shapes a new BOM only: with a BOM that exists it would be ignored, so it is refused.
+  if (argv.specVersion !== undefined && argv.output !== undefined && existsSync(path.resolve(context.cwd, argv.output)))
+    throw new BomwrightError(
+      'E_USAGE',
+      `--spec-version is for a new BOM, and ${argv.output} exists (it keeps its own spec version): drop --spec-version, or name a new file with -o`,
+    );
   // -o names the BOM to update, or to create when it does not exist yet; without it the new BOM is printed.
   const flowArgv: FlowArgv = { ...argv, file: argv.output, output: undefined };
   return runDocumentFlow(
@@ -49,19 +57,25 @@ async function runImport(argv: ImportArgv, context: CliContext): Promise<number>
         flag: argv.flag,
         dryRun,
       });
+      const flagged = argv.flag ? (dryRun ? ' (would be flagged)' : ' (flagged)') : '';
       const lines = result.rejected.map(
-        (row) =>
-          `row ${row.row} (${row.address}): ${row.problems.join('; ')}${argv.flag && !dryRun ? ' (flagged)' : ''}`,
+        (row) => `row ${row.row} (${row.address}): ${row.problems.join('; ')}${flagged}`,
       );
       lines.push(
-        `${result.added} component${result.added === 1 ? '' : 's'} added, ${result.updated} updated, ${result.rejected.length} row${result.rejected.length === 1 ? '' : 's'} rejected`,
+        `${result.added} component${result.added === 1 ? '' : 's'} added, ${result.updated} updated, ${result.unchanged} unchanged, ${result.rejected.length} row${result.rejected.length === 1 ? '' : 's'} rejected`,
       );
       // The summary goes where the document does not.
       return {
         document: result.document,
         calls: result.calls,
         lines,
-        report: { added: result.added, updated: result.updated, rejected: result.rejected, flagged: result.flagged },
+        report: {
+          added: result.added,
+          updated: result.updated,
+          unchanged: result.unchanged,
+          rejected: result.rejected,
+          flagged: result.flagged,
+        },
       };
     },
     () => initDocument({ toolVersion: context.toolVersion, specVersion: argv.specVersion }),

@@ -3,6 +3,9 @@ import type { Argv } from 'yargs';
 import { readFileOrFail } from '../../node/files.js';
 import { DEFAULT_MAX_SIZE } from '../../validate/index.js';
 import {
+  bomIdentity,
+  findPinnedTab,
+  findPublishedReply,
   notifyForward,
   forwardRequest,
   publishBundle,
@@ -33,6 +36,7 @@ interface PublishArgv extends ActionArgv {
   event?: string;
   user?: string;
   to?: string[];
+  force: boolean;
 }
 
 const shown = (body: unknown) =>
@@ -50,32 +54,71 @@ async function thread(argv: PublishArgv, context: CliContext): Promise<number> {
     comment: argv.comment,
     link: argv.link,
     fileName: path.basename(file),
+    force: argv.force,
   };
+  const where = `thread ${argv.thread} of group ${argv.group}`;
   return runServiceAction(argv, context, async (api, dryRun) => {
-    const reply = dryRun ? await threadReply(text, options) : await publishThread(text, api, options);
-    const how =
-      reply.attachment === 'file' ? `attached (${reply.bytes} bytes)` : `linked (${reply.bytes} bytes): ${argv.link}`;
-    return {
-      lines: dryRun
-        ? [`Would reply in thread ${argv.thread} of group ${argv.group}: ${shown(reply.body)}`]
-        : [`Replied in thread ${argv.thread} of group ${argv.group}: ${path.basename(file)} ${how}`, reply.summary],
-      report: {
-        group: argv.group,
-        thread: argv.thread,
-        attachment: reply.attachment,
-        bytes: reply.bytes,
-        summary: reply.summary,
-      },
+    const identity = bomIdentity(text);
+    if (dryRun) {
+      const reply = await threadReply(text, options);
+      const existing = argv.force ? undefined : await findPublishedReply(text, api, options);
+      return {
+        lines: [
+          existing === undefined
+            ? `Would reply in ${where}: ${shown(reply.body)}`
+            : `${alreadyInThread(where, identity.label, existing)}; would send nothing`,
+        ],
+        report: {
+          group: argv.group,
+          thread: argv.thread,
+          identity: identity.label,
+          published: false,
+          ...existingOf(existing),
+        },
+      };
+    }
+    const reply = await publishThread(text, api, options);
+    const report = {
+      group: argv.group,
+      thread: argv.thread,
+      identity: identity.label,
+      published: reply.published,
+      ...existingOf(reply.existing),
+      attachment: reply.attachment,
+      bytes: reply.bytes,
+      summary: reply.summary,
     };
+    if (!reply.published) return { lines: [alreadyInThread(where, identity.label, reply.existing!)], report };
+    const how =
+      reply.attachment === 'file'
+        ? `attached (${reply.bytes} bytes${argv.link === undefined ? '' : '; under 3 MB, so --link was not needed'})`
+        : `linked (${reply.bytes} bytes): ${argv.link}`;
+    return { lines: [`Replied in ${where}: ${path.basename(file)} ${how}`, reply.summary], report };
   });
+}
+
+const existingOf = (existing: { postId: string; sameContent: boolean } | undefined) =>
+  existing === undefined ? {} : { existingPost: existing.postId, sameContent: existing.sameContent };
+
+function alreadyInThread(where: string, label: string, existing: { postId: string; sameContent: boolean }): string {
+  const line = `Already published in ${where} (post ${existing.postId}): ${label}; nothing sent (--force replies again)`;
+  return existing.sameContent
+    ? line
+    : `${line}. That post's BOM has this serial number and version but other content: bump the version (bomwright bump) to publish the change`;
 }
 
 function bundle(argv: PublishArgv, context: CliContext): Promise<number> {
   return runServiceAction(argv, context, async (api, dryRun) => {
-    if (!dryRun) await publishBundle(api, { bundle: argv.bundle!, item: argv.item! });
+    const report = { bundle: argv.bundle, item: argv.item };
+    if (dryRun) return { lines: [`Would add drive item ${argv.item} to bundle ${argv.bundle}`], report };
+    const { added } = await publishBundle(api, { bundle: argv.bundle!, item: argv.item! });
     return {
-      lines: [`${dryRun ? 'Would add' : 'Added'} drive item ${argv.item} to bundle ${argv.bundle}`],
-      report: { bundle: argv.bundle, item: argv.item },
+      lines: [
+        added
+          ? `Added drive item ${argv.item} to bundle ${argv.bundle}`
+          : `Drive item ${argv.item} is already in bundle ${argv.bundle}; nothing changed`,
+      ],
+      report: { ...report, added },
     };
   });
 }
@@ -88,18 +131,31 @@ function tab(argv: PublishArgv, context: CliContext): Promise<number> {
     url: argv.url,
     name: argv.name,
     static: argv.static,
+    force: argv.force,
   };
+  const already = (tab: { id?: string | null; displayName?: string | null }) =>
+    `Already pinned to channel ${argv.channel}: tab ${JSON.stringify(tab.displayName ?? '')} (${tab.id}); nothing sent (--force pins another)`;
   return runServiceAction(argv, context, async (api, dryRun) => {
     if (dryRun) {
       const body = tabRequest(api.transport.baseUrl, options);
-      return { lines: [`Would pin to channel ${argv.channel}: ${JSON.stringify(body)}`], report: { request: body } };
+      const existing = argv.force ? undefined : await findPinnedTab(api, options);
+      return {
+        lines: [
+          existing === undefined
+            ? `Would pin to channel ${argv.channel}: ${JSON.stringify(body)}`
+            : `${already(existing)}; would send nothing`,
+        ],
+        report: { request: body, pinned: false, ...(existing === undefined ? {} : { tab: existing }) },
+      };
     }
-    const created = await publishTab(api, options);
+    const { tab: result, pinned } = await publishTab(api, options);
     return {
       lines: [
-        `Pinned tab ${JSON.stringify(created.displayName ?? '')} (${created.id}) to channel ${argv.channel}${created.webUrl ? `: ${created.webUrl}` : ''}`,
+        pinned
+          ? `Pinned tab ${JSON.stringify(result.displayName ?? '')} (${result.id}) to channel ${argv.channel}${result.webUrl ? `: ${result.webUrl}` : ''}`
+          : already(result),
       ],
-      report: { tab: created },
+      report: { tab: result, pinned },
     };
   });
 }
@@ -138,7 +194,12 @@ export const publishCommand: CliCommand = {
                 .option('thread', { type: 'string', demandOption: true, describe: 'thread id' })
                 .option('conversation', { type: 'string', describe: 'conversation id (the other path form)' })
                 .option('comment', { type: 'string', describe: 'text before the validation summary' })
-                .option('link', { type: 'string', describe: 'for a BOM of 3 MB or more: the URL to link instead' }),
+                .option('link', { type: 'string', describe: 'for a BOM of 3 MB or more: the URL to link instead' })
+                .option('force', {
+                  type: 'boolean',
+                  default: false,
+                  describe: 'Reply even when the thread already carries this BOM version',
+                }),
             run(thread, context, done),
           )
           .command(
@@ -164,6 +225,11 @@ export const publishCommand: CliCommand = {
                   type: 'boolean',
                   default: false,
                   describe: "the app's static tab: pinned without name or configuration, which come from the app",
+                })
+                .option('force', {
+                  type: 'boolean',
+                  default: false,
+                  describe: 'Pin even when the channel already has this tab',
                 }),
             run(tab, context, done),
           )
