@@ -15,6 +15,8 @@ import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type Xml
 import { checkIdentity } from './checks/identity.js';
 import { checkReferences } from './checks/references.js';
 import { indexDocument } from './document-index.js';
+import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
+import type { Profile } from './profiles/model.js';
 import { versionRule, type Baseline } from './version-rule.js';
 
 /** XML text starts, after white space, with markup; JSON never does. */
@@ -29,12 +31,14 @@ export interface XmlValidation {
   diagnostics: Diagnostic[];
   formatId?: string;
   document?: Record<string, unknown>;
+  profiles?: ProfileResult[];
 }
 
 export interface XmlValidateOptions {
   specVersion?: string;
   signatures?: 'verify' | 'require' | 'ignore';
   baseline?: Baseline;
+  profiles?: readonly Profile[];
 }
 
 /** The rules' view of an XML version: the JSON row of the same version (1.0 and 1.1 have none: 1.2's rules). */
@@ -118,12 +122,21 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
   if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
   ruleDiagnostics.push(...signatureDiagnostics(scanned.root, options.signatures ?? 'verify'));
   const located = ruleDiagnostics.map((d) => locateInModel(d, model, at));
-  // A rule that explains a place replaces the schema's complaint there (as for JSON).
+  // A rule that explains a place replaces the schema's complaint there (as for JSON); a profile's finding does not.
   const explained = new Set(located.filter((d) => d.pointer !== '').map((d) => d.pointer));
+  const profiled =
+    options.profiles === undefined || options.profiles.length === 0
+      ? undefined
+      : evaluateProfiles(document, options.profiles);
   return {
-    diagnostics: [...located, ...fromSchema.filter((d) => !explained.has(d.pointer))],
+    diagnostics: [
+      ...located,
+      ...fromSchema.filter((d) => !explained.has(d.pointer)),
+      ...(profiled?.diagnostics.map((d) => locateInModel(d, model, at)) ?? []),
+    ],
     formatId: format.id,
     document,
+    ...(profiled === undefined ? {} : { profiles: profiled.results }),
   };
 }
 
