@@ -83,7 +83,8 @@ describe('the published tarball', () => {
       /^LICENSE$/,
       /^bin\/bomwright\.cjs$/,
       /^dist\/bundle\/(cli|worker|emulator|service|libxml2)\.cjs$/,
-      /^schema\/emulator-seed\.schema\.json$/,
+      /^schema\/(emulator-seed|profile)\.schema\.json$/,
+      /^profiles\/[\w.-]+\.json$/,
       /^dist\/runtime\/code-cache\.(cjs|js|d\.ts)$/,
       /^dist\/(?!build\/|cli\/|action\/)[\w/-]+\.(js|d\.ts)$/,
       /^generated\/validators\/[\w.-]+\.cjs$/,
@@ -102,6 +103,13 @@ describe('the published tarball', () => {
       'dist/bundle/emulator.cjs',
       'dist/emulator/index.js',
       'schema/emulator-seed.schema.json',
+      // The built-in compliance profiles are data files, read at run time, and their format's schema.
+      'schema/profile.schema.json',
+      'profiles/ntia-2021.json',
+      'profiles/cisa-2025.json',
+      'profiles/bsi-2.0.json',
+      'profiles/bsi-2.1.json',
+      'profiles/cra.json',
     ])
       expect(files).toContain(needed);
     expect(files.filter((f) => f.startsWith('generated/validators/'))).toHaveLength(7);
