@@ -135,3 +135,48 @@ describe('the profile format', () => {
     expect(() => resolveProfile(typo, load)).toThrow('Profile child: base has no requirement "bb" (did you mean "b"?)');
   });
 });
+
+describe('the README', () => {
+  it('shows a complete policy that parses, extends ntia-2021 and judges documents as it says', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)]
+      .map((m) => m[1]!)
+      .find((b) => b.includes('"name": "acme"'));
+    expect(block).toBeDefined();
+    const value = JSON.parse(block!) as unknown;
+    expect(validateSchema(value), JSON.stringify(validateSchema.errors?.slice(0, 3))).toBe(true);
+    const { loadProfiles } = await import('../../../src/index.js');
+    const base = loadProfiles(['ntia-2021'])[0]!;
+    const policy = resolveProfile(parseProfile(value, 'README'), () =>
+      parseProfile(JSON.parse(readFileSync(path.join(ROOT, 'profiles/ntia-2021.json'), 'utf8')), 'ntia-2021'),
+    );
+    expect(policy.requirements.map((r) => r.id)).toEqual([
+      ...base.requirements.map((r) => r.id).filter((id) => id !== 'component.identifier'),
+      'licence.allowed',
+      'licence.denied',
+      'component.denied',
+      'supplier.commercial',
+      'library.hash',
+    ]);
+    expect(policy.requirements.find((r) => r.id === 'timestamp')?.level).toBe('SHOULD');
+    const { evaluateProfiles } = await import('../../../src/validate/profiles/evaluate.js');
+    const lodash = {
+      type: 'library',
+      name: 'lodash',
+      version: '4.17.20',
+      purl: 'pkg:npm/lodash@4.17.20',
+      licenses: [{ expression: 'MIT OR AGPL-3.0-only' }],
+      hashes: [{ alg: 'SHA-1', content: 'ab' }],
+    };
+    const found = evaluateProfiles({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [lodash] }, [policy])
+      .diagnostics.map((d) => d.ruleId)
+      .filter((id) => !id.startsWith('profile/acme/component.') || id === 'profile/acme/component.denied');
+    expect(found.sort()).toEqual([
+      'profile/acme/component.denied',
+      'profile/acme/dependency-relationship',
+      'profile/acme/library.hash',
+      'profile/acme/sbom-author',
+      'profile/acme/timestamp',
+    ]);
+  });
+});
