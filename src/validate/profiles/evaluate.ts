@@ -149,40 +149,40 @@ class DocumentFacts {
   }
 }
 
-/** Every value at `path` below `from`, entering arrays on the way and at the end; own members only. */
-function valuesAt(from: unknown, path: Path): unknown[] {
-  let current: unknown[] = [from];
-  for (const segment of path) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (Array.isArray(value)) {
-        for (const item of value) if (isRecord(item) && Object.hasOwn(item, segment)) next.push(item[segment]);
-      } else if (isRecord(value) && Object.hasOwn(value, segment)) next.push(value[segment]);
-    }
-    if (next.length === 0) return next;
-    current = next;
+/**
+ * Whether some value at `path` below `from` meets `test`, entering arrays on the way and at the end; own members
+ * only. No arrays are built: this runs for every requirement on every component.
+ */
+function anyAt(value: unknown, path: Path, i: number, test: (value: unknown) => boolean): boolean {
+  if (Array.isArray(value)) {
+    for (const item of value) if (anyAt(item, path, i, test)) return true;
+    return false;
   }
-  return current.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : [v]));
+  if (i === path.length) return test(value);
+  if (!isRecord(value)) return false;
+  const key = path[i]!;
+  return Object.hasOwn(value, key) && anyAt(value[key], path, i + 1, test);
 }
 
-/** The values at the first of `paths` that holds any. */
-function valuesOf(from: unknown, paths: Paths): unknown[] {
-  for (const path of paths) {
-    const found = valuesAt(from, path);
-    if (found.length > 0) return found;
-  }
-  return [];
+const anything = () => true;
+
+/** Whether some value at the first of `paths` that holds any meets `test`. */
+function someOf(from: unknown, paths: Paths, test: (value: unknown) => boolean): boolean {
+  if (paths.length === 1) return anyAt(from, paths[0]!, 0, test);
+  for (const path of paths) if (anyAt(from, path, 0, anything)) return anyAt(from, path, 0, test);
+  return false;
 }
 
-/** Entries of the array at `path` (a plain member chain), with their place relative to `from`. */
-function entriesAt(from: unknown, path: Path): { value: unknown; at: (string | number)[] }[] {
+const NONE: readonly unknown[] = [];
+
+/** The array at `path` (a plain member chain), or none. */
+function arrayAt(from: unknown, path: Path): readonly unknown[] {
   let node = from;
   for (const segment of path) {
-    if (!isRecord(node) || !Object.hasOwn(node, segment)) return [];
+    if (!isRecord(node) || !Object.hasOwn(node, segment)) return NONE;
     node = node[segment];
   }
-  if (!Array.isArray(node)) return [];
-  return node.map((value, i) => ({ value, at: [...path, i] }));
+  return Array.isArray(node) ? node : NONE;
 }
 
 const nonEmpty = (value: unknown): boolean =>
@@ -210,97 +210,157 @@ function hasEmail(value: string, within: boolean): boolean {
 }
 
 const patterns = new Map<string, RegExp>();
+const URL_PATH: Path = ['url'];
+const CONTACT_EMAIL: Path = ['contact', 'email'];
 
 class Evaluator {
   constructor(private readonly facts: DocumentFacts) {}
 
+  private readonly functions = new WeakMap<Check, (subject: unknown) => Outcome>();
+
   check(check: Check, subject: unknown): Outcome {
+    return this.compile(check)(subject);
+  }
+
+  /** The check as a function of the subject. */
+  compiled(check: Check): (subject: unknown) => Outcome {
+    return this.compile(check);
+  }
+
+  /**
+   * A check as a function, built once per document: the predicates and sub-checks are made here, not on each of
+   * the (many thousand) subjects.
+   */
+  private compile(check: Check): (subject: unknown) => Outcome {
+    let fn = this.functions.get(check);
+    if (fn === undefined) {
+      fn = this.build(check);
+      this.functions.set(check, fn);
+    }
+    return fn;
+  }
+
+  private build(check: Check): (subject: unknown) => Outcome {
+    const some = (paths: Paths, test: (value: unknown) => boolean) => (subject: unknown) =>
+      someOf(subject, paths, test) || FAIL;
     switch (check.kind) {
       case 'present':
-        return valuesOf(subject, check.paths).some(nonEmpty) || FAIL;
-      case 'entity':
-        return valuesOf(subject, check.paths).some((e) => isRecord(e) && this.entity(e, check.by, check.valid)) || FAIL;
-      case 'email':
-        return valuesOf(subject, check.paths).some((v) => isString(v) && hasEmail(v, check.within)) || FAIL;
+        return some(check.paths, nonEmpty);
+      case 'entity': {
+        const { by, valid } = check;
+        return some(check.paths, (e) => isRecord(e) && this.entity(e, by, valid));
+      }
+      case 'email': {
+        const within = check.within;
+        return some(check.paths, (v) => isString(v) && hasEmail(v, within));
+      }
       case 'url':
-        return valuesOf(subject, check.paths).some((v) => isString(v) && isAbsoluteUrl(v)) || FAIL;
+        return some(check.paths, (v) => isString(v) && isAbsoluteUrl(v));
       case 'timestamp':
-        return valuesOf(subject, check.paths).some((v) => isString(v) && isDateTime(v)) || FAIL;
+        return some(check.paths, (v) => isString(v) && isDateTime(v));
       case 'in': {
-        const values = check.ignoreCase ? check.values.map((v) => v.toLowerCase()) : check.values;
-        return (
-          valuesOf(subject, check.paths).some(
-            (v) => isString(v) && values.includes(check.ignoreCase ? v.toLowerCase() : v),
-          ) || FAIL
-        );
+        const ignoreCase = check.ignoreCase;
+        const values = new Set(ignoreCase ? check.values.map((v) => v.toLowerCase()) : check.values);
+        return some(check.paths, (v) => isString(v) && values.has(ignoreCase ? v.toLowerCase() : v));
       }
       case 'matches': {
         let pattern = patterns.get(check.pattern);
         if (pattern === undefined) patterns.set(check.pattern, (pattern = new RegExp(check.pattern, 'u')));
-        return valuesOf(subject, check.paths).some((v) => isString(v) && pattern.test(v)) || FAIL;
+        const compiled = pattern;
+        return some(check.paths, (v) => isString(v) && compiled.test(v));
       }
-      case 'some':
-        return valuesOf(subject, check.paths).some((v) => isRecord(v) && this.check(check.where, v) === true) || FAIL;
+      case 'some': {
+        const where = this.compile(check.where);
+        return some(check.paths, (v) => isRecord(v) && where(v) === true);
+      }
       case 'every': {
-        let counted = 0;
-        for (const { value, at } of entriesAt(subject, check.path)) {
-          if (check.of !== undefined && this.check(check.of, value) !== true) continue;
-          counted++;
-          const outcome = this.check(check.where, value);
-          if (outcome !== true) return { at: [...at, ...(outcome.at ?? [])], ...detailOf(outcome) };
-        }
-        return counted > 0 || !check.nonEmpty || { at: check.path };
+        const of = check.of === undefined ? undefined : this.compile(check.of);
+        const where = this.compile(check.where);
+        const { path, nonEmpty: required } = check;
+        return (subject) => {
+          let counted = 0;
+          const entries = arrayAt(subject, path);
+          for (let i = 0; i < entries.length; i++) {
+            const value = entries[i];
+            if (of !== undefined && of(value) !== true) continue;
+            counted++;
+            const outcome = where(value);
+            if (outcome !== true) return { at: [...path, i, ...(outcome.at ?? [])], ...detailOf(outcome) };
+          }
+          return counted > 0 || !required || { at: path };
+        };
       }
-      case 'anyOf':
-        for (const c of check.checks) if (this.check(c, subject) === true) return true;
-        return FAIL;
-      case 'allOf':
-        for (const c of check.checks) {
-          const outcome = this.check(c, subject);
-          if (outcome !== true) return outcome;
-        }
-        return true;
-      case 'not':
-        return this.check(check.check, subject) === true ? FAIL : true;
+      case 'anyOf': {
+        const checks = check.checks.map((c) => this.compile(c));
+        return (subject) => {
+          for (const c of checks) if (c(subject) === true) return true;
+          return FAIL;
+        };
+      }
+      case 'allOf': {
+        const checks = check.checks.map((c) => this.compile(c));
+        return (subject) => {
+          for (const c of checks) {
+            const outcome = c(subject);
+            if (outcome !== true) return outcome;
+          }
+          return true;
+        };
+      }
+      case 'not': {
+        const inner = this.compile(check.check);
+        return (subject) => (inner(subject) === true ? FAIL : true);
+      }
       case 'licence-valid':
-        return isValidLicenceEntry(subject) || FAIL;
+        return (subject) => isValidLicenceEntry(subject) || FAIL;
       case 'licences-allowed':
       case 'licences-denied': {
-        const entries = isRecord(subject) && Array.isArray(subject.licenses) ? (subject.licenses as unknown[]) : [];
-        const verdict =
-          check.kind === 'licences-allowed' ? checkAllowed(entries, check.allow) : checkDenied(entries, check.deny);
-        return verdict === undefined || { at: ['licenses', verdict.entry], detail: verdict.reason };
+        const allowed = check.kind === 'licences-allowed';
+        const list = check.kind === 'licences-allowed' ? check.allow : check.deny;
+        return (subject) => {
+          const entries = isRecord(subject) && Array.isArray(subject.licenses) ? (subject.licenses as unknown[]) : [];
+          const verdict = allowed ? checkAllowed(entries, list) : checkDenied(entries, list);
+          return verdict === undefined || { at: ['licenses', verdict.entry], detail: verdict.reason };
+        };
       }
       case 'hash-at-least': {
         const least = HASH_STRENGTH[check.alg]!;
-        return (
-          valuesOf(subject, check.paths).some(
-            (h) => isRecord(h) && isString(h.alg) && (HASH_STRENGTH[h.alg] ?? 0) >= least && nonEmpty(h.content),
-          ) || FAIL
+        return some(
+          check.paths,
+          (h) => isRecord(h) && isString(h.alg) && (HASH_STRENGTH[h.alg] ?? 0) >= least && nonEmpty(h.content),
         );
       }
-      case 'denied-components':
-        return isRecord(subject) ? denied(subject, check.deny) : true;
+      case 'denied-components': {
+        const deny = check.deny;
+        return (subject) => (isRecord(subject) ? denied(subject, deny) : true);
+      }
       case 'spec-version-at-least': {
         const [major, minor] = check.version.split('.').map(Number) as [number, number];
-        const have = this.facts.specVersion;
-        return (have !== undefined && have >= major * 1000 + minor) || { at: ['specVersion'] };
+        return () => {
+          const have = this.facts.specVersion;
+          return (have !== undefined && have >= major * 1000 + minor) || { at: ['specVersion'] };
+        };
       }
-      case 'primary-dependencies':
-        return this.primaryDependencies(check.compositions);
-      case 'reachable-from-primary': {
-        if (!isRecord(subject) || subject === this.facts.primary?.record) return true;
-        const ref = own(subject, 'bom-ref');
-        if (typeof ref !== 'string') return { detail: 'it has no bom-ref' };
-        return this.facts.reachable().has(ref) || FAIL;
+      case 'primary-dependencies': {
+        const compositions = check.compositions;
+        return () => this.primaryDependencies(compositions);
       }
+      case 'reachable-from-primary':
+        return (subject) => {
+          if (!isRecord(subject) || subject === this.facts.primary?.record) return true;
+          const ref = own(subject, 'bom-ref');
+          if (typeof ref !== 'string') return { detail: 'it has no bom-ref' };
+          return this.facts.reachable().has(ref) || FAIL;
+        };
       case 'completeness':
-        return this.completeness();
-      case 'component-count':
-        return this.facts.components.length >= check.min || { at: ['components'] };
+        return () => this.completeness();
+      case 'component-count': {
+        const min = check.min;
+        return () => this.facts.components.length >= min || { at: ['components'] };
+      }
       case 'refs-resolve':
         // Reported one by one by the evaluator (each ref that does not resolve); as a sub-check, all must resolve.
-        return this.unresolvedRefs().length === 0 || FAIL;
+        return () => this.unresolvedRefs().length === 0 || FAIL;
     }
   }
 
@@ -308,12 +368,12 @@ class Evaluator {
     if (by.includes('name') && nonEmpty(own(entity, 'name'))) return true;
     if (
       by.includes('url') &&
-      valuesAt(entity, ['url']).some((u) => isString(u) && (valid ? isAbsoluteUrl(u) : nonEmpty(u)))
+      anyAt(entity, URL_PATH, 0, (u) => isString(u) && (valid ? isAbsoluteUrl(u) : nonEmpty(u)))
     )
       return true;
     return (
       by.includes('email') &&
-      valuesAt(entity, ['contact', 'email']).some((m) => isString(m) && (valid ? isIdnEmail(m.trim()) : nonEmpty(m)))
+      anyAt(entity, CONTACT_EMAIL, 0, (m) => isString(m) && (valid ? isIdnEmail(m.trim()) : nonEmpty(m)))
     );
   }
 
@@ -460,12 +520,31 @@ export interface ProfileEvaluation {
   results: ProfileResult[];
 }
 
+/** What decides a requirement's outcomes: the same key, the same outcome on every subject. */
+function keyOf(requirement: Requirement): string {
+  return JSON.stringify([requirement.appliesTo, requirement.when ?? null, requirement.check]);
+}
+
+/** The requirements whose key another requirement of the run shares. */
+function sharedRequirements(profiles: readonly Profile[]): Set<Requirement> {
+  const byKey = new Map<string, Requirement[]>();
+  for (const p of profiles)
+    for (const r of p.requirements) {
+      if (r.check.kind === 'refs-resolve') continue;
+      const key = keyOf(r);
+      byKey.set(key, [...(byKey.get(key) ?? []), r]);
+    }
+  return new Set([...byKey.values()].filter((list) => list.length > 1).flat());
+}
+
 /** Checks every requirement of every profile against one parsed CycloneDX document. Pure. */
 export function evaluateProfiles(document: Record<string, unknown>, profiles: readonly Profile[]): ProfileEvaluation {
   const facts = new DocumentFacts(document);
   const evaluator = new Evaluator(facts);
   const diagnostics: Diagnostic[] = [];
   const results: ProfileResult[] = [];
+  const remembered = new Map<string, (Outcome | undefined)[]>();
+  const shared = sharedRequirements(profiles);
   for (const profile of profiles) {
     const requirements: RequirementResult[] = [];
     let passed = true;
@@ -482,10 +561,11 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
       const ruleId = `profile/${profile.name}/${requirement.id}` as const;
       const severity = requirement.level === 'MUST' ? 'error' : 'warning';
       let last: Diagnostic | undefined;
+      // Pointers are built only for what is listed: a 20,000-component BOM may fall short 20,000 times.
       const report = (pointer: string, detail?: string, value?: string) => {
         result.unmet++;
-        if (result.pointers.length < LISTED_POINTERS) result.pointers.push(pointer);
         if (result.unmet > MAX_FINDINGS_PER_REQUIREMENT) return;
+        if (result.pointers.length < LISTED_POINTERS) result.pointers.push(pointer);
         last = {
           ruleId,
           severity,
@@ -499,10 +579,26 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
         for (const { pointer, ref } of evaluator.unresolvedRefs())
           report(pointer, undefined, truncate(JSON.stringify(ref), 120));
       } else {
-        for (const subject of subjectsOf(requirement, facts)) {
-          if (requirement.when !== undefined && evaluator.check(requirement.when, subject.record) !== true) continue;
-          const outcome = evaluator.check(requirement.check, subject.record);
-          if (outcome !== true) report(pointerOf(subject, outcome.at ?? requirement.at), outcome.detail);
+        const subjects = subjectsOf(requirement, facts);
+        // Profiles share requirements (bsi-2.1 inherits most of bsi-2.0's, NTIA and CISA ask for the same
+        // names and versions): a check met or not once per subject is not checked again.
+        const key = shared.has(requirement) ? keyOf(requirement) : undefined;
+        let outcomes = key === undefined ? undefined : remembered.get(key);
+        const fresh = outcomes === undefined;
+        if (key !== undefined && outcomes === undefined) remembered.set(key, (outcomes = []));
+        const when = requirement.when === undefined ? undefined : evaluator.compiled(requirement.when);
+        const check = evaluator.compiled(requirement.check);
+        for (let i = 0; i < subjects.length; i++) {
+          const subject = subjects[i]!;
+          let outcome: Outcome | undefined;
+          if (!fresh) outcome = outcomes![i];
+          else {
+            outcome = when !== undefined && when(subject.record) !== true ? undefined : check(subject.record);
+            if (outcomes !== undefined) outcomes[i] = outcome;
+          }
+          if (outcome === undefined || outcome === true) continue;
+          if (result.unmet >= MAX_FINDINGS_PER_REQUIREMENT) result.unmet++;
+          else report(pointerOf(subject, outcome.at ?? requirement.at), outcome.detail);
         }
       }
       const more = result.unmet - MAX_FINDINGS_PER_REQUIREMENT;
