@@ -124,19 +124,21 @@ const timestamp: Case = {
   pass: [(d) => (d.metadata.timestamp = '2024-05-01T12:00:00.5+02:00')],
 };
 const supplier: Case = {
-  fail: [
-    {
-      edit: (d) => {
-        delete lib(d).supplier;
-        delete lib(d).manufacturer;
-        lib(d).author = 'Jane Doe';
-        lib(d).publisher = 'Acme';
+  fail: (
+    [
+      {
+        edit: (d) => {
+          delete lib(d).supplier;
+          delete lib(d).manufacturer;
+          lib(d).author = 'Jane Doe';
+          lib(d).publisher = 'Acme';
+        },
+        pointer: '/components/0',
       },
-      pointer: '/components/0',
-    },
-    { edit: (d) => (lib(d).supplier = { name: ' ' }), pointer: '/components/0/supplier' },
-    { edit: (d) => (d.metadata.component.supplier = { url: [] }), pointer: '/metadata/component/supplier' },
-  ].map((f, i) =>
+      { edit: (d) => (lib(d).supplier = { name: ' ' }), pointer: '/components/0/supplier' },
+      { edit: (d) => (d.metadata.component.supplier = { url: [] }), pointer: '/metadata/component/supplier' },
+    ] as Case['fail']
+  ).map((f, i) =>
     i === 0
       ? f
       : {
