@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|R ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -18,7 +18,7 @@ import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'R', 'X'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'X'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -31,7 +31,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|R ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -198,6 +198,32 @@ const CASE_BUILDERS = {
           library,
         ],
         goals: [{ text: 'bomwright CLI ÷ read + JSON.parse', target: '≤ 3×', met: (r) => r <= 3 }],
+      },
+    ];
+  },
+
+  P(runs) {
+    // Compliance profiles (issue 30): the same 20,000 components as case C, validated alone and with all five
+    // built-in profiles, which read the parsed document in the same pass.
+    const input = prepareBom(20000);
+    const profiles = ['ntia-2021', 'cisa-2025', 'bsi-2.0', 'bsi-2.1', 'cra'].flatMap((name) => ['--profile', name]);
+    return [
+      {
+        caseId: 'P',
+        title: 'Large BOM with all five built-in profiles vs without, whole process',
+        input,
+        rows: [
+          row('bomwright CLI `validate`', [...bomwrightCli(input.path), '--format', 'json'], runs.fast, {
+            reference: true,
+          }),
+          row(
+            'bomwright CLI `validate --profile` ×5',
+            [...bomwrightCli(input.path), '--format', 'json', ...profiles],
+            runs.fast,
+            { subject: true },
+          ),
+        ],
+        goals: [{ text: 'with profiles ÷ without', target: '≤ 1.3×', met: (r) => r <= 1.3 }],
       },
     ];
   },

@@ -88,6 +88,14 @@ export { JSF_ALGORITHMS } from './jsf/algorithms.js';
 export type { JsfAlgorithm } from './jsf/algorithms.js';
 /** Trusted keys and roots from files or folders (PEM, JWK, JWKS, certificates). */
 export { loadTrustStore } from './node/keys.js';
+/** Compliance profiles and organisation policies (`validate --profile`): load by name or file, or parse a value. */
+export { loadProfiles, BUILTIN_PROFILE_NAMES } from './node/profiles.js';
+/** A profile's JSON value read into typed values, and its `extends` chain applied. */
+export { parseProfile, resolveProfile } from './validate/profiles/model.js';
+/** The profile format (schema/profile.schema.json describes the same). */
+export type { Profile, ProfileSpec, Requirement, Check, Level } from './validate/profiles/model.js';
+/** A profile's verdict on one document (ValidationResult.profiles). */
+export type { ProfileResult, RequirementResult } from './validate/profiles/evaluate.js';
 /**
  * The service flows: pure over documents, the typed client (`createClient` of `bomwright/service`) passed in. Each
  * returns a changed working copy; {@link commitChange} turns it into the next version (or nothing, when nothing

@@ -7,6 +7,7 @@ import { ROOT } from './helpers.js';
 
 /** The library's run-time exports. A change here is a change to the published API: make it on purpose. */
 const EXPORTS = [
+  'BUILTIN_PROFILE_NAMES',
   'BomwrightError',
   'ERROR_CODES',
   'IMPORT_FIELDS',
@@ -37,6 +38,7 @@ const EXPORTS = [
   'init',
   'isBomwrightError',
   'loadKey',
+  'loadProfiles',
   'loadTrustStore',
   'merge',
   'mergeReports',
@@ -44,9 +46,11 @@ const EXPORTS = [
   'normalize',
   'notifyForward',
   'parseKeyMaterial',
+  'parseProfile',
   'publishBundle',
   'publishTab',
   'publishThread',
+  'resolveProfile',
   'setMetadata',
   'shardOf',
   'sign',

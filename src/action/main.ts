@@ -18,6 +18,7 @@ import { neutralizeControls } from '../format/terminal.js';
 import { changedLines, gitRoot, resolveCommit, type Commit } from '../node/git.js';
 import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
 import { validateFiles } from '../node/validate-files.js';
+import { loadProfiles } from '../node/profiles.js';
 import { repositoryRoot } from '../node/paths.js';
 import { parseShard, shardStamp } from '../node/shard.js';
 import { writeFileAtomic } from '../node/write.js';
@@ -71,6 +72,8 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
   const htmlFile = input(env, 'html-file', path.join(path.dirname(sarifFile), 'bomwright.html'));
   const shardInput = input(env, 'shard');
   const shard = shardInput ? parseShard(shardInput, 'input shard') : undefined;
+  // Built-in profile names, or profile files relative to the workspace.
+  const profiles = loadProfiles(list(input(env, 'profile')), workspace);
 
   const graphs = new GraphBudget();
   const { reports, workers } = await validateFiles(paths, {
@@ -81,6 +84,7 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
     allowUnverifiable,
     ...(baseRef ? { versionRule: { baseRef } } : {}),
     details: true,
+    ...(profiles.length === 0 ? {} : { profiles }),
     onFile: (report) => report && graphs.add(report),
     ...(shard === undefined ? {} : { shard }),
   });
@@ -99,10 +103,15 @@ export async function runAction(env: Env, cwd: string, stdout: (text: string) =>
             requireTrusted,
             allowUnverifiable,
             baseRef,
+            profiles,
             toolVersion: VERSION,
           },
         });
-  const options = { toolVersion: VERSION, ...(stamp === undefined ? {} : { shard: stamp }) };
+  const options = {
+    toolVersion: VERSION,
+    ...(stamp === undefined ? {} : { shard: stamp }),
+    ...(profiles.length === 0 ? {} : { profiles }),
+  };
   const unannotated: Unannotated[] = [];
   for (const report of reports) {
     // Annotations only where the pull request changed something: the rest was there before.

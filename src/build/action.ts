@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { SPEC_FORMATS } from '../formats/formats.js';
+import { BUILTIN_PROFILE_NAMES } from '../node/builtin-profiles.js';
 import { thirdPartyNotices } from './notices.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,6 +50,46 @@ const selfContained: Plugin = {
         '  wrapper.runInThisContext()(module.exports, require, module, __filename, __dirname);',
         '  loaded.set(id, module.exports);',
         '  return module.exports;',
+        '}',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+    // The built-in profiles, carried as text, and the libraries profiles load on first use, bundled.
+    pluginBuild.onResolve({ filter: /[\\/]builtin-profiles\.js$/ }, () => ({
+      path: 'builtin-profiles',
+      namespace: 'bomwright-action',
+    }));
+    pluginBuild.onResolve({ filter: /[\\/]profiles[\\/]libraries\.js$/ }, () => ({
+      path: 'profile-libraries',
+      namespace: 'bomwright-action',
+    }));
+    pluginBuild.onLoad({ filter: /^builtin-profiles$/, namespace: 'bomwright-action' }, () => {
+      const names = BUILTIN_PROFILE_NAMES;
+      return {
+        contents: [
+          `const TEXTS = {${names.map((n) => `${JSON.stringify(n)}: ${JSON.stringify(readFileSync(path.join(root, 'profiles', `${n}.json`), 'utf8'))}`).join(',')}};`,
+          `export const BUILTIN_PROFILE_NAMES = ${JSON.stringify(names)};`,
+          'export function readBuiltinProfile(name) { return Object.hasOwn(TEXTS, name) ? TEXTS[name] : undefined; }',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+    pluginBuild.onLoad({ filter: /^profile-libraries$/, namespace: 'bomwright-action' }, () => ({
+      contents: [
+        "import spdx from 'spdx-expression-parse';",
+        "import { PackageURL } from 'packageurl-js';",
+        "import semver from 'semver';",
+        'let loaded;',
+        'export function profileLibraries() {',
+        '  return (loaded ??= {',
+        '    parseSpdx: spdx,',
+        '    parsePurl: (purl) => PackageURL.fromString(purl),',
+        '    satisfies: (version, range) => semver.satisfies(version, range),',
+        '    validRange: (range) => semver.validRange(range),',
+        '    validVersion: (version) => semver.valid(version),',
+        '  });',
         '}',
       ].join('\n'),
       loader: 'js',

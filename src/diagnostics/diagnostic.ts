@@ -2,10 +2,13 @@ import type { RuleId, Severity } from './rules.js';
 
 export type { Severity };
 
+/** A requirement of a compliance profile or policy: `profile/<profile name>/<requirement id>`. */
+export type ProfileRuleId = `profile/${string}/${string}`;
+
 /** One finding about one place in one document. */
 export interface Diagnostic {
-  /** Stable rule id, e.g. `json/duplicate-key`. */
-  ruleId: RuleId;
+  /** Stable rule id, e.g. `json/duplicate-key`, or a profile's requirement, `profile/bsi-2.1/component.name`. */
+  ruleId: RuleId | ProfileRuleId;
   severity: Severity;
   /** One line, no trailing period. */
   message: string;

@@ -1,6 +1,7 @@
 /** `bomwright explain`'s reports: a rule's page as written (markdown), or the list of rules; JSON for machines. */
 import { RULE_IDS, RULES, type RuleId } from '../diagnostics/rules.js';
 import { RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
+import { profileRuleMarkdown, type ProfileRuleInfo } from './profiles.js';
 
 export const EXPLAIN_FORMATS = ['text', 'json'] as const;
 export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
@@ -23,4 +24,30 @@ export function formatRuleList(format: ExplainFormat): string {
   const width = Math.max(...RULE_IDS.map((id) => id.length));
   const lines = RULE_IDS.map((id) => `${id.padEnd(width)}  ${RULES[id].severity.padEnd(7)}  ${RULES[id].description}`);
   return `${lines.join('\n')}\n\nRun "bomwright explain RULE-ID" for a rule's page.\n`;
+}
+
+/** A profile requirement's page: its source and clause, what it checks, how to fix it; or that and its entry as JSON. */
+export function formatProfileRulePage(rule: ProfileRuleInfo, format: ExplainFormat): string {
+  const markdown = profileRuleMarkdown(rule);
+  if (format === 'text') return markdown;
+  const { id, level, clause, description, hint, profile, source } = rule;
+  return (
+    JSON.stringify(
+      {
+        id,
+        severity: level === 'MUST' ? 'error' : 'warning',
+        level,
+        description,
+        hint,
+        profile,
+        clause,
+        ...(source === undefined
+          ? {}
+          : { source: source.title, ...(source.url === undefined ? {} : { url: source.url }) }),
+        markdown,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }

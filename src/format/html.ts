@@ -12,6 +12,7 @@ import { RULES, type RuleId } from '../diagnostics/rules.js';
 import { emptyGraph, type DependencyGraph, type SignatureDetail, type ValidationDetails } from '../validate/details.js';
 import type { ChangeCount, VersionVerdict } from '../validate/version-rule.js';
 import { embedGraph } from './html-graph.js';
+import { profileSummaries } from './profiles.js';
 import { SCRIPT, STYLE } from './html-page.js';
 import {
   displayPointer,
@@ -321,9 +322,9 @@ function documentSection(report: FileReport, index: number, options: ReportOptio
 }
 
 function ruleTable(reports: readonly FileReport[], options: ReportOptions): string {
-  const counts = new Map<RuleId, { errors: number; warnings: number; documents: number }>();
+  const counts = new Map<Diagnostic['ruleId'], { errors: number; warnings: number; documents: number }>();
   for (const report of reports) {
-    const seen = new Set<RuleId>();
+    const seen = new Set<Diagnostic['ruleId']>();
     for (const d of visibleDiagnostics(report, options)) {
       let c = counts.get(d.ruleId);
       if (c === undefined) counts.set(d.ruleId, (c = { errors: 0, warnings: 0, documents: 0 }));
@@ -346,11 +347,55 @@ function ruleTable(reports: readonly FileReport[], options: ReportOptions): stri
       .map(
         ([id, c]) =>
           `<tr><td><code>${e(id)}</code></td><td class="num">${c.errors}</td><td class="num">${c.warnings}</td>` +
-          `<td class="num">${c.documents}</td><td>${e(RULES[id]?.description ?? '')}</td></tr>`,
+          `<td class="num">${c.documents}</td><td>${e(ruleDescription(id, reports))}</td></tr>`,
       )
       .join('\n') +
     '\n</tbody></table>'
   );
+}
+
+/** A profile requirement's message, a rule's description otherwise. */
+function ruleDescription(id: Diagnostic['ruleId'], reports: readonly FileReport[]): string {
+  if (Object.hasOwn(RULES, id)) return RULES[id as RuleId].description;
+  for (const report of reports)
+    for (const profile of report.result?.profiles ?? [])
+      for (const r of profile.requirements) if (`profile/${profile.name}/${r.id}` === id) return r.message;
+  return '';
+}
+
+/** Per profile: its requirements × pass/fail, with the components that fall short (the first few per document). */
+function profileSection(reports: readonly FileReport[]): string[] {
+  const summaries = profileSummaries(reports);
+  if (summaries.length === 0) return [];
+  const parts = ['<h2>Profiles</h2>'];
+  for (const s of summaries) {
+    const source =
+      s.source === undefined
+        ? ''
+        : ` · ${s.source.url === undefined ? e(s.source.title) : `<a href="${e(s.source.url)}" rel="noreferrer">${e(s.source.title)}</a>`}`;
+    parts.push(
+      `<h3><code>${e(s.name)}</code> ${e(s.title)}</h3>`,
+      `<p class="muted">${s.unmet} of ${plural(s.requirements, 'requirement')} unmet in ${plural(s.components, 'component')} · ${s.passed} of ${plural(s.documents, 'document')} ${s.passed === 1 ? 'passes' : 'pass'}${source}</p>`,
+      `<table aria-label="Requirements of ${e(s.name)}"><thead><tr><th>Requirement</th><th>Level</th><th>Clause</th><th>Verdict</th><th>Falls short</th></tr></thead><tbody>`,
+    );
+    for (const row of s.rows) {
+      const verdict =
+        row.unmet === 0
+          ? '<span class="good">pass</span>'
+          : `<span class="${row.level === 'MUST' ? 'bad' : 'meh'}">fail</span>`;
+      const failing = row.failing
+        .map(
+          (f) =>
+            `<code>${e(f.uri)}</code>: ${f.pointers.map((p) => `<code>${e(p === '' ? '/' : p)}</code>`).join(', ')}${f.more > 0 ? ` and ${f.more} more` : ''}`,
+        )
+        .join('<br>');
+      parts.push(
+        `<tr><td><code>${e(row.id)}</code><br><span class="muted">${e(row.message)}</span></td><td>${row.level}</td><td>${e(row.clause)}</td><td>${verdict}</td><td>${failing}</td></tr>`,
+      );
+    }
+    parts.push('</tbody></table>');
+  }
+  return parts;
 }
 
 function documentTable(reports: readonly FileReport[]): string {
@@ -434,6 +479,7 @@ export function formatHtml(reports: readonly FileReport[], options: ReportOption
     ...limitNote(warningLimitReason(t, options)),
     '</header>',
     '<main>',
+    ...profileSection(reports),
     '<h2>Findings by rule</h2>',
     ruleTable(reports, options),
     '<h2>Documents</h2>',

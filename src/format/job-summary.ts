@@ -1,5 +1,6 @@
 /** The GitHub Action's job summary: a markdown table of every document and its verdict. */
 import { plural, totals, type FileReport } from './report.js';
+import { profileSummaries } from './profiles.js';
 
 /** Backticks and pipes would break out of a table cell. */
 function cell(text: string): string {
@@ -68,6 +69,21 @@ export function unannotatedNote(
   };
 }
 
+/** One row per profile: how many requirements are unmet, over how many components, and how many documents pass. */
+function profileTable(reports: readonly FileReport[]): string[] {
+  const summaries = profileSummaries(reports);
+  if (summaries.length === 0) return [];
+  return [
+    '| profile | unmet requirements | components | documents passing |',
+    '|---|--:|--:|--:|',
+    ...summaries.map(
+      (s) =>
+        `| ${s.passed === s.documents ? '✅' : '❌'} \`${cell(s.name)}\` ${cell(s.title)} | ${s.unmet} of ${s.requirements} | ${s.components} | ${s.passed} of ${s.documents} |`,
+    ),
+    '',
+  ];
+}
+
 export function formatJobSummary(
   reports: readonly FileReport[],
   html?: HtmlReportLink,
@@ -96,6 +112,7 @@ export function formatJobSummary(
     '|---|---|---|--:|--:|',
     ...rows,
     '',
+    ...profileTable(reports),
     ...(html === undefined
       ? []
       : [

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ValidationResult } from '../validate/index.js';
+import type { Profile } from '../validate/profiles/model.js';
 
 /** What every formatter receives: one entry per input, in a deterministic order. */
 export interface FileReport {
@@ -20,6 +21,8 @@ export interface ReportOptions {
   shard?: ShardStamp;
   /** --max-warnings: the reports say when the warnings exceed it, the reason the run fails. */
   maxWarnings?: number;
+  /** The profiles the run checked (--profile): SARIF lists their requirements as rules. */
+  profiles?: readonly Profile[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { HOMEPAGE, RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
 import { RULE_IDS, RULES } from '../diagnostics/rules.js';
+import { profileRuleMarkdown, profileRules, type ProfileRuleInfo } from './profiles.js';
 import { totals, visibleDiagnostics, warningLimitReason, type FileReport, type ReportOptions } from './report.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -11,7 +12,11 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  */
 export function formatSarif(reports: readonly FileReport[], options: ReportOptions): string {
   const limit = warningLimitReason(totals(reports), options);
-  const ruleIndex = new Map(RULE_IDS.map((id, index) => [id, index]));
+  const fromProfiles = profileRules(options.profiles ?? []);
+  const ruleIndex = new Map<string, number>([
+    ...RULE_IDS.map((id, index) => [id, index] as const),
+    ...fromProfiles.map((rule, index) => [rule.id, RULE_IDS.length + index] as const),
+  ]);
   const results: unknown[] = [];
   const notifications: unknown[] = [];
   for (const report of reports) {
@@ -50,14 +55,17 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
             name: 'bomwright',
             version: options.toolVersion,
             informationUri: HOMEPAGE,
-            rules: RULE_IDS.map((id) => ({
-              id,
-              shortDescription: { text: RULES[id].description },
-              fullDescription: RULE_PAGES[id].summary,
-              helpUri: rulePageUrl(id),
-              help: { text: RULE_PAGES[id].markdown, markdown: RULE_PAGES[id].markdown },
-              defaultConfiguration: { level: RULES[id].severity === 'error' ? 'error' : 'warning' },
-            })),
+            rules: [
+              ...RULE_IDS.map((id) => ({
+                id,
+                shortDescription: { text: RULES[id].description },
+                fullDescription: RULE_PAGES[id].summary,
+                helpUri: rulePageUrl(id),
+                help: { text: RULE_PAGES[id].markdown, markdown: RULE_PAGES[id].markdown },
+                defaultConfiguration: { level: RULES[id].severity === 'error' ? 'error' : 'warning' },
+              })),
+              ...fromProfiles.map(profileSarifRule),
+            ],
           },
         },
         originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root' } } },
@@ -79,6 +87,24 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
     ],
   };
   return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** A profile requirement as a SARIF rule: its page names the source and clause; helpUri is the source. */
+function profileSarifRule(rule: ProfileRuleInfo) {
+  const markdown = profileRuleMarkdown(rule);
+  const source = rule.source?.title ?? rule.profile;
+  return {
+    id: rule.id,
+    shortDescription: { text: rule.description },
+    fullDescription: {
+      text: `${rule.description} (${source}, ${rule.clause})`,
+      markdown: `${rule.description} (${source}, ${rule.clause})`,
+    },
+    ...(rule.source?.url === undefined ? {} : { helpUri: rule.source.url }),
+    help: { text: markdown, markdown },
+    defaultConfiguration: { level: rule.level === 'MUST' ? 'error' : 'warning' },
+    properties: { profile: rule.profile, clause: rule.clause, source },
+  };
 }
 
 /** Relative URI reference: percent-encode what is not allowed in a path, keep the slashes. */

@@ -7,6 +7,7 @@ import {
   type FileReport,
   type ReportOptions,
 } from './report.js';
+import { profileSummaryLines } from './profiles.js';
 
 /** Human output, grouped by file: `file:line:col  severity  message  rule-id`, then a summary. */
 export function formatText(reports: readonly FileReport[], options: ReportOptions): string {
@@ -15,8 +16,13 @@ export function formatText(reports: readonly FileReport[], options: ReportOption
   return (lines.length === 0 ? '' : lines.join('\n') + '\n') + formatTextSummary(reports, options);
 }
 
-/** The closing summary line (empty with --quiet when all is well). */
+/** The closing summary line (empty with --quiet when all is well), then one line per profile. */
 export function formatTextSummary(reports: readonly FileReport[], options: ReportOptions): string {
+  const profiles = profileSummaryLines(reports);
+  return totalsLine(reports, options) + (profiles.length === 0 ? '' : `${profiles.join('\n')}\n`);
+}
+
+function totalsLine(reports: readonly FileReport[], options: ReportOptions): string {
   const t = totals(reports);
   const problems = t.errors + (options.quiet ? 0 : t.warnings);
   // The warnings fail the run: say so, even with --quiet (an exit 1 without a word is a puzzle).

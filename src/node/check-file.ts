@@ -1,5 +1,6 @@
 import { describeError, isBomwrightError } from '../errors.js';
 import type { TrustStore } from '../jsf/trust.js';
+import type { Profile } from '../validate/profiles/model.js';
 import {
   RereadableSource,
   tooLargeResult,
@@ -32,6 +33,8 @@ export interface CheckSettings {
   allowExcludes: string[];
   /** Also compute each result's details (signatures, version verdict, dependency graph) for rich reports. */
   details?: boolean;
+  /** Profiles to check, resolved (their `extends` applied) in the main thread. */
+  profiles?: Profile[];
   /** The version rule against a previous release: a baseline file, a git revision, or HEAD for staged files. */
   versionRule?:
     | { mode: 'file'; baseline: string }
@@ -98,6 +101,7 @@ function validateOptions(settings: CheckSettings, trust: TrustStore, file?: stri
     allowUnverifiable: settings.allowUnverifiable === true,
     allowExcludes: settings.allowExcludes,
     ...(settings.details === true ? { details: true } : {}),
+    ...(settings.profiles === undefined ? {} : { profiles: settings.profiles }),
   };
 }
 

@@ -7,6 +7,7 @@ import { BomwrightError } from '../errors.js';
 import { compareUri, type FileReport } from '../format/report.js';
 import type { SignatureMode } from '../validate/index.js';
 import type { CheckSettings } from './check-file.js';
+import type { Profile } from '../validate/profiles/model.js';
 import { gitRoot, headCommit, resolveCommit, stagedJsonFiles } from './git.js';
 import { resolveInputs, STDIN } from './discover.js';
 import { loadTrustStore } from './keys.js';
@@ -38,6 +39,8 @@ export interface ValidateFilesOptions {
   versionRule?: VersionRuleSource;
   /** Also compute each result's `details` (signatures, version verdict, dependency graph), as the html report needs. */
   details?: boolean;
+  /** Compliance profiles and policies to check each document against (see loadProfiles). */
+  profiles?: readonly Profile[];
   /**
    * Check only the documents that fall to shard `index` of `count` (by their report uri, see shard.ts); the
    * others are not even read. A shard that no document falls to is not an error.
@@ -102,6 +105,7 @@ export async function validateFiles(
     allowUnverifiable: options.allowUnverifiable ?? false,
     allowExcludes: [...(options.allowExcludes ?? [])],
     ...(options.details === true ? { details: true } : {}),
+    ...(options.profiles === undefined || options.profiles.length === 0 ? {} : { profiles: [...options.profiles] }),
     ...(rule === undefined
       ? {}
       : 'baseline' in rule

@@ -16,6 +16,8 @@ import { schemaDiagnostics } from './schema-errors.js';
 import { validationDetails, type ValidationDetails } from './details.js';
 import { versionRule, versionRuleWithVerdict, type VersionVerdict } from './version-rule.js';
 import { looksLikeXml, validateXmlText } from './xml.js';
+import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
+import type { Profile } from './profiles/model.js';
 import type { SignerReport } from '../jsf/verify.js';
 
 /** What validate does with JSF signatures: check them, also require one on the document, or skip them. */
@@ -51,6 +53,11 @@ export interface ValidateOptions {
    * the dependency graph, for rich reports (html). Off by default: the other reports pay nothing for it.
    */
   details?: boolean;
+  /**
+   * Compliance profiles and organisation policies to check (see {@link loadProfiles} in the Node entry): each
+   * unmet requirement is a diagnostic `profile/<name>/<id>`, and {@link ValidationResult.profiles} has the verdicts.
+   */
+  profiles?: readonly Profile[];
 }
 
 export interface ValidationResult {
@@ -68,6 +75,8 @@ export interface ValidationResult {
   valid: boolean;
   /** Only with `details: true`: signatures, the version rule's verdict and the dependency graph. */
   details?: ValidationDetails;
+  /** Only with `profiles`: each profile's verdict on this document (absent when it could not be read as a BOM). */
+  profiles?: ProfileResult[];
 }
 
 /**
@@ -170,9 +179,14 @@ async function check(
         allowUnverifiable: options.allowUnverifiable === true,
         skipSignatureVerification: options.skipSignatureVerification === true,
         reportsOut: seen.reports,
+        ...(options.profiles === undefined ? {} : { profiles: options.profiles }),
       });
       if (xml.document !== undefined) seen.document = xml.document;
-      return { ...finish([...diagnostics, ...xml.diagnostics], xml.formatId), syntax: 'xml' };
+      return {
+        ...finish([...diagnostics, ...xml.diagnostics], xml.formatId),
+        syntax: 'xml',
+        ...(xml.profiles === undefined ? {} : { profiles: xml.profiles }),
+      };
     }
     const parsed = parseJsonText(text);
     diagnostics.push(...parsed.diagnostics);
@@ -235,8 +249,17 @@ async function check(
     fromSchema = fromSchema.filter((d) => !atAllowedSignature(d.pointer, allowed));
   }
 
-  diagnostics.push(...ruleDiagnostics, ...fromSchema);
-  return { ...finish(locate(diagnostics, text, reread), format.id), syntax: 'json' };
+  // Profiles read the same parsed document, after the rules; their findings never hide the schema's.
+  const profiled =
+    options.profiles === undefined || options.profiles.length === 0
+      ? undefined
+      : evaluateProfiles(document, options.profiles);
+  diagnostics.push(...ruleDiagnostics, ...fromSchema, ...(profiled?.diagnostics ?? []));
+  return {
+    ...finish(locate(diagnostics, text, reread), format.id),
+    syntax: 'json',
+    ...(profiled === undefined ? {} : { profiles: profiled.results }),
+  };
 }
 
 /** The result for a document over the size limit, which is not read any further. */

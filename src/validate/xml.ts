@@ -19,6 +19,8 @@ import { parseDom, verifyXmlDocument } from '../xml/signatures.js';
 import { checkIdentity } from './checks/identity.js';
 import { checkReferences } from './checks/references.js';
 import { indexDocument } from './document-index.js';
+import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
+import type { Profile } from './profiles/model.js';
 import { versionRule, type Baseline } from './version-rule.js';
 
 /** XML text starts, after white space, with markup; JSON never does. */
@@ -33,6 +35,7 @@ export interface XmlValidation {
   diagnostics: Diagnostic[];
   formatId?: string;
   document?: Record<string, unknown>;
+  profiles?: ProfileResult[];
 }
 
 export interface XmlValidateOptions {
@@ -45,6 +48,7 @@ export interface XmlValidateOptions {
   skipSignatureVerification?: boolean;
   /** Receives each signature's report (for validate's details). */
   reportsOut?: SignerReport[];
+  profiles?: readonly Profile[];
 }
 
 /** The rules' view of an XML version: the JSON row of the same version (1.0 and 1.1 have none: 1.2's rules). */
@@ -134,10 +138,20 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
   const explained = new Set(
     located.filter((d) => d.pointer !== '' && !d.ruleId.startsWith('signature/')).map((d) => d.pointer),
   );
+  // A profile's finding never replaces the schema's complaint.
+  const profiled =
+    options.profiles === undefined || options.profiles.length === 0
+      ? undefined
+      : evaluateProfiles(document, options.profiles);
   return {
-    diagnostics: [...located, ...fromSchema.filter((d) => !explained.has(d.pointer))],
+    diagnostics: [
+      ...located,
+      ...fromSchema.filter((d) => !explained.has(d.pointer)),
+      ...(profiled?.diagnostics.map((d) => locateInModel(d, model, at)) ?? []),
+    ],
     formatId: format.id,
     document,
+    ...(profiled === undefined ? {} : { profiles: profiled.results }),
   };
 }
 

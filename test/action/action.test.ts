@@ -198,6 +198,27 @@ describe('GitHub Action', () => {
     );
   });
 
+  it('checks the profiles of its profile input, built-in or from the workspace, and sums them up in the job summary', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.json'), SAMPLE);
+    writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({ name: 'acme', extends: 'cra', requirements: [] }));
+    const run = runAction(dir, { paths: 'bom.json', profile: 'ntia-2021\n./policy.json', 'fail-on': 'never' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^::error file=bom\.json,line=\d+,col=\d+,title=profile\/ntia-2021\/component\.supplier::/m,
+    );
+    expect(run.summary).toContain('| profile | unmet requirements | components | documents passing |');
+    expect(run.summary).toContain('| ❌ `ntia-2021` NTIA minimum elements (2021) | 1 of 8 | 4 | 0 of 1 |');
+    expect(run.summary).toContain('| ✅ `acme` acme | 0 of 2 | 4 | 1 of 1 |');
+    const sarif = JSON.parse(readFileSync(path.join(dir, 'bomwright.sarif'), 'utf8'));
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toContain(
+      'profile/acme/top-level-dependencies',
+    );
+    const unknown = runAction(dir, { paths: 'bom.json', profile: 'bsi2.1' });
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stdout).toContain('Unknown profile "bsi2.1"; did you mean bsi-2.1?');
+  });
+
   it('action.yml is a JavaScript action on the committed bundle, and every input is read', () => {
     const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
     const inputs = [
@@ -213,6 +234,7 @@ describe('GitHub Action', () => {
       'fail-on',
       'sarif-file',
       'html-file',
+      'profile',
       'shard',
     ]);
     const source = readFileSync(path.join(ROOT, 'src/action/main.ts'), 'utf8');

@@ -1,8 +1,16 @@
 import { RULE_IDS, RULES, type RuleId } from '../../diagnostics/rules.js';
 import { BomwrightError } from '../../errors.js';
-import { EXPLAIN_FORMATS, formatRuleList, formatRulePage, type ExplainFormat } from '../../format/explain.js';
+import {
+  EXPLAIN_FORMATS,
+  formatProfileRulePage,
+  formatRuleList,
+  formatRulePage,
+  type ExplainFormat,
+} from '../../format/explain.js';
 import { defineCommand } from '../command.js';
-import { editDistance } from '../../nearest.js';
+import { didYouMean, editDistance, nearestNames } from '../../nearest.js';
+import { loadProfiles } from '../../node/profiles.js';
+import { profileRules, type ProfileRuleInfo } from '../../format/profiles.js';
 import { EXIT_OK } from '../exit-codes.js';
 
 /**
@@ -39,6 +47,31 @@ export function findRule(typed: string): RuleId {
   throw new BomwrightError('E_USAGE', `Unknown rule ${shown}; ${hint}`);
 }
 
+/**
+ * A profile requirement's page, `profile/<name>/<id>`: from a built-in profile, or from the files given with
+ * --profile. Unknown names and ids suggest the nearest.
+ */
+function profileRulePage(typed: string, files: readonly string[], cwd: string): ProfileRuleInfo {
+  const match = /^profile\/([^/]+)\/(.+)$/.exec(typed.trim());
+  if (match === null) throw new BomwrightError('E_USAGE', `A profile rule reads profile/<profile>/<requirement>`);
+  const [, name, id] = match as unknown as [string, string, string];
+  const fromFiles = loadProfiles(files, cwd);
+  const profile = fromFiles.find((p) => p.name === name) ?? loadProfiles([name], cwd)[0]!;
+  const rules = profileRules([profile]);
+  const rule = rules.find((r) => r.id === `profile/${name}/${id}`);
+  if (rule === undefined) {
+    const near = nearestNames(
+      id,
+      profile.requirements.map((r) => r.id),
+    );
+    throw new BomwrightError(
+      'E_USAGE',
+      `Profile ${name} has no requirement ${JSON.stringify(id.slice(0, 80))}${didYouMean(near.map((n) => `profile/${name}/${n}`))}`,
+    );
+  }
+  return rule;
+}
+
 /** Prints a rule's page (docs/rules/<id>.md, carried in the build), or lists the rules. */
 export const explainCommand = defineCommand({
   command: 'explain [rule]',
@@ -51,8 +84,17 @@ export const explainCommand = defineCommand({
         choices: EXPLAIN_FORMATS,
         default: 'text' as ExplainFormat,
         describe: 'text: the page as markdown; json: the page and the rule registry entry',
+      })
+      .option('profile', {
+        type: 'string',
+        array: true,
+        describe: 'Profile files whose requirements to explain too (built-in profiles need none)',
       }),
   handler: (argv, context) => {
+    if (argv.rule !== undefined && argv.rule.trim().toLowerCase().startsWith('profile/')) {
+      context.stdout(formatProfileRulePage(profileRulePage(argv.rule, argv.profile ?? [], context.cwd), argv.format));
+      return EXIT_OK;
+    }
     context.stdout(
       argv.rule === undefined ? formatRuleList(argv.format) : formatRulePage(findRule(argv.rule), argv.format),
     );

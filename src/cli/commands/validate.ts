@@ -20,6 +20,7 @@ import { createProgress, type Progress } from '../progress.js';
 import { writeFileAtomic } from '../../node/write.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { filesOf } from '../../node/keys.js';
+import { BUILTIN_PROFILE_NAMES, loadProfiles } from '../../node/profiles.js';
 import { resolveShard, shardStamp, type Shard } from '../../node/shard.js';
 
 /** What validateFiles needs from the command line, passed on as it is. */
@@ -37,6 +38,7 @@ type CheckOptions = Pick<
   | 'jobs'
   | 'versionRule'
   | 'shard'
+  | 'profiles'
 >;
 
 export interface ValidateCommandOptions {
@@ -130,6 +132,11 @@ export const validateCommand = defineCommand({
         type: 'boolean',
         describe: 'Check the staged BOM files (the index) against HEAD: for pre-commit hooks',
       })
+      .option('profile', {
+        type: 'string',
+        array: true,
+        describe: `Also check a compliance profile or policy (repeatable): ${BUILTIN_PROFILE_NAMES.join(', ')}, or a JSON file`,
+      })
       .option('shard', {
         type: 'string',
         describe:
@@ -142,6 +149,7 @@ export const validateCommand = defineCommand({
     }
     const versionRule = versionRuleSource(argv);
     const shard = argv.shard === undefined ? undefined : resolveShard(argv.shard, context.env);
+    const profiles = argv.profile === undefined ? [] : loadProfiles(argv.profile, context.cwd);
     return runValidate({
       paths: argv.paths,
       check: {
@@ -157,6 +165,7 @@ export const validateCommand = defineCommand({
         jobs: jobCount(argv.jobs),
         ...(versionRule === undefined ? {} : { versionRule }),
         ...(shard === undefined ? {} : { shard }),
+        ...(profiles.length === 0 ? {} : { profiles }),
       },
       format: argv.format,
       output: argv.output,
@@ -201,6 +210,7 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     toolVersion: options.toolVersion,
     ...(shard === undefined ? {} : { shard: stampOf(shard, options) }),
     ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }),
+    ...(options.check.profiles === undefined ? {} : { profiles: options.check.profiles }),
   };
   const rule = options.check.versionRule;
   const baselineFile = rule !== undefined && 'baseline' in rule ? rule.baseline : undefined;

@@ -1,0 +1,97 @@
+/**
+ * `--profile NAME|FILE`: built-in profiles by name, a user's own profile or policy from a JSON file; `extends`
+ * names a built-in profile or a file relative to the extending one. The I/O edge of src/validate/profiles.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { BomwrightError, describeError } from '../errors.js';
+import { nearestNames } from '../nearest.js';
+import { parseProfile, resolveProfile, type Profile, type ProfileSpec } from '../validate/profiles/model.js';
+import { BUILTIN_PROFILE_NAMES, readBuiltinProfile } from './builtin-profiles.js';
+
+export { BUILTIN_PROFILE_NAMES };
+
+const MAX_PROFILE_SIZE = 1024 * 1024;
+
+/** A reference is a file when it looks like one (a path separator or a .json ending); otherwise a built-in name. */
+function isFileReference(reference: string): boolean {
+  return /[\\/]/.test(reference) || reference.toLowerCase().endsWith('.json');
+}
+
+function parseText(text: string, origin: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BomwrightError('E_INPUT', `Profile ${origin} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+interface Loaded {
+  spec: ProfileSpec;
+  /** The folder `extends` paths are relative to (none for built-in profiles). */
+  dir?: string;
+}
+
+function loadReference(reference: string, cwd: string): Loaded {
+  if (!isFileReference(reference)) {
+    const text = readBuiltinProfile(reference);
+    if (text === undefined) {
+      const near = nearestNames(reference, BUILTIN_PROFILE_NAMES);
+      const shown = JSON.stringify(reference.length > 80 ? `${reference.slice(0, 80)}…` : reference);
+      throw new BomwrightError(
+        'E_USAGE',
+        `Unknown profile ${shown}; ${near.length > 0 ? `did you mean ${near.join(' or ')}? ` : ''}built-in profiles: ${BUILTIN_PROFILE_NAMES.join(', ')} (or give a file: ./policy.json)`,
+      );
+    }
+    return { spec: parseProfile(parseText(text, reference), reference) };
+  }
+  const file = path.resolve(cwd, reference);
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    if (size > MAX_PROFILE_SIZE)
+      throw new BomwrightError(
+        'E_INPUT',
+        `Profile ${reference} is ${size} bytes, over the limit of ${MAX_PROFILE_SIZE}`,
+      );
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof BomwrightError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BomwrightError(
+      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_READ',
+      code === 'ENOENT'
+        ? `Profile file ${reference} does not exist`
+        : `Cannot read profile ${reference}: ${describeError(error)}`,
+    );
+  }
+  return { spec: parseProfile(parseText(text, reference), reference), dir: path.dirname(file) };
+}
+
+/**
+ * The profiles the references name, each with its `extends` chain applied, in the order given (a name given twice
+ * counts once). Throws one line with a stable code for an unknown name, an unreadable file or a bad profile.
+ */
+export function loadProfiles(references: readonly string[], cwd = process.cwd()): Profile[] {
+  const profiles: Profile[] = [];
+  for (const reference of references) {
+    const { spec, dir } = loadReference(reference.trim(), cwd);
+    const dirs = new Map<ProfileSpec, string | undefined>([[spec, dir]]);
+    const profile = resolveProfile(spec, (base, from) => {
+      const fromDir = dirs.get(from);
+      // A built-in profile extends built-in ones only; a file may extend a file next to it.
+      if (fromDir === undefined && isFileReference(base))
+        throw new BomwrightError('E_INPUT', `Profile ${from.name}: a built-in profile cannot extend a file`);
+      const loaded = loadReference(base, fromDir ?? cwd);
+      dirs.set(loaded.spec, loaded.dir);
+      return loaded.spec;
+    });
+    const same = profiles.find((p) => p.name === profile.name);
+    if (same !== undefined) {
+      if (JSON.stringify(same) === JSON.stringify(profile)) continue;
+      throw new BomwrightError('E_USAGE', `Two different profiles are named ${profile.name}; rename one`);
+    }
+    profiles.push(profile);
+  }
+  return profiles;
+}

@@ -1,0 +1,130 @@
+/**
+ * SPDX licence expressions, read with a real parser (spdx-expression-parse), and the questions policies ask of
+ * them: is an entry a valid licence statement, and can the component be used under the allowed licences only.
+ */
+import { profileLibraries, type SpdxNode } from './libraries.js';
+
+/** Bounds the parser's recursion and work on hostile documents. */
+const MAX_EXPRESSION_LENGTH = 2000;
+const MAX_NESTING = 32;
+
+const parsed = new Map<string, SpdxNode | undefined>();
+
+/** The expression's tree, or undefined when it is not a valid SPDX licence expression. */
+export function parseExpression(expression: string): SpdxNode | undefined {
+  if (parsed.has(expression)) return parsed.get(expression);
+  let node: SpdxNode | undefined;
+  if (expression.length <= MAX_EXPRESSION_LENGTH && nesting(expression) <= MAX_NESTING) {
+    try {
+      node = profileLibraries().parseSpdx(expression);
+    } catch {
+      node = undefined;
+    }
+  }
+  if (parsed.size > 10_000) parsed.clear();
+  parsed.set(expression, node);
+  return node;
+}
+
+function nesting(expression: string): number {
+  let depth = 0;
+  let most = 0;
+  for (const c of expression) {
+    if (c === '(') most = Math.max(most, ++depth);
+    else if (c === ')') depth--;
+  }
+  return most;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+const UNSTATED = new Set(['NOASSERTION', 'NONE']);
+
+/**
+ * A `licenses[]` entry as BSI TR-03183-2 reads it: an SPDX id, a `LicenseRef-` name, or a valid SPDX expression;
+ * NOASSERTION and NONE state nothing.
+ */
+export function isValidLicenceEntry(entry: unknown): boolean {
+  if (!isRecord(entry)) return false;
+  const expression = text(entry.expression);
+  if (expression !== undefined) return parseExpression(expression) !== undefined;
+  const licence = entry.license;
+  if (!isRecord(licence)) return false;
+  const id = text(licence.id);
+  if (id !== undefined) return !UNSTATED.has(id.toUpperCase());
+  const name = text(licence.name);
+  return name !== undefined && name.startsWith('LicenseRef-');
+}
+
+/** The entry as an expression tree: an id or a name is one leaf; undefined when it cannot be read. */
+function entryTree(entry: unknown): SpdxNode | undefined {
+  if (!isRecord(entry)) return undefined;
+  const expression = text(entry.expression);
+  if (expression !== undefined) return parseExpression(expression);
+  const licence = entry.license;
+  if (!isRecord(licence)) return undefined;
+  const id = text(licence.id) ?? text(licence.name);
+  return id === undefined ? undefined : { license: id };
+}
+
+/** Whether some choice the expression offers (OR picks one side, AND needs both) uses only accepted licences. */
+function satisfiable(node: SpdxNode, accepted: (leaf: { license: string; exception?: string }) => boolean): boolean {
+  if ('conjunction' in node) {
+    return node.conjunction === 'or'
+      ? satisfiable(node.left, accepted) || satisfiable(node.right, accepted)
+      : satisfiable(node.left, accepted) && satisfiable(node.right, accepted);
+  }
+  return accepted(node);
+}
+
+/** Keys a leaf is known by in a list: `GPL-2.0-only WITH Classpath-exception-2.0` and `GPL-2.0-only`. */
+function leafKeys(leaf: { license: string; exception?: string }): string[] {
+  const base = leaf.license.toLowerCase();
+  return leaf.exception === undefined ? [base] : [`${base} with ${leaf.exception.toLowerCase()}`, base];
+}
+
+export interface LicenceVerdict {
+  /** The index of the first entry that falls short, and why. */
+  entry: number;
+  reason: string;
+}
+
+/**
+ * Every entry can be satisfied with allowed licences only (`MIT OR GPL-3.0-only` with MIT allowed). An exception
+ * only adds permissions, so `X WITH E` passes where X is allowed. A component without licences passes: require
+ * them with a requirement of their own.
+ */
+export function checkAllowed(entries: readonly unknown[], allow: readonly string[]): LicenceVerdict | undefined {
+  const allowed = new Set(allow.map((a) => a.toLowerCase().replace(/\s+/g, ' ')));
+  for (const [index, entry] of entries.entries()) {
+    const tree = entryTree(entry);
+    if (tree === undefined) return { entry: index, reason: 'its licence cannot be read as SPDX' };
+    if (!satisfiable(tree, (leaf) => leafKeys(leaf).some((k) => allowed.has(k))))
+      return { entry: index, reason: `${describe(tree)} is not allowed` };
+  }
+  return undefined;
+}
+
+/** No entry forces a denied licence: `MIT OR GPL-3.0-only` passes a denylist holding GPL-3.0-only. */
+export function checkDenied(entries: readonly unknown[], deny: readonly string[]): LicenceVerdict | undefined {
+  const denied = new Set(deny.map((d) => d.toLowerCase().replace(/\s+/g, ' ')));
+  for (const [index, entry] of entries.entries()) {
+    const tree = entryTree(entry);
+    if (tree === undefined) return { entry: index, reason: 'its licence cannot be read as SPDX' };
+    // `X WITH E` is denied where the list names X or exactly `X WITH E`.
+    if (!satisfiable(tree, (leaf) => !leafKeys(leaf).some((k) => denied.has(k))))
+      return { entry: index, reason: `${describe(tree)} is denied` };
+  }
+  return undefined;
+}
+
+function describe(node: SpdxNode): string {
+  if ('conjunction' in node)
+    return `${describe(node.left)} ${node.conjunction.toUpperCase()} ${describe(node.right)}`.slice(0, 120);
+  return `${node.license}${node.plus ? '+' : ''}${node.exception ? ` WITH ${node.exception}` : ''}`;
+}

@@ -1,0 +1,150 @@
+/** `validate --profile` and `explain profile/…` through the built CLI: positions, summaries, reports, errors. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDirs } from '../helpers.js';
+
+const temp = tempDirs('bomwright-profiles-');
+
+const bom = {
+  bomFormat: 'CycloneDX',
+  specVersion: '1.6',
+  version: 1,
+  metadata: {
+    timestamp: '2024-05-01T10:00:00Z',
+    authors: [{ name: 'Jane Doe' }],
+    component: {
+      type: 'application',
+      'bom-ref': 'app',
+      name: 'app',
+      version: '1.0.0',
+      purl: 'pkg:npm/app@1.0.0',
+      supplier: { name: 'Acme' },
+    },
+  },
+  components: [{ type: 'library', 'bom-ref': 'lib', name: 'lib', version: '2.0.0', purl: 'pkg:npm/lib@2.0.0' }],
+  dependencies: [{ ref: 'app', dependsOn: ['lib'] }],
+};
+
+function write(name: string, value: unknown): { dir: string; file: string } {
+  const dir = temp();
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(value, null, 2));
+  return { dir, file };
+}
+
+describe('validate --profile', () => {
+  it('reports each unmet requirement with its position, and ends with one line per profile', async () => {
+    const { dir } = write('bom.json', bom);
+    const result = await runCli(['validate', 'bom.json', '--profile', 'ntia-2021', '--profile', 'cra'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'bom.json  (cyclonedx-1.6)',
+        '  bom.json:24:5  error  The component names no supplier; add supplier.name (or manufacturer, 1.6+) at /components/0  profile/ntia-2021/component.supplier',
+        '',
+        '1 error, 0 warnings in 1 document (1 invalid)',
+        'ntia-2021: 1 of 8 requirements unmet in 2 components (0 of 1 document pass)',
+        'cra: 0 of 2 requirements unmet in 2 components (1 of 1 document passes)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('carries profile rules in SARIF, each naming its source clause', async () => {
+    const { dir } = write('bom.json', bom);
+    const result = await runCli(['validate', 'bom.json', '--profile', 'bsi-2.1', '--format', 'sarif'], { cwd: dir });
+    const sarif = JSON.parse(result.stdout);
+    const rules = sarif.runs[0].tool.driver.rules as {
+      id: string;
+      fullDescription: { text: string };
+      helpUri?: string;
+    }[];
+    const hash = rules.find((r) => r.id === 'profile/bsi-2.1/component.deployable-hash')!;
+    expect(hash.fullDescription.text).toBe(
+      'The component has no SHA-512 hash of its deployable form (BSI TR-03183-2 Software Bill of Materials, version 2.1.0, 2025-08-20, 5.2.2 Hash value of the deployable component)',
+    );
+    expect(hash.helpUri).toBe('https://bsi.bund.de/dok/TR-03183-en');
+    const results = sarif.runs[0].results as { ruleId: string; ruleIndex: number }[];
+    const found = results.find((r) => r.ruleId === 'profile/bsi-2.1/component.deployable-hash')!;
+    expect(rules[found.ruleIndex]!.id).toBe(found.ruleId);
+    expect(results.find((r) => r.ruleId === 'profile/bsi-2.1/spec-version')).toBeUndefined();
+  });
+
+  it('puts a profile section in the html report and the verdicts in the json report', async () => {
+    const { dir } = write('bom.json', bom);
+    const html = await runCli(['validate', 'bom.json', '--profile', 'cisa-2025', '--format', 'html'], { cwd: dir });
+    expect(html.stdout).toContain('<h2>Profiles</h2>');
+    expect(html.stdout).toContain('<h3><code>cisa-2025</code> CISA minimum elements (2025 draft)</h3>');
+    expect(html.stdout).toMatch(
+      /<code>component\.hash<\/code>.*<span class="bad">fail<\/span><\/td><td><code>bom\.json<\/code>: <code>\/metadata\/component<\/code>, <code>\/components\/0<\/code><\/td>/,
+    );
+    const json = await runCli(['validate', 'bom.json', '--profile', 'cisa-2025', '--format', 'json'], { cwd: dir });
+    const report = JSON.parse(json.stdout);
+    expect(JSON.stringify(report)).toContain('profile/cisa-2025/tool-name');
+  });
+
+  it('loads a policy file that extends a built-in profile, drops and re-levels requirements', async () => {
+    const { dir } = write('bom.json', bom);
+    writeFileSync(
+      path.join(dir, 'policy.json'),
+      JSON.stringify({
+        name: 'acme',
+        extends: 'ntia-2021',
+        drop: ['timestamp'],
+        relevel: { 'component.supplier': 'SHOULD' },
+        requirements: [
+          {
+            id: 'licence',
+            level: 'MUST',
+            clause: 'Acme 4.1',
+            message: 'The licence is not allowed',
+            hint: 'use MIT or Apache-2.0',
+            appliesTo: 'components',
+            check: { licencesAllowed: ['MIT', 'Apache-2.0'] },
+          },
+        ],
+      }),
+    );
+    const result = await runCli(['validate', 'bom.json', '--profile', './policy.json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('warning  The component names no supplier');
+    expect(result.stdout).toContain('profile/acme/component.supplier');
+    expect(result.stdout).toMatch(/acme: 1 of 8 requirements unmet in 2 components \(1 of 1 document passes\)\n$/);
+  });
+
+  it('suggests the nearest name for an unknown profile, and names a bad file in one line', async () => {
+    const unknown = await runCli(['validate', 'x.json', '--profile', 'bsi-21']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'bomwright: E_USAGE: Unknown profile "bsi-21"; did you mean bsi-2.1? built-in profiles: ntia-2021, cisa-2025, bsi-2.0, bsi-2.1, cra (or give a file: ./policy.json)\n',
+    );
+    const { dir } = write('bad.json', { name: 'bad', requirements: [{ id: 'x' }] });
+    const bad = await runCli(['validate', '.', '--profile', './bad.json'], { cwd: dir });
+    expect(bad.stderr).toBe(
+      'bomwright: E_INPUT: Profile ./bad.json: requirements[0].level: must be "MUST" or "SHOULD"\n',
+    );
+    const missing = await runCli(['validate', '.', '--profile', './none.json'], { cwd: dir });
+    expect(missing.stderr).toBe('bomwright: E_NOT_FOUND: Profile file ./none.json does not exist\n');
+  });
+});
+
+describe('explain profile/…', () => {
+  it("prints a requirement's page with its source and clause", async () => {
+    const result = await runCli(['explain', 'profile/bsi-2.1/component.deployable-hash']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('# profile/bsi-2.1/component.deployable-hash');
+    expect(result.stdout).toContain(
+      'Profile: BSI TR-03183-2 v2.1.0. Source: BSI TR-03183-2 Software Bill of Materials, version 2.1.0, 2025-08-20 (https://bsi.bund.de/dok/TR-03183-en), clause 5.2.2 Hash value of the deployable component.',
+    );
+    expect(result.stdout).toContain('Add externalReferences[type=distribution].hashes with alg SHA-512.');
+  });
+
+  it('suggests the nearest requirement', async () => {
+    const result = await runCli(['explain', 'profile/ntia-2021/component.supplir']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'bomwright: E_USAGE: Profile ntia-2021 has no requirement "component.supplir" (did you mean profile/ntia-2021/component.supplier?)\n',
+    );
+  });
+});
