@@ -58,6 +58,22 @@ const EXEMPT: Record<string, string> = {
     'not code: what the progress bar looks like on a terminal',
   'bomwright merge FILE... -o OUT [--name N --version V | --from package.json] [--hierarchical]':
     'not code: the synopsis of merge, with placeholders for every option',
+  '$ bomwright validate bom.json --profile bsi-2.1 --profile ntia-2021':
+    'a transcript (a command and an abridged report): test/cli/profiles.test.ts runs --profile and checks these lines',
+  '{': 'the example policy: test/validate/profiles/format.test.ts parses this block, checks it against the profile schema and judges documents with it',
+  "import { createGraphServiceClient, GraphRequestAdapter } from '@microsoft/msgraph-sdk';":
+    'a fragment that goes on from the block above (its auth provider) against an emulator with --odata-namespace microsoft.graph: test/sdk/kiota-models.test.ts makes these calls through GraphRequestAdapter',
+  'permissions: adele@contoso.example (delegated): Group.ReadWrite.All, Mail.ReadWrite; directory roles: mailSystemAdministrator (4 operations)':
+    'not code: the lines --report-permissions prints (test/emulator/permissions-used.test.ts)',
+};
+
+/** Data blocks checked here by loading them as what they are. */
+const LOADED: Record<string, (text: string) => Promise<void>> = {
+  // A --faults file: the emulator starts with it (a bad rule is refused at start).
+  '{ "rules": [': async (text) => {
+    const emulator = await startEmulator({ port: 0, log: () => {}, faults: JSON.parse(text) as unknown });
+    await emulator.close();
+  },
 };
 
 /** README placeholders and the default tenant's values they stand for. */
@@ -86,10 +102,12 @@ const runHere = (block: Block) => ['sh', 'ts', 'js'].includes(block.info) && !(b
 
 describe('README code blocks', () => {
   it('are each run (here, or as `js run` by readme.test.ts) or exempt with a reason; no exemption is stale', () => {
-    const unlisted = blocks.filter((b) => !runHere(b) && b.info !== 'js run' && !(b.first in EXEMPT));
+    const unlisted = blocks.filter(
+      (b) => !runHere(b) && b.info !== 'js run' && !(b.first in EXEMPT) && !(b.first in LOADED),
+    );
     expect(unlisted.map((b) => `README.md:${b.line} ${b.info} ${b.first}`)).toEqual([]);
     const firsts = new Set(blocks.map((b) => b.first));
-    expect(Object.keys(EXEMPT).filter((first) => !firsts.has(first))).toEqual([]);
+    expect([...Object.keys(EXEMPT), ...Object.keys(LOADED)].filter((first) => !firsts.has(first))).toEqual([]);
     // Every placeholder-looking word of a block that runs has a value.
     const unknown = blocks
       .filter(runHere)
@@ -114,7 +132,8 @@ function workspace(block: Block): { dir: string; env: NodeJS.ProcessEnv } {
   mkdirSync(path.join(dir, 'node_modules', '@microsoft'), { recursive: true });
   mkdirSync(path.join(dir, '.bin'));
   symlinkSync(ROOT, path.join(dir, 'node_modules', 'bomwright'), 'dir');
-  for (const [, name] of block.text.matchAll(/from '((?:@[^/']+\/)?[^/'.][^/']*)/g)) {
+  // `import x from 'p'` and the side-effect form `import 'p'` (Kiota's request builders augment the client so).
+  for (const [, name] of block.text.matchAll(/(?:\bfrom|^import)\s*'((?:@[^/']+\/)?[^/'.][^/']*)/gm)) {
     if (name === 'bomwright' || name!.startsWith('node:') || existsSync(path.join(dir, 'node_modules', name!)))
       continue;
     const found = [path.join(ROOT, 'test', 'node_modules', name!), path.join(ROOT, 'node_modules', name!)].find((p) =>
@@ -127,6 +146,7 @@ function workspace(block: Block): { dir: string; env: NodeJS.ProcessEnv } {
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(shim, 0o755);
   copyFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), path.join(dir, 'bom.json'));
+  copyFileSync(path.join(SAMPLES, 'valid-full-1.6.xml'), path.join(dir, 'bom.xml'));
   for (const folder of ['sboms', 'build']) {
     mkdirSync(path.join(dir, folder));
     copyFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), path.join(dir, folder, 'app.cdx.json'));
@@ -244,6 +264,15 @@ describe.each(blocks.filter((b) => ['ts', 'js'].includes(b.info) && runHere(b)).
       }
       expect(result.code, `${program}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
       expect(result.stderr).not.toMatch(/Error/);
+    });
+  },
+);
+
+describe.each(blocks.filter((b) => b.first in LOADED).map((b) => [b.line, b] as const))(
+  'README.md:%i (data)',
+  (_, block) => {
+    it('loads as what it is', async () => {
+      await LOADED[block.first]!(block.text);
     });
   },
 );

@@ -5,9 +5,9 @@
  * shows exactly what would be sent without sending it.
  *
  * A CI pipeline reruns, so each publish first reads what is there and does nothing when the same BOM version is
- * already published (`force` publishes again): the thread's posts and their attachments, the channel's tabs. The
- * spec has no route that lists a bundle's children, so a bundle that already holds the item is told by the
- * service's refusal (409 nameAlreadyExists) instead.
+ * already published (`force` publishes again): the thread's posts and their attachments, the channel's tabs, the
+ * bundle's children (the real service's list route; the spec has none, the emulator serves it as an extension).
+ * A bundle's 409 nameAlreadyExists (another run added the item between the read and the add) is still "already".
  */
 import { createHash } from 'node:crypto';
 import { BomwrightError } from '../errors.js';
@@ -227,14 +227,26 @@ export async function publishThread(
   return { ...reply, published: true };
 }
 
+/** Whether the bundle already holds the drive item (read from its children, page by page). */
+export async function bundleHolds(
+  api: ServiceApi,
+  options: { bundle: string; item: string },
+  signal?: AbortSignal,
+): Promise<boolean> {
+  for await (const child of api.driveBundles.listBundleChildren({ bundle: options.bundle, signal }))
+    if (child.id === options.item) return true;
+  return false;
+}
+
 /**
- * Adds the published BOM's drive item to a release bundle; `added` is false when the bundle already holds it (the
- * service refuses a second add with 409 nameAlreadyExists; the spec has no route to list the children first).
+ * Adds the published BOM's drive item to a release bundle; `added` is false when the bundle already holds it: read
+ * first, so a rerun only reads, and a 409 nameAlreadyExists from a concurrent add means the same.
  */
 export async function publishBundle(
   api: ServiceApi,
   options: { bundle: string; item: string },
 ): Promise<{ added: boolean }> {
+  if (await bundleHolds(api, options)) return { added: false };
   try {
     await api.driveBundles.addBundleItem({ bundle: options.bundle, body: { id: options.item } });
     return { added: true };

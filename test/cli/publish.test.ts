@@ -190,10 +190,14 @@ describe('bomwright publish and notify', () => {
     });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe('Drive item 123456!87 is already in bundle 123456!90; nothing changed\n');
-    // No route of the spec lists a bundle's children: the rerun's one call is the add the service refuses.
+    // The rerun only reads the bundle's children.
     expect(requests.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
-      'POST /v1.0/drive/bundles/123456!90/children 409',
+      'GET /v1.0/drive/bundles/123456!90/children 200',
     ]);
+    const dry = await runCli(['publish', 'bundle', '--bundle', '123456!90', '--item', '123456!87', '--dry-run'], {
+      env: await env(),
+    });
+    expect(dry.stdout).toBe('Drive item 123456!87 is already in bundle 123456!90; nothing to send\n');
     const forward = await runCli(
       [
         'notify',

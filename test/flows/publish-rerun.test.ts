@@ -17,7 +17,7 @@ import {
 import type { ServiceApi } from '../../src/service/index.js';
 import { useService } from '../emulator/harness.js';
 
-const { requests, service: client } = useService();
+const { harness, requests, service: client } = useService();
 let service: ServiceApi;
 beforeAll(() => {
   service = client();
@@ -213,12 +213,20 @@ describe('publish tab, run again', () => {
 });
 
 describe('publish bundle, run again', () => {
-  it('adds the item once; the second run is told by the service that the bundle holds it, and changes nothing', async () => {
+  it("adds the item once; the second run reads the bundle's children, finds it, and changes nothing", async () => {
     expect(await publishBundle(service, { bundle: '123456!90', item: '123456!87' })).toEqual({ added: true });
     requests.length = 0;
     expect(await publishBundle(service, { bundle: '123456!90', item: '123456!87' })).toEqual({ added: false });
-    // The spec lists no route to read a bundle's children: the second run's one call is the refused add.
-    expect(sent()).toEqual(['POST /v1.0/drive/bundles/123456!90/children 409']);
+    expect(sent()).toEqual(['GET /v1.0/drive/bundles/123456!90/children 200']);
+  });
+
+  it('two runs at once: one adds, the other finds the item there (read, or refused with 409): never an error', async () => {
+    await harness.emulator.reset();
+    const results = await Promise.all([
+      publishBundle(service, { bundle: '123456!90', item: '123456!87' }),
+      publishBundle(service, { bundle: '123456!90', item: '123456!87' }),
+    ]);
+    expect(results.map((r) => r.added).sort()).toEqual([false, true]);
   });
 
   it('other refusals stay errors', async () => {

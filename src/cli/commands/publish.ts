@@ -8,6 +8,7 @@ import {
   findPublishedReply,
   notifyForward,
   forwardRequest,
+  bundleHolds,
   publishBundle,
   publishTab,
   publishThread,
@@ -110,7 +111,17 @@ function alreadyInThread(where: string, label: string, existing: { postId: strin
 function bundle(argv: PublishArgv, context: CliContext): Promise<number> {
   return runServiceAction(argv, context, async (api, dryRun) => {
     const report = { bundle: argv.bundle, item: argv.item };
-    if (dryRun) return { lines: [`Would add drive item ${argv.item} to bundle ${argv.bundle}`], report };
+    if (dryRun) {
+      const held = await bundleHolds(api, { bundle: argv.bundle!, item: argv.item! });
+      return {
+        lines: [
+          held
+            ? `Drive item ${argv.item} is already in bundle ${argv.bundle}; nothing to send`
+            : `Would add drive item ${argv.item} to bundle ${argv.bundle}`,
+        ],
+        report,
+      };
+    }
     const { added } = await publishBundle(api, { bundle: argv.bundle!, item: argv.item! });
     return {
       lines: [
