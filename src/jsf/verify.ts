@@ -2,7 +2,14 @@
  * JSF verification as a fixed pipeline per signer: syntax (signature.ts) → key resolution → signed data
  * (JCS of the holding object with this signer's `value` removed, per shape) → cryptographic check → trust.
  */
-import { constants, createHmac, timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createHmac,
+  timingSafeEqual,
+  verify as cryptoVerify,
+  type KeyObject,
+  type X509Certificate,
+} from 'node:crypto';
 import { appendPointer } from '../json/pointer.js';
 import { forEachObject } from '../json/walk.js';
 import type { AlgorithmInfo } from './algorithms.js';
@@ -149,17 +156,7 @@ function checkSigner(
     if (mismatch) return { verdict: 'invalid', reason: mismatch, trust: 'untrusted' };
     if (!checkBytes(info, embedded, data, signer.value!))
       return { verdict: 'invalid', reason: 'the signature does not match the signed data', trust: 'untrusted' };
-    if (signer.certificates) {
-      const problem = certificatePathProblem(signer.certificates, store.roots, options.now ?? new Date());
-      return problem === undefined
-        ? {
-            verdict: 'valid',
-            trust: 'trusted',
-            trustReason: 'certificate path chains to a trust root',
-            trustedBy: 'root',
-          }
-        : { verdict: 'valid', trust: 'untrusted', trustReason: problem };
-    }
+    if (signer.certificates) return certificateTrust(signer.certificates, store, options.now ?? new Date());
     return pinTrust(info, pinsOf(store, embedded));
   }
 
@@ -197,6 +194,18 @@ function checkSigner(
 /** A signer's keyId in a message: quoted, and cut short (it comes from the document). */
 function clipId(keyId: string): string {
   return JSON.stringify(keyId.length > 100 ? `${keyId.slice(0, 100)}…` : keyId);
+}
+
+/** Trust in a signature that verified with the leaf of its embedded certificate path (JSF and XML alike). */
+export function certificateTrust(
+  certificates: readonly X509Certificate[],
+  store: TrustStore,
+  now: Date,
+): Pick<SignerReport, 'verdict' | 'trust' | 'trustReason' | 'trustedBy'> {
+  const problem = certificatePathProblem(certificates, store.roots, now);
+  return problem === undefined
+    ? { verdict: 'valid', trust: 'trusted', trustReason: 'certificate path chains to a trust root', trustedBy: 'root' }
+    : { verdict: 'valid', trust: 'untrusted', trustReason: problem };
 }
 
 /** Trust in an embedded key the store pins: only for an algorithm the pinning entry allows. */

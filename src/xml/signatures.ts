@@ -16,8 +16,8 @@ import { dsigLibrary } from './dsig-library.js';
 import { algorithmInfo, type AlgorithmInfo } from '../jsf/algorithms.js';
 import { keyMismatch, keyRefusal, listKeyIds, sameKey, usableKey, type KeyMaterial } from '../jsf/keys.js';
 import { signBytes } from '../jsf/sign.js';
-import { certificatePathProblem, EMPTY_TRUST, keysWithId, pinsOf, type TrustStore } from '../jsf/trust.js';
-import { checkBytes, pinTrust, type SignerReport } from '../jsf/verify.js';
+import { EMPTY_TRUST, keysWithId, pinsOf, type TrustStore } from '../jsf/trust.js';
+import { certificateTrust, checkBytes, pinTrust, type SignerReport } from '../jsf/verify.js';
 import { lineColumn, scanXml } from './scan.js';
 import { DIGEST_METHODS, parseXmlSignature, XMLDSIG, type ParsedXmlSignature } from './dsig.js';
 
@@ -241,17 +241,7 @@ function judge(text: string, parsed: ParsedXmlSignature, options: XmlVerifyOptio
     if (mismatch) return { verdict: 'invalid', reason: mismatch, trust: 'untrusted' };
     const failed = verdictOf(checkWith(text, parsed, info, embedded));
     if (failed !== undefined) return failed;
-    if (parsed.certificates) {
-      const problem = certificatePathProblem(parsed.certificates, store.roots, options.now ?? new Date());
-      return problem === undefined
-        ? {
-            verdict: 'valid',
-            trust: 'trusted',
-            trustReason: 'certificate path chains to a trust root',
-            trustedBy: 'root',
-          }
-        : { verdict: 'valid', trust: 'untrusted', trustReason: problem };
-    }
+    if (parsed.certificates) return certificateTrust(parsed.certificates, store, options.now ?? new Date());
     return pinTrust(info, pinsOf(store, embedded));
   }
   if (parsed.keyName !== undefined) {

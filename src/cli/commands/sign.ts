@@ -103,6 +103,24 @@ export const signCommand = defineCommand({
     }),
 });
 
+/**
+ * The key and certificate path a signature is made with, for JSON and XML alike; `-o` may not name either file (a
+ * typo would overwrite the key).
+ */
+function signingMaterial(options: SignCommandOptions) {
+  if (options.output !== undefined)
+    refuseOverwriting(options.output, [
+      { file: options.key, role: 'the signing key' },
+      ...(options.certChain === undefined ? [] : [{ file: options.certChain, role: 'the certificate chain' }]),
+    ]);
+  const key = chooseKey(options.key, options.keyId, options.passphrase);
+  const certificatePath =
+    options.certChain === undefined ? undefined : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
+  if (certificatePath !== undefined && certificatePath.length === 0)
+    throw new BomwrightError('E_KEY', `${options.certChain} holds no certificate`);
+  return { key, certificatePath };
+}
+
 export async function runSign(options: SignCommandOptions): Promise<number> {
   if (options.file !== '-' && startsWithMarkup(options.file)) return runSignXml(options);
   // The same strict read as every rewriting command: one parse, layout kept, unsafe numbers refused.
@@ -116,16 +134,7 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
     return EXIT_INVALID;
   }
 
-  if (options.output !== undefined)
-    refuseOverwriting(options.output, [
-      { file: options.key, role: 'the signing key' },
-      ...(options.certChain === undefined ? [] : [{ file: options.certChain, role: 'the certificate chain' }]),
-    ]);
-  const key = chooseKey(options.key, options.keyId, options.passphrase);
-  const certificatePath =
-    options.certChain === undefined ? undefined : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
-  if (certificatePath !== undefined && certificatePath.length === 0)
-    throw new BomwrightError('E_KEY', `${options.certChain} holds no certificate`);
+  const { key, certificatePath } = signingMaterial(options);
   const embedPublicKey = options.noKeyInfo
     ? false
     : (options.publicKey ?? (options.keyId === undefined && certificatePath === undefined && key.family !== 'oct'));
@@ -174,16 +183,7 @@ async function runSignXml(options: SignCommandOptions): Promise<number> {
     );
     return EXIT_INVALID;
   }
-  if (options.output !== undefined)
-    refuseOverwriting(options.output, [
-      { file: options.key, role: 'the signing key' },
-      ...(options.certChain === undefined ? [] : [{ file: options.certChain, role: 'the certificate chain' }]),
-    ]);
-  const key = chooseKey(options.key, options.keyId, options.passphrase);
-  const certificatePath =
-    options.certChain === undefined ? undefined : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
-  if (certificatePath !== undefined && certificatePath.length === 0)
-    throw new BomwrightError('E_KEY', `${options.certChain} holds no certificate`);
+  const { key, certificatePath } = signingMaterial(options);
   const withBom = decoded.diagnostics.some((d) => d.ruleId === 'read/byte-order-mark');
   const signed = signXmlText((withBom ? '\uFEFF' : '') + decoded.text, {
     key,
