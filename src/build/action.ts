@@ -60,10 +60,12 @@ const selfContained: Plugin = {
       path: 'builtin-profiles',
       namespace: 'bomwright-action',
     }));
-    pluginBuild.onResolve({ filter: /[\\/]profiles[\\/]libraries\.js$/ }, () => ({
-      path: 'profile-libraries',
-      namespace: 'bomwright-action',
-    }));
+    // Imported as './libraries.js' from src/validate/profiles/: matched by the importer's folder, not the path.
+    pluginBuild.onResolve({ filter: /^\.\/libraries\.js$/ }, (args) =>
+      path.dirname(args.importer) === path.join(root, 'src/validate/profiles')
+        ? { path: 'profile-libraries', namespace: 'bomwright-action' }
+        : undefined,
+    );
     pluginBuild.onLoad({ filter: /^builtin-profiles$/, namespace: 'bomwright-action' }, () => {
       const names = BUILTIN_PROFILE_NAMES;
       return {
@@ -81,15 +83,11 @@ const selfContained: Plugin = {
         "import spdx from 'spdx-expression-parse';",
         "import { PackageURL } from 'packageurl-js';",
         "import semver from 'semver';",
+        "import { RE2JS } from 're2js';",
+        "import { makeProfileLibraries } from './src/validate/profiles/library-api.ts';",
         'let loaded;',
         'export function profileLibraries() {',
-        '  return (loaded ??= {',
-        '    parseSpdx: spdx,',
-        '    parsePurl: (purl) => PackageURL.fromString(purl),',
-        '    satisfies: (version, range) => semver.satisfies(version, range),',
-        '    validRange: (range) => semver.validRange(range),',
-        '    validVersion: (version) => semver.valid(version),',
-        '  });',
+        '  return (loaded ??= makeProfileLibraries({ spdx: () => spdx, PackageURL: () => PackageURL, semver: () => semver, RE2JS: () => RE2JS }));',
         '}',
       ].join('\n'),
       loader: 'js',

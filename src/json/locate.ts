@@ -98,6 +98,12 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
       case 0x7b:
       case 0x5b: {
         const node = valueStart(i);
+        if (node === null) {
+          // Off the way to every requested pointer (most of a large document when a few places are asked
+          // for): jump to the container's end without tracking what is inside.
+          i = skipContainer(text, i, strings);
+          continue;
+        }
         stack.push({ isObject: c === 0x7b, expectKey: true, node, pending: null, pendingOffset: 0, index: 0 });
         break;
       }
@@ -125,6 +131,24 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
     i++;
   }
   return found;
+}
+
+/** The index just after the container that opens at `start`, or the text's end when it never closes. */
+function skipContainer(text: string, start: number, strings: StringSkipper): number {
+  const n = text.length;
+  let depth = 0;
+  let i = start;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = strings.end(i) + 1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
+    i++;
+  }
+  return n;
 }
 
 function isDelimiter(c: number): boolean {

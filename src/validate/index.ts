@@ -193,7 +193,7 @@ async function check(
     if (!('value' in parsed)) return { ...finish(diagnostics, undefined), syntax: 'json' };
     value = parsed.value;
     if (reread === undefined) parsedInput.text = text;
-    else {
+    else if (!keepsTextForProfiles(options, text)) {
       // Released (both references): the parsed value is all that is needed now.
       text = undefined;
       input = '';
@@ -260,6 +260,16 @@ async function check(
     syntax: 'json',
     ...(profiled === undefined ? {} : { profiles: profiled.results }),
   };
+}
+
+/**
+ * Profiles find many things to place (a BOM that misses a field misses it in every component), so the text is
+ * kept for them rather than read a second time, up to a size where its memory matters more than the read.
+ */
+const PROFILE_TEXT_KEPT_UP_TO = 32 * 1024 * 1024;
+
+function keepsTextForProfiles(options: ValidateOptions, text: string): boolean {
+  return (options.profiles?.length ?? 0) > 0 && text.length <= PROFILE_TEXT_KEPT_UP_TO;
 }
 
 /** The result for a document over the size limit, which is not read any further. */

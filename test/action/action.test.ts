@@ -219,6 +219,44 @@ describe('GitHub Action', () => {
     expect(unknown.stdout).toContain('Unknown profile "bsi2.1"; did you mean bsi-2.1?');
   });
 
+  it('carries the libraries policies need: SPDX expressions, purls, semver ranges and RE2 patterns', () => {
+    const dir = tempDir();
+    const bom = JSON.parse(SAMPLE) as { components: Record<string, unknown>[] };
+    bom.components[0] = {
+      ...bom.components[0],
+      purl: 'pkg:npm/lodash@4.17.20',
+      version: '4.17.20',
+      licenses: [{ expression: 'MIT OR GPL-3.0-only' }],
+    };
+    bom.components[1] = { ...bom.components[1], licenses: [{ expression: 'GPL-3.0-only AND MIT' }] };
+    writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(bom));
+    const requirement = (id: string, check: unknown) => ({
+      id,
+      level: 'MUST',
+      clause: 'policy',
+      message: `Fails ${id}`,
+      hint: 'fix it',
+      appliesTo: 'components',
+      check,
+      at: 'name',
+    });
+    const policy = {
+      name: 'acme',
+      requirements: [
+        requirement('licences', { licencesAllowed: ['MIT', 'Apache-2.0'] }),
+        requirement('lodash', { deny: [{ purl: 'pkg:npm/lodash', versions: '<4.17.21' }] }),
+        requirement('version-form', { matches: 'version', pattern: '^\\d+\\.\\d+\\.\\d+$' }),
+      ],
+    };
+    writeFileSync(path.join(dir, 'policy.json'), JSON.stringify(policy));
+    const run = runAction(dir, { paths: 'bom.json', profile: './policy.json', 'fail-on': 'never' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('Cannot find module');
+    expect(run.stdout).toContain('GPL-3.0-only AND MIT is not allowed');
+    expect(run.stdout).toContain('version 4.17.20 is denied by pkg:npm/lodash <4.17.21');
+    expect(run.stdout).not.toMatch(/MIT OR GPL-3\.0-only is not allowed/);
+  });
+
   it('action.yml is a JavaScript action on the committed bundle, and every input is read', () => {
     const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
     const inputs = [

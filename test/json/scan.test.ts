@@ -169,6 +169,19 @@ describe('locatePointers and offsetsToPositions at the edges', () => {
     );
   });
 
+  it('jumps over subtrees off the way, whatever brackets and quotes their strings hold', () => {
+    // Each skipped subtree holds what a bracket counter must not count: brackets and escaped quotes in strings,
+    // nested containers, and an empty one.
+    const skipped = '{"s": "]}\\"[{", "t": [[], {}, ["\\\\", "}"]], "u": {"v": [1, {"w": "]"}]}}';
+    const text = `{"a": [${skipped}, ${skipped}, {"b": [0, ${skipped}, {"c": 7}]}], "z": ${skipped}, "y": 1}`;
+    const offsets = locatePointers(text, ['/a/2/b/2/c', '/y', '/a/1/t/2/1']);
+    expect(offsets.get('/a/2/b/2/c')).toBe(text.indexOf('"c"'));
+    expect(offsets.get('/y')).toBe(text.indexOf('"y"'));
+    expect(offsets.get('/a/1/t/2/1')).toBe(text.indexOf('"}"', text.indexOf(skipped) + skipped.length));
+    // A pointer inside a container that never closes (text cut short): nothing found, no endless loop.
+    expect(locatePointers('{"a": [{"x": "]"', ['/b'])).toEqual(new Map());
+  });
+
   it('maps offsets given in any order', () => {
     const text = 'ab\ncd\n\nef';
     const positions = offsetsToPositions(text, [8, 0, 4, 8, 6]);

@@ -12,6 +12,7 @@ import { isDateTime } from '../rfc3339.js';
 import { profileLibraries } from './libraries.js';
 import {
   HASH_STRENGTH,
+  type AppliesTo,
   type Check,
   type DenyEntry,
   type Path,
@@ -19,7 +20,7 @@ import {
   type Profile,
   type Requirement,
 } from './model.js';
-import { checkAllowed, checkDenied, isValidLicenceEntry } from './spdx.js';
+import { checkLicences, isValidLicenceEntry, licenceList } from './spdx.js';
 
 /** How one requirement fared in one document. */
 export interface RequirementResult {
@@ -49,9 +50,19 @@ export interface ProfileResult {
 export const MAX_FINDINGS_PER_REQUIREMENT = 100;
 const LISTED_POINTERS = 20;
 
+/**
+ * A component or the document. Its pointer is built only when a finding is listed: a 20,000-component BOM would
+ * otherwise build 20,000 strings per run for the few dozen findings it shows.
+ */
 interface Subject {
   record: Record<string, unknown>;
-  pointer: string;
+  /** The pointer of the array holding the subject (`/components`), or the subject's own when `index` is -1. */
+  base: string;
+  index: number;
+}
+
+function pointerOfSubject(subject: Subject): string {
+  return subject.index < 0 ? subject.base : `${subject.base}/${subject.index}`;
 }
 
 interface Failure {
@@ -61,6 +72,7 @@ interface Failure {
 }
 type Outcome = true | Failure;
 const FAIL: Failure = {};
+const NONE: readonly unknown[] = [];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -74,7 +86,7 @@ function own(record: Record<string, unknown>, key: string): unknown {
 class DocumentFacts {
   readonly components: Subject[] = [];
   readonly primary: Subject | undefined;
-  private graph?: { refs: Set<string>; edges: Map<string, string[]> };
+  private graph?: { refs: Set<string>; edges: Map<string, readonly unknown[]> };
   private reached?: Set<string>;
   readonly specVersion: number | undefined;
 
@@ -82,8 +94,8 @@ class DocumentFacts {
     const metadata = own(document, 'metadata');
     const primary = isRecord(metadata) ? own(metadata, 'component') : undefined;
     if (isRecord(primary)) {
-      this.primary = { record: primary, pointer: '/metadata/component' };
-      this.collect(primary, '/metadata/component', 0);
+      this.primary = { record: primary, base: '/metadata/component', index: -1 };
+      this.collect(this.primary, 0);
     }
     const list = own(document, 'components');
     if (Array.isArray(list)) this.collectList(list, '/components', 0);
@@ -92,36 +104,37 @@ class DocumentFacts {
     this.specVersion = match === null ? undefined : Number(match[1]) * 1000 + Number(match[2]);
   }
 
-  private collect(record: Record<string, unknown>, pointer: string, depth: number): void {
-    this.components.push({ record, pointer });
-    const nested = own(record, 'components');
-    if (Array.isArray(nested) && depth < MAX_DEPTH) this.collectList(nested, `${pointer}/components`, depth + 1);
+  private collect(subject: Subject, depth: number): void {
+    this.components.push(subject);
+    const nested = own(subject.record, 'components');
+    if (Array.isArray(nested) && depth < MAX_DEPTH)
+      this.collectList(nested, `${pointerOfSubject(subject)}/components`, depth + 1);
   }
 
-  private collectList(list: readonly unknown[], pointer: string, depth: number): void {
+  private collectList(list: readonly unknown[], base: string, depth: number): void {
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
-      if (isRecord(item)) this.collect(item, `${pointer}/${i}`, depth);
+      if (isRecord(item)) this.collect({ record: item, base, index: i }, depth);
     }
   }
 
-  /** Component bom-refs and the dependsOn edges. */
-  dependencyGraph(): { refs: Set<string>; edges: Map<string, string[]> } {
+  /** Component bom-refs and the dependsOn edges (non-string entries are skipped where they are read). */
+  dependencyGraph(): { refs: Set<string>; edges: Map<string, readonly unknown[]> } {
     if (this.graph !== undefined) return this.graph;
     const refs = new Set<string>();
     for (const c of this.components) {
       const ref = own(c.record, 'bom-ref');
       if (typeof ref === 'string') refs.add(ref);
     }
-    const edges = new Map<string, string[]>();
+    // The document's own dependsOn arrays, not copies: a ref listed twice (invalid, but seen) gets both lists.
+    const edges = new Map<string, readonly unknown[]>();
     const dependencies = own(this.document, 'dependencies');
     if (Array.isArray(dependencies)) {
       for (const entry of dependencies) {
         if (!isRecord(entry) || typeof entry.ref !== 'string') continue;
-        const on = Array.isArray(entry.dependsOn)
-          ? entry.dependsOn.filter((d): d is string => typeof d === 'string')
-          : [];
-        edges.set(entry.ref, [...(edges.get(entry.ref) ?? []), ...on]);
+        const on: readonly unknown[] = Array.isArray(entry.dependsOn) ? entry.dependsOn : NONE;
+        const before = edges.get(entry.ref);
+        edges.set(entry.ref, before === undefined ? on : [...before, ...on]);
       }
     }
     return (this.graph = { refs, edges });
@@ -137,8 +150,8 @@ class DocumentFacts {
       const stack = [start];
       reached.add(start);
       while (stack.length > 0) {
-        for (const next of edges.get(stack.pop()!) ?? []) {
-          if (!reached.has(next)) {
+        for (const next of edges.get(stack.pop()!) ?? NONE) {
+          if (typeof next === 'string' && !reached.has(next)) {
             reached.add(next);
             stack.push(next);
           }
@@ -149,31 +162,48 @@ class DocumentFacts {
   }
 }
 
-/**
- * Whether some value at `path` below `from` meets `test`, entering arrays on the way and at the end; own members
- * only. No arrays are built: this runs for every requirement on every component.
- */
-function anyAt(value: unknown, path: Path, i: number, test: (value: unknown) => boolean): boolean {
-  if (Array.isArray(value)) {
-    for (const item of value) if (anyAt(item, path, i, test)) return true;
-    return false;
-  }
-  if (i === path.length) return test(value);
-  if (!isRecord(value)) return false;
-  const key = path[i]!;
-  return Object.hasOwn(value, key) && anyAt(value[key], path, i + 1, test);
-}
+type Test = (value: unknown) => boolean;
 
-const anything = () => true;
-
-/** Whether some value at the first of `paths` that holds any meets `test`. */
-function someOf(from: unknown, paths: Paths, test: (value: unknown) => boolean): boolean {
-  if (paths.length === 1) return anyAt(from, paths[0]!, 0, test);
-  for (const path of paths) if (anyAt(from, path, 0, anything)) return anyAt(from, path, 0, test);
+/** `test` on the value, or on any entry when it is an array (arrays in arrays too). */
+function entered(value: unknown, test: Test): boolean {
+  if (!Array.isArray(value)) return test(value);
+  for (const item of value) if (entered(item, test)) return true;
   return false;
 }
 
-const NONE: readonly unknown[] = [];
+/**
+ * Whether some value at `path` below a subject meets `test`, entering arrays on the way and at the end; own
+ * members only. Built once per check as a chain of closures, one per segment: this runs for every requirement on
+ * every component, and builds nothing when it runs.
+ */
+function atPath(path: Path, test: Test): Test {
+  let step: Test = test;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const key = path[i]!;
+    const next = step;
+    // Never an array here: entered() has gone through them.
+    step = (value) =>
+      value !== null &&
+      typeof value === 'object' &&
+      Object.hasOwn(value, key) &&
+      entered((value as Record<string, unknown>)[key], next);
+  }
+  const first = step;
+  return (value) => entered(value, first);
+}
+
+const anything: Test = () => true;
+
+/** Whether some value at the first of `paths` that holds any meets `test`. */
+function someOf(paths: Paths, test: Test): Test {
+  if (paths.length === 1) return atPath(paths[0]!, test);
+  const holds = paths.map((path) => atPath(path, anything));
+  const meets = paths.map((path) => atPath(path, test));
+  return (value) => {
+    for (let i = 0; i < holds.length; i++) if (holds[i]!(value)) return meets[i]!(value);
+    return false;
+  };
+}
 
 /** The array at `path` (a plain member chain), or none. */
 function arrayAt(from: unknown, path: Path): readonly unknown[] {
@@ -195,8 +225,12 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 /** An absolute URL: a scheme and a host. */
 export function isAbsoluteUrl(value: string): boolean {
   const trimmed = value.trim();
-  if (trimmed.length > 4000 || !URL.canParse(trimmed)) return false;
-  return new URL(trimmed).host !== '';
+  if (trimmed.length > 4000) return false;
+  try {
+    return new URL(trimmed).host !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** An e-mail address, or (within) one inside a text such as `Jane Doe <jane@example.com>`. */
@@ -209,29 +243,39 @@ function hasEmail(value: string, within: boolean): boolean {
     .some((token) => token.includes('@') && isIdnEmail(token));
 }
 
-const patterns = new Map<string, RegExp>();
-const URL_PATH: Path = ['url'];
-const CONTACT_EMAIL: Path = ['contact', 'email'];
+/**
+ * A check as two functions: `test` answers met or not and builds nothing (it runs on every subject), `explain`
+ * says where and why, and runs only for the findings that are listed (at most the cap per requirement).
+ */
+interface Compiled {
+  test: Test;
+  explain: (subject: unknown) => Failure;
+}
+
+/** A check whose failure says no more than the requirement's own `at`. */
+const plain = (test: Test): Compiled => ({ test, explain: () => FAIL });
+
+/** A check whose failure has its own place or reason: tested by the same function, explained by its result. */
+function detailed(outcome: (subject: unknown) => Outcome): Compiled {
+  return {
+    test: (subject) => outcome(subject) === true,
+    explain: (subject) => {
+      const result = outcome(subject);
+      return result === true ? FAIL : result;
+    },
+  };
+}
 
 class Evaluator {
   constructor(private readonly facts: DocumentFacts) {}
 
-  private readonly functions = new WeakMap<Check, (subject: unknown) => Outcome>();
-
-  check(check: Check, subject: unknown): Outcome {
-    return this.compile(check)(subject);
-  }
-
-  /** The check as a function of the subject. */
-  compiled(check: Check): (subject: unknown) => Outcome {
-    return this.compile(check);
-  }
+  private readonly functions = new WeakMap<Check, Compiled>();
 
   /**
-   * A check as a function, built once per document: the predicates and sub-checks are made here, not on each of
+   * A check as functions, built once per document: the predicates and sub-checks are made here, not on each of
    * the (many thousand) subjects.
    */
-  private compile(check: Check): (subject: unknown) => Outcome {
+  compiled(check: Check): Compiled {
     let fn = this.functions.get(check);
     if (fn === undefined) {
       fn = this.build(check);
@@ -240,15 +284,14 @@ class Evaluator {
     return fn;
   }
 
-  private build(check: Check): (subject: unknown) => Outcome {
-    const some = (paths: Paths, test: (value: unknown) => boolean) => (subject: unknown) =>
-      someOf(subject, paths, test) || FAIL;
+  private build(check: Check): Compiled {
+    const some = (paths: Paths, test: Test) => plain(someOf(paths, test));
     switch (check.kind) {
       case 'present':
         return some(check.paths, nonEmpty);
       case 'entity': {
-        const { by, valid } = check;
-        return some(check.paths, (e) => isRecord(e) && this.entity(e, by, valid));
+        const entity = entityTest(check.by, check.valid);
+        return some(check.paths, (e) => isRecord(e) && entity(e));
       }
       case 'email': {
         const within = check.within;
@@ -264,117 +307,123 @@ class Evaluator {
         return some(check.paths, (v) => isString(v) && values.has(ignoreCase ? v.toLowerCase() : v));
       }
       case 'matches': {
-        let pattern = patterns.get(check.pattern);
-        if (pattern === undefined) patterns.set(check.pattern, (pattern = new RegExp(check.pattern, 'u')));
-        const compiled = pattern;
-        return some(check.paths, (v) => isString(v) && compiled.test(v));
+        // A user's pattern meets hostile text: matched in linear time (RE2), never by a backtracking engine.
+        const pattern = profileLibraries().linearRegex(check.pattern);
+        return some(check.paths, (v) => isString(v) && pattern.test(v));
       }
       case 'some': {
-        const where = this.compile(check.where);
-        return some(check.paths, (v) => isRecord(v) && where(v) === true);
+        const where = this.compiled(check.where).test;
+        return some(check.paths, (v) => isRecord(v) && where(v));
       }
       case 'every': {
-        const of = check.of === undefined ? undefined : this.compile(check.of);
-        const where = this.compile(check.where);
+        const of = check.of === undefined ? undefined : this.compiled(check.of).test;
+        const where = this.compiled(check.where);
         const { path, nonEmpty: required } = check;
-        return (subject) => {
-          let counted = 0;
-          const entries = arrayAt(subject, path);
-          for (let i = 0; i < entries.length; i++) {
-            const value = entries[i];
-            if (of !== undefined && of(value) !== true) continue;
-            counted++;
-            const outcome = where(value);
-            if (outcome !== true) return { at: [...path, i, ...(outcome.at ?? [])], ...detailOf(outcome) };
-          }
-          return counted > 0 || !required || { at: path };
+        return {
+          test: (subject) => {
+            let counted = 0;
+            const entries = arrayAt(subject, path);
+            for (let i = 0; i < entries.length; i++) {
+              const value = entries[i];
+              if (of !== undefined && !of(value)) continue;
+              counted++;
+              if (!where.test(value)) return false;
+            }
+            return counted > 0 || !required;
+          },
+          explain: (subject) => {
+            const entries = arrayAt(subject, path);
+            for (let i = 0; i < entries.length; i++) {
+              const value = entries[i];
+              if ((of === undefined || of(value)) && !where.test(value)) {
+                const inner = where.explain(value);
+                return { at: [...path, i, ...(inner.at ?? [])], ...detailOf(inner) };
+              }
+            }
+            return { at: path };
+          },
         };
       }
       case 'anyOf': {
-        const checks = check.checks.map((c) => this.compile(c));
-        return (subject) => {
-          for (const c of checks) if (c(subject) === true) return true;
-          return FAIL;
-        };
+        const checks = check.checks.map((c) => this.compiled(c).test);
+        return plain((subject) => {
+          for (const c of checks) if (c(subject)) return true;
+          return false;
+        });
       }
       case 'allOf': {
-        const checks = check.checks.map((c) => this.compile(c));
-        return (subject) => {
-          for (const c of checks) {
-            const outcome = c(subject);
-            if (outcome !== true) return outcome;
-          }
-          return true;
+        const checks = check.checks.map((c) => this.compiled(c));
+        return {
+          test: (subject) => {
+            for (const c of checks) if (!c.test(subject)) return false;
+            return true;
+          },
+          explain: (subject) => {
+            for (const c of checks) if (!c.test(subject)) return c.explain(subject);
+            return FAIL;
+          },
         };
       }
       case 'not': {
-        const inner = this.compile(check.check);
-        return (subject) => (inner(subject) === true ? FAIL : true);
+        const inner = this.compiled(check.check).test;
+        return plain((subject) => !inner(subject));
       }
       case 'licence-valid':
-        return (subject) => isValidLicenceEntry(subject) || FAIL;
+        return plain(isValidLicenceEntry);
       case 'licences-allowed':
       case 'licences-denied': {
-        const allowed = check.kind === 'licences-allowed';
-        const list = check.kind === 'licences-allowed' ? check.allow : check.deny;
-        return (subject) => {
-          const entries = isRecord(subject) && Array.isArray(subject.licenses) ? (subject.licenses as unknown[]) : [];
-          const verdict = allowed ? checkAllowed(entries, list) : checkDenied(entries, list);
+        const list =
+          check.kind === 'licences-allowed' ? licenceList(check.allow, 'allow') : licenceList(check.deny, 'deny');
+        return detailed((subject) => {
+          const entries = isRecord(subject) && Array.isArray(subject.licenses) ? (subject.licenses as unknown[]) : NONE;
+          const verdict = checkLicences(entries, list);
           return verdict === undefined || { at: ['licenses', verdict.entry], detail: verdict.reason };
-        };
+        });
       }
       case 'hash-at-least': {
         const least = HASH_STRENGTH[check.alg]!;
         return some(
           check.paths,
-          (h) => isRecord(h) && isString(h.alg) && (HASH_STRENGTH[h.alg] ?? 0) >= least && nonEmpty(h.content),
+          (h) =>
+            isRecord(h) &&
+            isString(h.alg) &&
+            Object.hasOwn(HASH_STRENGTH, h.alg) &&
+            HASH_STRENGTH[h.alg]! >= least &&
+            nonEmpty(h.content),
         );
       }
       case 'denied-components': {
         const deny = check.deny;
-        return (subject) => (isRecord(subject) ? denied(subject, deny) : true);
+        return detailed((subject) => (isRecord(subject) ? denied(subject, deny) : true));
       }
       case 'spec-version-at-least': {
         const [major, minor] = check.version.split('.').map(Number) as [number, number];
-        return () => {
+        return detailed(() => {
           const have = this.facts.specVersion;
           return (have !== undefined && have >= major * 1000 + minor) || { at: ['specVersion'] };
-        };
+        });
       }
       case 'primary-dependencies': {
         const compositions = check.compositions;
-        return () => this.primaryDependencies(compositions);
+        return detailed(() => this.primaryDependencies(compositions));
       }
       case 'reachable-from-primary':
-        return (subject) => {
+        return detailed((subject) => {
           if (!isRecord(subject) || subject === this.facts.primary?.record) return true;
           const ref = own(subject, 'bom-ref');
           if (typeof ref !== 'string') return { detail: 'it has no bom-ref' };
           return this.facts.reachable().has(ref) || FAIL;
-        };
+        });
       case 'completeness':
-        return () => this.completeness();
+        return detailed(() => this.completeness());
       case 'component-count': {
         const min = check.min;
-        return () => this.facts.components.length >= min || { at: ['components'] };
+        return detailed(() => this.facts.components.length >= min || { at: ['components'] });
       }
       case 'refs-resolve':
         // Reported one by one by the evaluator (each ref that does not resolve); as a sub-check, all must resolve.
-        return () => this.unresolvedRefs().length === 0 || FAIL;
+        return plain(() => this.unresolvedRefs().length === 0);
     }
-  }
-
-  private entity(entity: Record<string, unknown>, by: readonly string[], valid: boolean): boolean {
-    if (by.includes('name') && nonEmpty(own(entity, 'name'))) return true;
-    if (
-      by.includes('url') &&
-      anyAt(entity, URL_PATH, 0, (u) => isString(u) && (valid ? isAbsoluteUrl(u) : nonEmpty(u)))
-    )
-      return true;
-    return (
-      by.includes('email') &&
-      anyAt(entity, CONTACT_EMAIL, 0, (m) => isString(m) && (valid ? isIdnEmail(m.trim()) : nonEmpty(m)))
-    );
   }
 
   private primaryDependencies(compositions: readonly string[]): Outcome {
@@ -383,7 +432,7 @@ class Evaluator {
     const ref = own(primary.record, 'bom-ref');
     if (typeof ref !== 'string' || ref.trim() === '')
       return { at: ['metadata', 'component', 'bom-ref'], detail: 'metadata.component has no bom-ref' };
-    if ((this.facts.dependencyGraph().edges.get(ref) ?? []).length > 0) return true;
+    if ((this.facts.dependencyGraph().edges.get(ref) ?? NONE).some((d) => typeof d === 'string')) return true;
     const list = own(this.facts.document, 'compositions');
     if (compositions.length > 0 && Array.isArray(list)) {
       for (const c of list) {
@@ -412,8 +461,11 @@ class Evaluator {
     return { at: ['compositions'] };
   }
 
+  private unresolved?: { pointer: string; ref: string }[];
+
   /** Each dependency ref or dependsOn entry that names no component, with its place in the document. */
   unresolvedRefs(): { pointer: string; ref: string }[] {
+    if (this.unresolved !== undefined) return this.unresolved;
     const { refs } = this.facts.dependencyGraph();
     const found: { pointer: string; ref: string }[] = [];
     const dependencies = own(this.facts.document, 'dependencies');
@@ -428,8 +480,23 @@ class Evaluator {
             found.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
         });
     });
-    return found;
+    return (this.unresolved = found);
   }
+}
+
+/** A supplier-like object named by a name, a URL or a contact e-mail (`valid`: a real URL or address). */
+function entityTest(by: readonly string[], valid: boolean): (entity: Record<string, unknown>) => boolean {
+  const byName = by.includes('name');
+  const url = by.includes('url')
+    ? atPath(['url'], (u) => isString(u) && (valid ? isAbsoluteUrl(u) : nonEmpty(u)))
+    : undefined;
+  const email = by.includes('email')
+    ? atPath(['contact', 'email'], (m) => isString(m) && (valid ? isIdnEmail(m.trim()) : nonEmpty(m)))
+    : undefined;
+  return (entity) =>
+    (byName && nonEmpty(own(entity, 'name'))) ||
+    (url !== undefined && url(entity)) ||
+    (email !== undefined && email(entity));
 }
 
 function detailOf(outcome: Failure): { detail?: string } {
@@ -493,18 +560,9 @@ function describeEntry(entry: DenyEntry): string {
   return `pkg:${type}/${namespace === undefined ? '' : `${namespace}/`}${name}`;
 }
 
-function subjectsOf(requirement: Requirement, facts: DocumentFacts): Subject[] {
-  const applies = requirement.appliesTo;
-  if (applies.kind === 'document') return [{ record: facts.document, pointer: '' }];
-  if (applies.kind === 'primary') return facts.primary === undefined ? [] : [facts.primary];
-  const types = applies.types;
-  if (types === undefined) return facts.components;
-  return facts.components.filter((c) => isString(c.record.type) && types.includes(c.record.type));
-}
-
 /** The pointer of `at` below the subject, or of the nearest part of it that exists (the subject itself at most). */
 function pointerOf(subject: Subject, at: readonly (string | number)[]): string {
-  let pointer = subject.pointer;
+  let pointer = pointerOfSubject(subject);
   let node: unknown = subject.record;
   for (const segment of at) {
     if (Array.isArray(node) && typeof segment === 'number' && segment < node.length) node = node[segment];
@@ -525,47 +583,85 @@ function keyOf(requirement: Requirement): string {
   return JSON.stringify([requirement.appliesTo, requirement.when ?? null, requirement.check]);
 }
 
-/** The requirements whose key another requirement of the run shares. */
-function sharedRequirements(profiles: readonly Profile[]): Set<Requirement> {
-  const byKey = new Map<string, Requirement[]>();
-  for (const p of profiles)
-    for (const r of p.requirements) {
-      if (r.check.kind === 'refs-resolve') continue;
-      const key = keyOf(r);
-      byKey.set(key, [...(byKey.get(key) ?? []), r]);
-    }
-  return new Set([...byKey.values()].filter((list) => list.length > 1).flat());
+/** Requirements that decide the same outcomes (the same key), checked once per subject for all of them. */
+interface Unit {
+  appliesTo: AppliesTo;
+  when: Test | undefined;
+  check: Compiled;
+  /** Subjects that fall short, counted all; listed up to the cap, in document order. */
+  unmet: number;
+  listed: { subject: Subject; failure: Failure }[];
 }
 
-/** Checks every requirement of every profile against one parsed CycloneDX document. Pure. */
+function judge(unit: Unit, subject: Subject): void {
+  if (unit.when !== undefined && !unit.when(subject.record)) return;
+  if (unit.check.test(subject.record)) return;
+  if (unit.unmet++ < MAX_FINDINGS_PER_REQUIREMENT)
+    unit.listed.push({ subject, failure: unit.check.explain(subject.record) });
+}
+
+/**
+ * Checks every requirement of every profile against one parsed CycloneDX document. Pure. One pass over the
+ * components checks every requirement that applies to them (profiles share many: bsi-2.1 inherits most of
+ * bsi-2.0's, NTIA and CISA ask for the same names and versions), then the findings are listed profile by profile.
+ */
 export function evaluateProfiles(document: Record<string, unknown>, profiles: readonly Profile[]): ProfileEvaluation {
   const facts = new DocumentFacts(document);
   const evaluator = new Evaluator(facts);
+  const units = new Map<string, Unit>();
+  const unitOf = new Map<Requirement, Unit>();
+  const perComponent: { unit: Unit; types: ReadonlySet<string> | undefined }[] = [];
+  for (const profile of profiles)
+    for (const requirement of profile.requirements) {
+      if (requirement.check.kind === 'refs-resolve' && requirement.appliesTo.kind === 'document') continue;
+      const key = keyOf(requirement);
+      let unit = units.get(key);
+      if (unit === undefined) {
+        const { appliesTo } = requirement;
+        unit = {
+          appliesTo,
+          when: requirement.when === undefined ? undefined : evaluator.compiled(requirement.when).test,
+          check: evaluator.compiled(requirement.check),
+          unmet: 0,
+          listed: [],
+        };
+        units.set(key, unit);
+        if (appliesTo.kind === 'components')
+          perComponent.push({ unit, types: appliesTo.types === undefined ? undefined : new Set(appliesTo.types) });
+        else if (appliesTo.kind === 'document') judge(unit, { record: facts.document, base: '', index: -1 });
+        else if (facts.primary !== undefined) judge(unit, facts.primary);
+      }
+      unitOf.set(requirement, unit);
+    }
+  for (const component of facts.components) {
+    const type = component.record.type;
+    for (const { unit, types } of perComponent)
+      if (types === undefined || (isString(type) && types.has(type))) judge(unit, component);
+  }
+
   const diagnostics: Diagnostic[] = [];
   const results: ProfileResult[] = [];
-  const remembered = new Map<string, (Outcome | undefined)[]>();
-  const shared = sharedRequirements(profiles);
   for (const profile of profiles) {
     const requirements: RequirementResult[] = [];
     let passed = true;
     for (const requirement of profile.requirements) {
-      const result: RequirementResult = {
-        id: requirement.id,
-        level: requirement.level,
-        clause: requirement.clause,
-        message: requirement.message,
-        hint: requirement.hint,
-        unmet: 0,
-        pointers: [],
-      };
       const ruleId = `profile/${profile.name}/${requirement.id}` as const;
       const severity = requirement.level === 'MUST' ? 'error' : 'warning';
+      const listed: { pointer: string; detail?: string; value?: string }[] = [];
+      let unmet: number;
+      const unit = unitOf.get(requirement);
+      if (unit === undefined) {
+        const unresolved = evaluator.unresolvedRefs();
+        unmet = unresolved.length;
+        for (const { pointer, ref } of unresolved.slice(0, MAX_FINDINGS_PER_REQUIREMENT))
+          listed.push({ pointer, value: truncate(JSON.stringify(ref), 120) });
+      } else {
+        unmet = unit.unmet;
+        for (const { subject, failure } of unit.listed)
+          listed.push({ pointer: pointerOf(subject, failure.at ?? requirement.at), detail: failure.detail });
+      }
       let last: Diagnostic | undefined;
-      // Pointers are built only for what is listed: a 20,000-component BOM may fall short 20,000 times.
-      const report = (pointer: string, detail?: string, value?: string) => {
-        result.unmet++;
-        if (result.unmet > MAX_FINDINGS_PER_REQUIREMENT) return;
-        if (result.pointers.length < LISTED_POINTERS) result.pointers.push(pointer);
+      for (const { pointer, detail, value } of listed) {
         last = {
           ruleId,
           severity,
@@ -574,37 +670,19 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
           ...(value === undefined ? {} : { value }),
         };
         diagnostics.push(last);
-      };
-      if (requirement.check.kind === 'refs-resolve' && requirement.appliesTo.kind === 'document') {
-        for (const { pointer, ref } of evaluator.unresolvedRefs())
-          report(pointer, undefined, truncate(JSON.stringify(ref), 120));
-      } else {
-        const subjects = subjectsOf(requirement, facts);
-        // Profiles share requirements (bsi-2.1 inherits most of bsi-2.0's, NTIA and CISA ask for the same
-        // names and versions): a check met or not once per subject is not checked again.
-        const key = shared.has(requirement) ? keyOf(requirement) : undefined;
-        let outcomes = key === undefined ? undefined : remembered.get(key);
-        const fresh = outcomes === undefined;
-        if (key !== undefined && outcomes === undefined) remembered.set(key, (outcomes = []));
-        const when = requirement.when === undefined ? undefined : evaluator.compiled(requirement.when);
-        const check = evaluator.compiled(requirement.check);
-        for (let i = 0; i < subjects.length; i++) {
-          const subject = subjects[i]!;
-          let outcome: Outcome | undefined;
-          if (!fresh) outcome = outcomes![i];
-          else {
-            outcome = when !== undefined && when(subject.record) !== true ? undefined : check(subject.record);
-            if (outcomes !== undefined) outcomes[i] = outcome;
-          }
-          if (outcome === undefined || outcome === true) continue;
-          if (result.unmet >= MAX_FINDINGS_PER_REQUIREMENT) result.unmet++;
-          else report(pointerOf(subject, outcome.at ?? requirement.at), outcome.detail);
-        }
       }
-      const more = result.unmet - MAX_FINDINGS_PER_REQUIREMENT;
+      const more = unmet - MAX_FINDINGS_PER_REQUIREMENT;
       if (more > 0 && last !== undefined) last.message += ` (and ${more} more like it, not listed one by one)`;
-      if (result.unmet > 0 && requirement.level === 'MUST') passed = false;
-      requirements.push(result);
+      if (unmet > 0 && requirement.level === 'MUST') passed = false;
+      requirements.push({
+        id: requirement.id,
+        level: requirement.level,
+        clause: requirement.clause,
+        message: requirement.message,
+        hint: requirement.hint,
+        unmet,
+        pointers: listed.slice(0, LISTED_POINTERS).map((l) => l.pointer),
+      });
     }
     results.push({
       name: profile.name,

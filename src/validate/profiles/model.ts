@@ -5,6 +5,8 @@
  */
 import { BomwrightError } from '../../errors.js';
 import { nearestNames } from '../../nearest.js';
+import { truncate } from '../../values.js';
+import { profileLibraries } from './libraries.js';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -249,9 +251,14 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
       onlyKeys(value, ['matches', 'pattern'], at);
       const source = text(own(value, 'pattern'), at.child('pattern'), MAX_PATTERN_LENGTH);
       try {
-        new RegExp(source, 'u');
-      } catch {
-        return at.child('pattern').fail(`is not a regular expression: ${source.slice(0, 60)}`);
+        profileLibraries().linearRegex(source);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : '';
+        return at
+          .child('pattern')
+          .fail(
+            `is not a pattern that runs in linear time (RE2 syntax: no lookaround, no backreferences): ${truncate(reason, 100)}`,
+          );
       }
       return { kind, paths: paths(arg, inner), pattern: source };
     }

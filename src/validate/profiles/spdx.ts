@@ -44,6 +44,7 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 const UNSTATED = new Set(['NOASSERTION', 'NONE']);
+const UNSTATED_LENGTHS = new Set([...UNSTATED].map((u) => u.length));
 
 /**
  * A `licenses[]` entry as BSI TR-03183-2 reads it: an SPDX id, a `LicenseRef-` name, or a valid SPDX expression;
@@ -56,7 +57,8 @@ export function isValidLicenceEntry(entry: unknown): boolean {
   const licence = entry.license;
   if (!isRecord(licence)) return false;
   const id = text(licence.id);
-  if (id !== undefined) return !UNSTATED.has(id.toUpperCase());
+  // Only two ids state nothing; upper-casing every id of a large BOM to find them would cost an allocation each.
+  if (id !== undefined) return !(UNSTATED_LENGTHS.has(id.length) && UNSTATED.has(id.toUpperCase()));
   const name = text(licence.name);
   return name !== undefined && name.startsWith('LicenseRef-');
 }
@@ -95,30 +97,67 @@ export interface LicenceVerdict {
 }
 
 /**
- * Every entry can be satisfied with allowed licences only (`MIT OR GPL-3.0-only` with MIT allowed). An exception
- * only adds permissions, so `X WITH E` passes where X is allowed. A component without licences passes: require
+ * Allow: every entry can be satisfied with allowed licences only (`MIT OR GPL-3.0-only` with MIT allowed). An exception
+ * only adds permissions, so `X WITH E` passes where X is allowed. Deny: no entry forces a denied licence
+ * (`MIT OR GPL-3.0-only` passes a denylist holding GPL-3.0-only). A component without licences passes: require
  * them with a requirement of their own.
  */
-export function checkAllowed(entries: readonly unknown[], allow: readonly string[]): LicenceVerdict | undefined {
-  const allowed = new Set(allow.map((a) => a.toLowerCase().replace(/\s+/g, ' ')));
-  for (const [index, entry] of entries.entries()) {
-    const tree = entryTree(entry);
-    if (tree === undefined) return { entry: index, reason: 'its licence cannot be read as SPDX' };
-    if (!satisfiable(tree, (leaf) => leafKeys(leaf).some((k) => allowed.has(k))))
-      return { entry: index, reason: `${describe(tree)} is not allowed` };
-  }
-  return undefined;
+/**
+ * A policy's licence list, made once per policy. Components repeat a few licences thousands of times, so each
+ * distinct entry (its expression, or its id or name) is judged once and the reason remembered.
+ */
+export interface LicenceList {
+  /** `allow`: every leaf of some choice is on the list; `deny`: none is. */
+  mode: 'allow' | 'deny';
+  accepted: (leaf: { license: string; exception?: string }) => boolean;
+  judged: Map<string, string | undefined>;
 }
 
-/** No entry forces a denied licence: `MIT OR GPL-3.0-only` passes a denylist holding GPL-3.0-only. */
-export function checkDenied(entries: readonly unknown[], deny: readonly string[]): LicenceVerdict | undefined {
-  const denied = new Set(deny.map((d) => d.toLowerCase().replace(/\s+/g, ' ')));
-  for (const [index, entry] of entries.entries()) {
-    const tree = entryTree(entry);
-    if (tree === undefined) return { entry: index, reason: 'its licence cannot be read as SPDX' };
-    // `X WITH E` is denied where the list names X or exactly `X WITH E`.
-    if (!satisfiable(tree, (leaf) => !leafKeys(leaf).some((k) => denied.has(k))))
-      return { entry: index, reason: `${describe(tree)} is denied` };
+export function licenceList(list: readonly string[], mode: 'allow' | 'deny'): LicenceList {
+  const keys = new Set(list.map((a) => a.toLowerCase().replace(/\s+/g, ' ')));
+  const listed = (leaf: { license: string; exception?: string }) => leafKeys(leaf).some((k) => keys.has(k));
+  // `X WITH E` is denied where the list names X or exactly `X WITH E`.
+  return { mode, accepted: mode === 'allow' ? listed : (leaf) => !listed(leaf), judged: new Map() };
+}
+
+/** The entry's text as the tree is read from it (`e:` an expression, `l:` an id or name), or undefined. */
+function entryKey(entry: unknown): string | undefined {
+  if (!isRecord(entry)) return undefined;
+  const expression = text(entry.expression);
+  if (expression !== undefined) return `e:${expression}`;
+  const licence = entry.license;
+  if (!isRecord(licence)) return undefined;
+  const id = text(licence.id) ?? text(licence.name);
+  return id === undefined ? undefined : `l:${id}`;
+}
+
+/** Why the entry falls short of the list, or undefined when it does not. */
+function judge(entry: unknown, list: LicenceList): string | undefined {
+  const key = entryKey(entry);
+  if (key === undefined) return 'its licence cannot be read as SPDX';
+  if (list.judged.has(key)) return list.judged.get(key);
+  const tree = entryTree(entry);
+  const reason =
+    tree === undefined
+      ? 'its licence cannot be read as SPDX'
+      : satisfiable(tree, list.accepted)
+        ? undefined
+        : `${describe(tree)} is ${list.mode === 'allow' ? 'not allowed' : 'denied'}`;
+  if (list.judged.size > 10_000) list.judged.clear();
+  list.judged.set(key, reason);
+  return reason;
+}
+
+/**
+ * Allow: every entry can be satisfied with allowed licences only (`MIT OR GPL-3.0-only` with MIT allowed). An exception
+ * only adds permissions, so `X WITH E` passes where X is allowed. Deny: no entry forces a denied licence
+ * (`MIT OR GPL-3.0-only` passes a denylist holding GPL-3.0-only). A component without licences passes: require
+ * them with a requirement of their own.
+ */
+export function checkLicences(entries: readonly unknown[], list: LicenceList): LicenceVerdict | undefined {
+  for (let index = 0; index < entries.length; index++) {
+    const reason = judge(entries[index], list);
+    if (reason !== undefined) return { entry: index, reason };
   }
   return undefined;
 }

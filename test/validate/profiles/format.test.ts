@@ -65,7 +65,17 @@ describe('the profile format', () => {
     [
       'a bad pattern',
       minimal({ check: { matches: 'name', pattern: '(' } }),
-      'requirements[0].check.pattern: is not a regular expression',
+      'requirements[0].check.pattern: is not a pattern that runs in linear time (RE2 syntax: no lookaround, no backreferences): missing closing ): `(`',
+    ],
+    [
+      'a lookahead',
+      minimal({ check: { matches: 'name', pattern: '^(?=a)a' } }),
+      'requirements[0].check.pattern: is not a pattern that runs in linear time (RE2 syntax: no lookaround, no backreferences): invalid or unsupported Perl syntax: `(?=`',
+    ],
+    [
+      'a backreference',
+      minimal({ check: { matches: 'name', pattern: '^(a)\\1$' } }),
+      'requirements[0].check.pattern: is not a pattern that runs in linear time (RE2 syntax: no lookaround, no backreferences): invalid escape sequence: `\\1`',
     ],
     [
       'a weak hash',
@@ -97,6 +107,8 @@ describe('the profile format', () => {
         what !== 'drop without extends' &&
         what !== 'a duplicate id' &&
         what !== 'a bad pattern' &&
+        what !== 'a lookahead' &&
+        what !== 'a backreference' &&
         what !== 'no requirements'
       )
         expect(validateSchema(value), what).toBe(false);

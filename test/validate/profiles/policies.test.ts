@@ -162,6 +162,19 @@ describe('members required under a condition', () => {
     expect(verdicts(p, hashed('application', 'SHA-1'))).toEqual([]);
   });
 
+  it('match a pattern in time linear in the text, where a backtracking engine would take years', () => {
+    // (a+)+$ on "aaa…a!" backtracks 2^n ways in a JS RegExp; RE2 answers at once. The document is hostile: the
+    // value is as long as a version may be.
+    const nested = policy({ matches: 'version', pattern: '^(a+)+$' });
+    const hostile = `${'a'.repeat(5000)}!`;
+    // With a backtracking engine this line never returns and the test times out.
+    expect(verdicts(nested, { type: 'library', name: 'x', version: hostile })).toHaveLength(1);
+    expect(verdicts(nested, { type: 'library', name: 'x', version: 'aaaa' })).toEqual([]);
+    const unicode = policy({ matches: 'name', pattern: '^\\p{Lu}\\p{Ll}+$' });
+    expect(verdicts(unicode, { type: 'library', name: 'Émile', version: '1' })).toEqual([]);
+    expect(verdicts(unicode, { type: 'library', name: 'émile', version: '1' })).toHaveLength(1);
+  });
+
   it('match values with a pattern, and e-mail addresses and URLs for what they are', () => {
     const pattern = policy({ matches: 'version', pattern: '^\\d+\\.\\d+\\.\\d+$' });
     expect(verdicts(pattern, { type: 'library', name: 'x', version: '1.2.3' })).toEqual([]);

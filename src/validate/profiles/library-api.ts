@@ -1,0 +1,71 @@
+/**
+ * What profiles ask of their libraries (a real SPDX expression parser, packageurl-js, semver, RE2), made from the
+ * loaded modules. One place for both ways of loading them: on first use from node_modules (libraries.ts), and
+ * bundled into the Action (src/build/action.ts).
+ */
+export interface SpdxLeaf {
+  license: string;
+  plus?: true;
+  exception?: string;
+}
+export interface SpdxPair {
+  left: SpdxNode;
+  conjunction: 'and' | 'or';
+  right: SpdxNode;
+}
+export type SpdxNode = SpdxLeaf | SpdxPair;
+
+/** A compiled pattern that matches in time linear in the text. */
+export interface LinearRegex {
+  test(text: string): boolean;
+}
+
+export interface ProfileLibraries {
+  parseSpdx: (expression: string) => SpdxNode;
+  parsePurl: (purl: string) => { type: string; namespace?: string | null; name: string; version?: string | null };
+  satisfies: (version: string, range: string) => boolean;
+  validRange: (range: string) => string | null;
+  validVersion: (version: string) => string | null;
+  /** Compiles RE2 syntax; throws (with the engine's reason) on what RE2 cannot run in linear time. */
+  linearRegex: (pattern: string) => LinearRegex;
+}
+
+/** The modules, each loaded on its first use (semver and packageurl-js cost tens of milliseconds to load). */
+export interface ProfileModules {
+  spdx: () => (expression: string) => SpdxNode;
+  PackageURL: () => typeof import('packageurl-js').PackageURL;
+  semver: () => typeof import('semver');
+  RE2JS: () => typeof import('re2js').RE2JS;
+}
+
+function once<T>(load: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= load());
+}
+
+export function makeProfileLibraries(loaders: ProfileModules): ProfileLibraries {
+  const modules: ProfileModules = {
+    spdx: once(loaders.spdx),
+    PackageURL: once(loaders.PackageURL),
+    semver: once(loaders.semver),
+    RE2JS: once(loaders.RE2JS),
+  };
+  const compiled = new Map<string, LinearRegex>();
+  return {
+    parseSpdx: (expression) => modules.spdx()(expression),
+    parsePurl: (purl) => modules.PackageURL().fromString(purl),
+    satisfies: (version, range) => modules.semver().satisfies(version, range),
+    validRange: (range) => modules.semver().validRange(range),
+    validVersion: (version) => modules.semver().valid(version),
+    linearRegex: (pattern) => {
+      let regex = compiled.get(pattern);
+      if (regex === undefined) {
+        const re2 = modules.RE2JS().compile(pattern);
+        regex = { test: (text) => re2.test(text) };
+        if (compiled.size > 1000) compiled.clear();
+        compiled.set(pattern, regex);
+      }
+      return regex;
+    },
+  };
+}
