@@ -60,12 +60,33 @@ export function makeProfileLibraries(loaders: ProfileModules): ProfileLibraries 
     linearRegex: (pattern) => {
       let regex = compiled.get(pattern);
       if (regex === undefined) {
-        const re2 = modules.RE2JS().compile(pattern);
-        regex = { test: (text) => re2.test(text) };
+        regex = literalPattern(pattern);
+        if (regex === undefined) {
+          const re2 = modules.RE2JS().compile(pattern);
+          regex = { test: (text) => re2.test(text) };
+        }
         if (compiled.size > 1000) compiled.clear();
         compiled.set(pattern, regex);
       }
       return regex;
     },
   };
+}
+
+/** Characters that mean more than themselves in a pattern. */
+const META = /[\\^$.|?*+()[\]{}]/;
+
+/**
+ * A pattern that is plain text, optionally anchored (`^urn:`, `-SNAPSHOT$`), as the string test it stands for:
+ * the same answer as RE2's (without the multi-line flag `$` is the end of the text), without loading RE2.
+ */
+function literalPattern(pattern: string): LinearRegex | undefined {
+  const start = pattern.startsWith('^');
+  const end = pattern.endsWith('$') && pattern.length > (start ? 1 : 0);
+  const text = pattern.slice(start ? 1 : 0, end ? -1 : undefined);
+  if (META.test(text)) return undefined;
+  if (start && end) return { test: (value) => value === text };
+  if (start) return { test: (value) => value.startsWith(text) };
+  if (end) return { test: (value) => value.endsWith(text) };
+  return { test: (value) => value.includes(text) };
 }
