@@ -161,24 +161,8 @@ function checkSigner(
   }
 
   if (signer.keyId !== undefined) {
-    const named = keysWithId(store, signer.keyId);
-    if (named.length === 0) {
-      return {
-        verdict: 'unverifiable',
-        reason: `no key with keyId ${clipId(signer.keyId)} in the trust store (--trust); ${
-          store.keys.length === 0 ? 'it is empty' : `it has ${listKeyIds(store.keys)}`
-        }`,
-        trust: 'untrusted',
-      };
-    }
-    const fitting = named.filter((k) => keyRefusal(info, k) === undefined);
-    if (fitting.length === 0)
-      return {
-        verdict: 'invalid',
-        reason: `keyId ${clipId(signer.keyId)} names a key that does not fit: ${keyRefusal(info, named[0]!)}`,
-        trust: 'untrusted',
-      };
-    return tryKeys(info, fitting, data, signer.value!);
+    const named = namedKeys(store, signer.keyId, 'keyId', info);
+    return Array.isArray(named) ? tryKeys(info, named, data, signer.value!) : named;
   }
   const candidates = store.keys.filter((k) => keyRefusal(info, k) === undefined);
   if (candidates.length === 0) {
@@ -194,6 +178,34 @@ function checkSigner(
 /** A signer's keyId in a message: quoted, and cut short (it comes from the document). */
 function clipId(keyId: string): string {
   return JSON.stringify(keyId.length > 100 ? `${keyId.slice(0, 100)}…` : keyId);
+}
+
+/**
+ * The trusted keys a signature names (JSF `keyId`, XML `KeyName`) that fit its algorithm, or the verdict when the
+ * store holds none by that name (unverifiable) or none that fits (invalid).
+ */
+export function namedKeys(
+  store: TrustStore,
+  name: string,
+  label: 'keyId' | 'KeyName',
+  info: AlgorithmInfo,
+): KeyMaterial[] | Pick<SignerReport, 'verdict' | 'reason' | 'trust'> {
+  const named = keysWithId(store, name);
+  if (named.length === 0)
+    return {
+      verdict: 'unverifiable',
+      reason: `no key with keyId ${clipId(name)} in the trust store (--trust); ${
+        store.keys.length === 0 ? 'it is empty' : `it has ${listKeyIds(store.keys)}`
+      }`,
+      trust: 'untrusted',
+    };
+  const fitting = named.filter((k) => keyRefusal(info, k) === undefined);
+  if (fitting.length > 0) return fitting;
+  return {
+    verdict: 'invalid',
+    reason: `${label} ${clipId(name)} names a key that does not fit: ${keyRefusal(info, named[0]!)}`,
+    trust: 'untrusted',
+  };
 }
 
 /** Trust in a signature that verified with the leaf of its embedded certificate path (JSF and XML alike). */

@@ -14,10 +14,10 @@ import type {
 import type { SignedXml } from 'xml-crypto';
 import { dsigLibrary } from './dsig-library.js';
 import { algorithmInfo, type AlgorithmInfo } from '../jsf/algorithms.js';
-import { keyMismatch, keyRefusal, listKeyIds, sameKey, usableKey, type KeyMaterial } from '../jsf/keys.js';
+import { keyMismatch, keyRefusal, sameKey, usableKey, type KeyMaterial } from '../jsf/keys.js';
 import { signBytes } from '../jsf/sign.js';
-import { EMPTY_TRUST, keysWithId, pinsOf, type TrustStore } from '../jsf/trust.js';
-import { certificateTrust, checkBytes, pinTrust, type SignerReport } from '../jsf/verify.js';
+import { EMPTY_TRUST, pinsOf, type TrustStore } from '../jsf/trust.js';
+import { certificateTrust, checkBytes, namedKeys, pinTrust, type SignerReport } from '../jsf/verify.js';
 import { lineColumn, scanXml } from './scan.js';
 import { DIGEST_METHODS, parseXmlSignature, XMLDSIG, type ParsedXmlSignature } from './dsig.js';
 
@@ -245,23 +245,8 @@ function judge(text: string, parsed: ParsedXmlSignature, options: XmlVerifyOptio
     return pinTrust(info, pinsOf(store, embedded));
   }
   if (parsed.keyName !== undefined) {
-    const named = keysWithId(store, parsed.keyName);
-    if (named.length === 0)
-      return {
-        verdict: 'unverifiable',
-        reason: `no key with keyId ${JSON.stringify(parsed.keyName.slice(0, 100))} in the trust store (--trust); ${
-          store.keys.length === 0 ? 'it is empty' : `it has ${listKeyIds(store.keys)}`
-        }`,
-        trust: 'untrusted',
-      };
-    const fitting = named.filter((k) => keyRefusal(info, k) === undefined);
-    if (fitting.length === 0)
-      return {
-        verdict: 'invalid',
-        reason: `KeyName ${JSON.stringify(parsed.keyName.slice(0, 100))} names a key that does not fit: ${keyRefusal(info, named[0]!)}`,
-        trust: 'untrusted',
-      };
-    return tryKeys(text, parsed, info, fitting);
+    const named = namedKeys(store, parsed.keyName, 'KeyName', info);
+    return Array.isArray(named) ? tryKeys(text, parsed, info, named) : named;
   }
   const candidates = store.keys.filter((k) => keyRefusal(info, k) === undefined);
   if (candidates.length === 0)
