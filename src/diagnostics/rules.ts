@@ -141,17 +141,17 @@ export const RULES = {
   },
   'signature/invalid': {
     severity: 'error',
-    description: 'A JSF signature is malformed or does not match the signed data',
+    description: 'A signature (JSF or XML) is malformed or does not match the signed data',
     hint: 'The object changed after signing, or the signature is damaged: re-sign it (bomwright sign)',
   },
   'signature/unverifiable': {
     severity: 'error',
-    description: 'A JSF signature names a key (keyId, or none) that is not available, so it cannot be checked',
+    description: 'A signature names a key (JSF keyId, XML KeyName, or none) that is not available, so it cannot be checked',
     hint: 'Give the key with --trust; a gate fails closed, --allow-unverifiable makes this a warning',
   },
   'signature/misplaced': {
     severity: 'error',
-    description: "A JSF signature stands where the document's format allows none",
+    description: "A signature stands where the document's format allows none",
     hint: 'Sign a place the spec version allows (the root, components, services, …; none before 1.4), or remove it',
   },
   'signature/unsafe-number': {
@@ -162,7 +162,7 @@ export const RULES = {
   },
   'signature/untrusted': {
     severity: 'warning',
-    description: 'A JSF signature is valid, but its key is not trusted',
+    description: 'A signature (JSF or XML) is valid, but its key is not trusted',
     hint: 'Pin the key with --trust, or give the root of its certificate path with --trust-root; an error with --require-trusted',
   },
   'schema/type': {
