@@ -147,11 +147,13 @@ async function check(
   if (input instanceof RereadableSource) {
     const source = input;
     reread = () => source.read().text;
-    const decoded = source.read();
-    diagnostics.push(...decoded.diagnostics);
-    if (decoded.text === undefined) return finish(diagnostics, undefined);
-    // Handed on as a string, so the text path below parses it; positions come from `reread`.
-    input = decoded.text;
+    // Handed on as a string, so the text path below parses it; positions come from `reread`. Nothing else may
+    // hold the text: it is released after parsing (a 100 MB document's text outweighs the validation's work).
+    let read: DecodeResult | undefined = source.read();
+    diagnostics.push(...read.diagnostics);
+    if (read.text === undefined) return finish(diagnostics, undefined);
+    input = read.text;
+    read = undefined;
   }
   if (input instanceof Uint8Array || typeof input === 'string') {
     const size = typeof input === 'string' ? input.length : input.byteLength;
