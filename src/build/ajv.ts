@@ -4,10 +4,15 @@
  * checks, the linear uniqueItems and the integer check on the number's text of the runtime. Tests compile small
  * schemas with it to see the errors the generated validators give.
  */
-import { Ajv, _, type KeywordCxt } from 'ajv';
+import { Ajv, _, type CodeKeywordDefinition, type KeywordCxt } from 'ajv';
 import { DRAFT_07_REF } from '../validate/draft-07.js';
 import * as runtime from '../validate/schema-runtime.js';
 import { INTEGER_TEXT, REF_LINK } from './schema-transform.js';
+
+/** From this many entries on, an enum of primitives is checked by hash lookup (ajv's own loop starts at 200). */
+export const LARGE_ENUM = 16;
+
+const isPrimitive = (value: unknown) => value === null || typeof value !== 'object';
 
 export function createAjv(): Ajv {
   const ajv = new Ajv({
@@ -35,6 +40,28 @@ export function createAjv(): Ajv {
       cxt.pass(_`${pair} === null`);
     },
     error: { message: 'must NOT have duplicate items', params: ({ params }) => _`{i: ${params.i}, j: ${params.j}}` },
+  });
+  // Large enums of primitives (the SPDX license list) as one hash lookup instead of a comparison per entry; the
+  // same keyword, so error reports are unchanged. Small ones keep ajv's chain of ===.
+  const ajvEnum = ajv.getKeyword('enum');
+  if (typeof ajvEnum !== 'object' || !('code' in ajvEnum)) throw new Error('ajv has no enum keyword');
+  const ajvEnumCode = (ajvEnum as CodeKeywordDefinition).code;
+  ajv.removeKeyword('enum');
+  ajv.addKeyword({
+    keyword: 'enum',
+    schemaType: 'array',
+    $data: true,
+    error: ajvEnum.error!,
+    code(cxt: KeywordCxt, ruleType) {
+      const { gen, data, schema, schemaCode, $data } = cxt;
+      const list = schema as unknown[];
+      if ($data || !Array.isArray(list) || list.length < LARGE_ENUM || !list.every(isPrimitive)) {
+        ajvEnumCode(cxt, ruleType);
+        return;
+      }
+      const member = gen.scopeValue('func', { ref: runtime.isEnumMember, code: _`runtime.isEnumMember` });
+      cxt.pass(_`${member}(${schemaCode}, ${data})`);
+    },
   });
   // Beside every `integer` type (see build/schema-transform.ts): a number JSON.parse rounded to an integer is none.
   ajv.addKeyword({

@@ -3,6 +3,7 @@ import { firstSyntaxError } from './syntax.js';
 import { offsetsToPositions } from './locate.js';
 import { markRoundedInteger } from './numbers.js';
 import { forEachRoundedInteger, MAX_DEPTH, scanJson } from './scan.js';
+import { countMembers, treeAgrees } from './quick-scan.js';
 
 export interface ParseResult {
   /** Present when the text is well-formed JSON within the depth limit. */
@@ -11,20 +12,33 @@ export interface ParseResult {
 }
 
 /**
+ * Whether a parsed value agrees with its text's member count (see quick-scan.ts): {@link treeAgrees}, or a walk
+ * of the caller's own that computes the same, so that a caller that walks the tree anyway walks it once.
+ */
+export type TreeCheck = (value: unknown, members: number) => boolean;
+
+/**
  * Text → value with JSON.parse speed, plus the checks JSON.parse does not make: duplicate member names,
  * unpaired surrogates, excessive depth. Syntax errors carry line:column. Numbers that JSON.parse rounds to an
- * integer (`1.0000000000000001`) are marked on the value, so integer checks judge their text.
+ * integer (`1.0000000000000001`) are marked on the value, so integer checks judge their text. A text the quick
+ * pass (quick-scan.ts) finds certainly clean skips the exact scan, whose findings are the same but which costs
+ * several times as much.
  */
-export function parseJsonText(text: string): ParseResult {
-  // Scanned before parsing: the scan's short-lived allocations are gone before the document's tree is built,
-  // which lowers peak memory on large documents. Findings count only if JSON.parse accepts the text.
-  const findings = scanJson(text);
+export function parseJsonText(text: string, agrees: TreeCheck = treeAgrees): ParseResult {
+  const members = countMembers(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { diagnostics: [syntaxDiagnostic(text, error)] };
   }
+  if (members >= 0 && agrees(value, members)) return { value, diagnostics: illFormed(text) };
+  return exactChecks(text, value);
+}
+
+/** The exact scan's findings on text that JSON.parse accepted as `value`. */
+function exactChecks(text: string, value: unknown): ParseResult {
+  const findings = scanJson(text);
   const diagnostics: Diagnostic[] = [];
   if (findings.some((f) => f.kind === 'rounded-integer')) markRoundedIntegers(text, value);
   const reported = findings.filter((f) => f.kind !== 'rounded-integer');
@@ -62,18 +76,23 @@ export function parseJsonText(text: string): ParseResult {
       });
     }
   }
-  // Unescaped lone surrogates can only reach us through a JS string (decoded files are well-formed UTF-8).
-  if (!text.isWellFormed()) {
-    const offset = firstIllFormed(text);
-    diagnostics.push({
+  diagnostics.push(...illFormed(text));
+  return tooDeep ? { diagnostics } : { value, diagnostics };
+}
+
+/** Unescaped lone surrogates can only reach us through a JS string (decoded files are well-formed UTF-8). */
+function illFormed(text: string): Diagnostic[] {
+  if (text.isWellFormed()) return [];
+  const offset = firstIllFormed(text);
+  return [
+    {
       ruleId: 'json/lone-surrogate',
       severity: 'error',
       message: 'Text contains an unpaired surrogate',
       pointer: '',
       ...offsetsToPositions(text, [offset]).get(offset),
-    });
-  }
-  return tooDeep ? { diagnostics } : { value, diagnostics };
+    },
+  ];
 }
 
 /** Marks every number of `text` that reads as an integer but is not one on the parsed `value`: a second pass. */

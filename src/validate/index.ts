@@ -141,15 +141,19 @@ async function check(
   let value: unknown;
   // How to get the text back for positions once it has been released (only for rereadable sources).
   let reread: (() => string | undefined) | undefined;
+  // The index of the parsed tree, when the parser had it built.
+  let parsedIndex: DocumentIndex | undefined;
 
   if (input instanceof RereadableSource) {
     const source = input;
     reread = () => source.read().text;
-    const decoded = source.read();
-    diagnostics.push(...decoded.diagnostics);
-    if (decoded.text === undefined) return finish(diagnostics, undefined);
-    // Handed on as a string, so the text path below parses it; positions come from `reread`.
-    input = decoded.text;
+    // Handed on as a string, so the text path below parses it; positions come from `reread`. Nothing else may
+    // hold the text: it is released after parsing (a 100 MB document's text outweighs the validation's work).
+    let read: DecodeResult | undefined = source.read();
+    diagnostics.push(...read.diagnostics);
+    if (read.text === undefined) return finish(diagnostics, undefined);
+    input = read.text;
+    read = undefined;
   }
   if (input instanceof Uint8Array || typeof input === 'string') {
     const size = typeof input === 'string' ? input.length : input.byteLength;
@@ -188,7 +192,11 @@ async function check(
         ...(xml.profiles === undefined ? {} : { profiles: xml.profiles }),
       };
     }
-    const parsed = parseJsonText(text);
+    // The document index's walk doubles as the parser's check of the tree (one walk, not two).
+    const parsed = parseJsonText(text, (tree, members) => {
+      parsedIndex = indexDocument(tree);
+      return parsedIndex.members === members;
+    });
     diagnostics.push(...parsed.diagnostics);
     if (!('value' in parsed)) return { ...finish(diagnostics, undefined), syntax: 'json' };
     value = parsed.value;
@@ -210,7 +218,7 @@ async function check(
   const document = value as Record<string, unknown>;
   seen.document = document;
 
-  const index = indexDocument(document);
+  const index = parsedIndex ?? indexDocument(document);
   const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index)];
   const mode = options.signatures ?? 'verify';
   if (mode === 'require' && document.signature === undefined) {

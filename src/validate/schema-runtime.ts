@@ -4,6 +4,6 @@
  * so the two always agree.
  */
 export { STRING_FORMATS as formats } from './string-formats.js';
-export { findDuplicatePair } from './unique.js';
+export { findDuplicatePair, isEnumMember } from './unique.js';
 export { roundedIntegerLiteral } from '../json/numbers.js';
 export { refLinkViolation } from './bom-link.js';

@@ -88,3 +88,16 @@ export function canonicalKey(value: unknown): string {
   const keys = Object.keys(record).sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalKey(record[k])).join(',') + '}';
 }
+
+const enumSets = new WeakMap<readonly unknown[], Set<unknown>>();
+
+/**
+ * JSON Schema `enum` over primitives, as a hash lookup: ajv compares a value with each of a large enum's entries
+ * in turn (the SPDX license list has over 600). Set membership is the same equality for primitives (===, with
+ * NaN equal to itself, as ajv's deep equality has it). Each list gets its Set once, on first use.
+ */
+export function isEnumMember(list: readonly unknown[], value: unknown): boolean {
+  let set = enumSets.get(list);
+  if (set === undefined) enumSets.set(list, (set = new Set(list)));
+  return set.has(value);
+}
