@@ -4,6 +4,8 @@
 //       sequential and 32 at a time
 //   J2  paging 10,000 messages through message delta (page size 100), then a second round with 100 changes
 //   J3  `bomwright service list-phone-methods`, whole process, against `node -e 0`
+// --baseline DIR adds the same J1 and J3 measurements of another built checkout (e.g. main), interleaved with this
+// one's, so a change is compared on the same machine in the same run.
 // Markdown goes to stdout, progress to stderr.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -14,7 +16,10 @@ import { mintToken, startEmulatorChild } from './emulator-child.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/bomwright.cjs');
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, baseline: { type: 'string' } },
+});
+const BASELINE = values.baseline === undefined ? undefined : join(values.baseline);
 const CALLS = values.quick ? 1000 : 4000;
 const ROUNDS = values.quick ? 1 : 3;
 const RUNS = values.quick ? 5 : 11;
@@ -26,14 +31,20 @@ const fmt = (n, digits = 0) =>
 
 const { createClient, createServiceClient, invoke, syncMessages } = await import(join(ROOT, 'dist/service/index.js'));
 
-async function timeCalls(call, concurrency) {
+/** This process's CPU time per call of each kind at 32 in flight (µs): on a shared machine it is steadier than wall time. */
+const cpu32 = {};
+
+async function timeCalls(call, concurrency, name) {
   let next = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next++ < CALLS) await call();
     }),
   );
+  const used = process.cpuUsage(cpuBefore);
+  if (name !== undefined) (cpu32[name] ??= []).push((used.user + used.system) / CALLS);
   return (performance.now() - started) / CALLS;
 }
 
@@ -55,14 +66,25 @@ async function main() {
   // The typed client: the same call, plus the response shape checked against the resource schema.
   const service = createClient({ baseUrl: emulator.url, token, concurrency: 32 });
   const typed = () => service.authenticationMethods.listPhoneMethods({}).all();
-  const j1 = { raw1: [], ours1: [], typed1: [], raw32: [], ours32: [], typed32: [] };
+  const baselineService =
+    BASELINE === undefined
+      ? undefined
+      : (await import(join(BASELINE, 'dist/service/index.js'))).createClient({
+          baseUrl: emulator.url,
+          token,
+          concurrency: 32,
+        });
+  const baselineTyped = () => baselineService.authenticationMethods.listPhoneMethods({}).all();
+  const j1 = { raw1: [], ours1: [], typed1: [], raw32: [], ours32: [], typed32: [], base1: [], base32: [] };
   for (let round = 0; round < ROUNDS; round++) {
     j1.raw1.push(await timeCalls(raw, 1));
     j1.ours1.push(await timeCalls(ours, 1));
     j1.typed1.push(await timeCalls(typed, 1));
-    j1.raw32.push(await timeCalls(raw, 32));
-    j1.ours32.push(await timeCalls(ours, 32));
-    j1.typed32.push(await timeCalls(typed, 32));
+    if (baselineService !== undefined) j1.base1.push(await timeCalls(baselineTyped, 1));
+    j1.raw32.push(await timeCalls(raw, 32, 'raw'));
+    j1.ours32.push(await timeCalls(ours, 32, 'invoke'));
+    j1.typed32.push(await timeCalls(typed, 32, 'typed'));
+    if (baselineService !== undefined) j1.base32.push(await timeCalls(baselineTyped, 32, 'baseline'));
     log(
       `  J1 round ${round + 1}: sequential ${fmt(median(j1.ours1) * 1000)} µs vs ${fmt(median(j1.raw1) * 1000)} µs raw`,
     );
@@ -98,6 +120,7 @@ async function main() {
   const secondSeconds = (performance.now() - started) / 1000;
   await client.close();
   await service.close();
+  await baselineService?.close();
   await agent.close();
 
   // J3: a service command, whole process, against node -e 0.
@@ -108,11 +131,14 @@ async function main() {
     if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}`);
     return performance.now() - begin;
   };
-  const j3 = { node: [], service: [] };
+  const j3 = { node: [], service: [], base: [] };
+  const BASELINE_BIN = BASELINE === undefined ? undefined : join(BASELINE, 'bin/bomwright.cjs');
   time([BIN, 'service', 'list-phone-methods']);
+  if (BASELINE_BIN !== undefined) time([BASELINE_BIN, 'service', 'list-phone-methods']);
   for (let i = 0; i < RUNS; i++) {
     j3.node.push(time(['-e', '0']));
     j3.service.push(time([BIN, 'service', 'list-phone-methods']));
+    if (BASELINE_BIN !== undefined) j3.base.push(time([BASELINE_BIN, 'service', 'list-phone-methods']));
   }
   emulator.child.kill('SIGTERM');
 
@@ -131,6 +157,15 @@ async function main() {
     `| J2 message delta, first round: ${fmt(first.changed.length)} messages in ${first.pages} pages of 100 | ${fmt(firstSeconds, 2)} s | goal < 2 s | |`,
     `| J2 second round: ${second.changed.length} changes | ${fmt(secondSeconds * 1000, 1)} ms | | |`,
     `| J3 \`bomwright service list-phone-methods\`, whole process | ${fmt(median(j3.service), 1)} ms | \`node -e 0\`: ${fmt(median(j3.node), 1)} ms | ${fmt(median(j3.service) / median(j3.node), 2)}× (goal ≤ 2×) |`,
+    ...(BASELINE === undefined
+      ? []
+      : [
+          `| baseline (${BASELINE}) J1 \`createClient\`, one call at a time | ${us(median(j1.base1))} | this checkout: ${us(median(j1.typed1))} | ${fmt(median(j1.typed1) / median(j1.base1), 2)}× of the baseline (${fmt(median(j1.base1) / median(j1.raw1), 2)}× raw) |`,
+          `| baseline J1 \`createClient\`, 32 at a time | ${us(median(j1.base32))} | this checkout: ${us(median(j1.typed32))} | ${fmt(median(j1.typed32) / median(j1.base32), 2)}× of the baseline (${fmt(median(j1.base32) / median(j1.raw32), 2)}× raw) |`,
+          `| baseline J3, whole process | ${fmt(median(j3.base), 1)} ms | this checkout: ${fmt(median(j3.service), 1)} ms | ${fmt(median(j3.service) / median(j3.base), 2)}× of the baseline |`,
+        ]),
+    '',
+    `J1 at 32 in flight, this process's CPU time per call: raw undici ${fmt(median(cpu32.raw), 1)} µs, \`invoke\` ${fmt(median(cpu32.invoke), 1)} µs (${fmt(median(cpu32.invoke) / median(cpu32.raw), 2)}×), \`createClient\` ${fmt(median(cpu32.typed), 1)} µs (${fmt(median(cpu32.typed) / median(cpu32.raw), 2)}×)${BASELINE === undefined ? '' : `, the baseline's \`createClient\` ${fmt(median(cpu32.baseline), 1)} µs (${fmt(median(cpu32.baseline) / median(cpu32.raw), 2)}×)`}.`,
     '',
   ];
   process.stdout.write(lines.join('\n'));

@@ -6,6 +6,8 @@
 //   I3  the emulator's resident memory after I2
 //   I4  kill -9 loop: writers running, the emulator killed at a random moment and restarted on the same --state,
 //       every acknowledged write checked after each restart
+// --baseline DIR adds I2 with --state for another built checkout (e.g. main), run alternately with this one's
+// (three rounds each), so a change is compared on the same machine in the same run.
 // Markdown goes to stdout, progress to stderr.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +22,10 @@ const autocannon = createRequire(new URL('../test/package.json', import.meta.url
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/bomwright.cjs');
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, baseline: { type: 'string' } },
+});
+const BASELINE_BIN = values.baseline === undefined ? undefined : join(values.baseline, 'bin/bomwright.cjs');
 const DURATION_S = values.quick ? 4 : 10;
 const ROUNDS = values.quick ? 1 : 3;
 const KILLS = values.quick ? 20 : 100;
@@ -52,7 +57,7 @@ function stop(child) {
   });
 }
 
-const startEmulator = (extra = []) => startChild([BIN, 'emulator', '--port', '0', '--quiet', ...extra]);
+const startEmulator = (extra = [], bin = BIN) => startChild([bin, 'emulator', '--port', '0', '--quiet', ...extra]);
 
 async function tokenFor(url) {
   const response = await fetch(`${url}/_emulator/token`, {
@@ -105,8 +110,8 @@ async function readLoad() {
   return { emulator: summary(results.emulator), bare: summary(results.bare) };
 }
 
-async function mixedLoad(stateDir) {
-  const emulator = await startEmulator(stateDir === undefined ? [] : ['--state', stateDir]);
+async function mixedLoad(stateDir, bin = BIN) {
+  const emulator = await startEmulator(stateDir === undefined ? [] : ['--state', stateDir], bin);
   const token = await tokenFor(emulator.url);
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const read = { method: 'GET', path: PHONE_METHODS };
@@ -203,6 +208,19 @@ async function main() {
   const stateDir = mkdtempSync(join(tmpdir(), 'bomwright-state-'));
   const durable = await mixedLoad(stateDir);
   rmSync(stateDir, { recursive: true, force: true });
+  const compared = { ours: [], baseline: [] };
+  if (BASELINE_BIN !== undefined)
+    for (let round = 0; round < 3; round++)
+      for (const [name, bin] of [
+        ['ours', BIN],
+        ['baseline', BASELINE_BIN],
+      ]) {
+        const dir = mkdtempSync(join(tmpdir(), 'bomwright-state-'));
+        const result = await mixedLoad(dir, bin);
+        rmSync(dir, { recursive: true, force: true });
+        compared[name].push(result.writesPerSecond);
+        log(`  I2 --state, ${name} round ${round + 1}: ${fmt(result.writesPerSecond)} acknowledged writes/s`);
+      }
   log('  I4 kill -9 loop');
   const kills = await killLoop();
   const lines = [
@@ -220,6 +238,12 @@ async function main() {
     `| in memory | ${fmt(memory.rps)} | ${memory.p99} ms | ${fmt(memory.writesPerSecond)} | ${fmt(memory.readsPerSecond)} | ${fmt(memory.rss / 2 ** 20, 1)} MiB |`,
     `| \`--state\` (fsync before each acknowledgement, group commit) | ${fmt(durable.rps)} | ${durable.p99} ms | ${fmt(durable.writesPerSecond)} (goal ≥ 2,000) | ${fmt(durable.readsPerSecond)} | ${fmt(durable.rss / 2 ** 20, 1)} MiB |`,
     '',
+    ...(BASELINE_BIN === undefined
+      ? []
+      : [
+          `I2 \`--state\` against the baseline (${values.baseline}), three alternating rounds each: ${fmt(median(compared.ours))} acknowledged writes/s here, ${fmt(median(compared.baseline))} there (${fmt(median(compared.ours) / median(compared.baseline), 2)}×).`,
+          '',
+        ]),
     `I4 kill -9 loop: ${kills.kills} kills under write load (8 writers), each followed by a restart on the same \`--state\` that had to hold every write whose response was received: ${fmt(kills.acknowledged)} writes acknowledged, **${kills.lost} lost** (${fmt(kills.seconds, 1)} s).`,
     '',
   ];

@@ -195,6 +195,9 @@ export async function publicVerificationKey(keys: EmulatorKeys): Promise<Verific
  */
 export class VerifiedTokens {
   private readonly entries = new Map<string, { principal: Principal; expires: number }>();
+  /** The token of the last hit: a caller sends the same one again and again, and comparing costs less than hashing. */
+  private lastToken: string | undefined;
+  private lastHit: { principal: Principal; expires: number } | undefined;
 
   constructor(
     private readonly verify: (token: string) => Promise<Principal>,
@@ -202,10 +205,15 @@ export class VerifiedTokens {
   ) {}
 
   principal(token: string): Principal | Promise<Principal> {
-    const hit = this.entries.get(token);
+    const hit = token === this.lastToken ? this.lastHit : this.entries.get(token);
     if (hit !== undefined) {
-      if (Date.now() < hit.expires) return hit.principal;
+      if (Date.now() < hit.expires) {
+        this.lastToken = token;
+        this.lastHit = hit;
+        return hit.principal;
+      }
       this.entries.delete(token);
+      if (token === this.lastToken) this.lastToken = this.lastHit = undefined;
     }
     return this.verifyAndKeep(token);
   }

@@ -15,7 +15,7 @@
  * offset rather than guess.
  */
 import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { BomwrightError } from '../errors.js';
@@ -155,6 +155,17 @@ function truncate(file: string, length: number): void {
   }
 }
 
+/** What the journal needs of its file: a FileHandle opened to append (a test wraps one to watch the calls). */
+export interface JournalFile {
+  write(data: string): Promise<unknown>;
+  datasync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  close(): Promise<void>;
+}
+
+const appendTo = (file: string): Promise<JournalFile> => open(file, 'a', 0o600);
+
 interface Pending {
   readonly line: string;
   readonly resolve: () => void;
@@ -191,7 +202,7 @@ export class Journal {
 
   private constructor(
     private readonly dir: string,
-    private handle: FileHandle,
+    private handle: JournalFile,
     private seq: number,
     private readonly store: Store,
     private readonly compactBytes: number,
@@ -199,8 +210,14 @@ export class Journal {
     this.durable = seq;
   }
 
-  static async open(dir: string, seq: number, store: Store, compactBytes = DEFAULT_COMPACT_BYTES): Promise<Journal> {
-    const handle = await open(path.join(dir, JOURNAL), 'a', 0o600);
+  static async open(
+    dir: string,
+    seq: number,
+    store: Store,
+    compactBytes = DEFAULT_COMPACT_BYTES,
+    openFile: (file: string) => Promise<JournalFile> = appendTo,
+  ): Promise<Journal> {
+    const handle = await openFile(path.join(dir, JOURNAL));
     const journal = new Journal(dir, handle, seq, store, compactBytes);
     journal.bytes = (await handle.stat()).size;
     return journal;

@@ -32,6 +32,15 @@ export function leastPrivileged(lists: readonly (readonly string[])[]): string[]
   return chosen.sort();
 }
 
+/** The lists come from the operations table (shared arrays): each is joined once, not once per call. */
+const JOINED = new WeakMap<readonly string[], string>();
+
+function joined(list: readonly string[]): string {
+  let text = JOINED.get(list);
+  if (text === undefined) JOINED.set(list, (text = list.join(',')));
+  return text;
+}
+
 function callerKey(caller: Caller): string {
   return caller.kind === 'user' ? `user ${caller.id}` : `app ${caller.appId}`;
 }
@@ -46,7 +55,7 @@ export class PermissionUsageLog {
       if (this.callers.size >= MAX_CALLERS) return;
       this.callers.set(key, (entry = { caller, needs: new Map() }));
     }
-    const needKey = `${need.kind} ${need.operation} ${need.alternatives.join(',')}`;
+    const needKey = `${need.kind} ${need.operation} ${joined(need.alternatives)}`;
     if (!entry.needs.has(needKey)) entry.needs.set(needKey, need);
   }
 

@@ -157,6 +157,19 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+let isoMs = -1;
+let isoText = '';
+
+/** The time as ISO 8601, formatted once per millisecond however many requests arrive in it. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -201,9 +214,16 @@ export interface RunningServer {
 export async function startServer(core: EmulatorCore, options: ServerOptions): Promise<RunningServer> {
   const scheme = options.tls === undefined ? 'http' : 'https';
   /** `{base_url}` as this request reached the emulator: links follow the scheme, host and port it came in on. */
+  // The last Host header seen and its base URL: clients send the same one on every request.
+  let lastHost: string | undefined;
+  let lastHostBase = '';
   const requestBaseUrl = (request: IncomingMessage): string => {
     const host = request.headers.host;
-    return host !== undefined && HOST_HEADER.test(host) ? `${scheme}://${host}` : core.settings.baseUrl;
+    if (host === undefined) return core.settings.baseUrl;
+    if (host === lastHost) return lastHostBase;
+    if (!HOST_HEADER.test(host)) return core.settings.baseUrl;
+    lastHost = host;
+    return (lastHostBase = `${scheme}://${host}`);
   };
   const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
   const namespace = options.odataNamespace ?? SPEC_NAMESPACE;
@@ -246,7 +266,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     let operationName: string | undefined;
     let decision: FaultDecision | undefined;
     let faulted: string | undefined;
-    const arrived = core.record === undefined || admin ? '' : new Date().toISOString();
+    const arrived = core.record === undefined || admin ? '' : isoNow();
 
     const send = (result: HandlerResult): void => {
       const headers = result.headers === undefined ? common : { ...common, ...result.headers };
@@ -307,16 +327,19 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         ...(faulted === undefined ? {} : { fault: faulted }),
       });
     };
-    response.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      record(response.statusCode);
-      options.log?.(
-        `${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`,
-      );
-    });
-    // Closed without a complete answer: a reset or a cut body (fault rules), or the client went away.
-    response.on('close', () => {
-      if (response.writableFinished) return;
+    // One listener per request: 'close' follows 'finish' for an answer sent whole, and comes alone for one that was
+    // not (a reset or a cut body from fault rules, or the client went away).
+    response.once('close', () => {
+      if (response.writableFinished) {
+        record(response.statusCode);
+        if (options.log !== undefined) {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          options.log(
+            `${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`,
+          );
+        }
+        return;
+      }
       record(response.headersSent ? response.statusCode : 0);
       options.log?.(
         `${method} ${rawPath.slice(0, 300)} ${faulted === undefined ? 'closed' : `fault ${faulted}`} request-id=${requestId}`,

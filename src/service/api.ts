@@ -261,24 +261,46 @@ export async function* followPages<T = unknown>(
   client: ServiceClient,
   operation: Operation,
   first: CallResponse,
-  options: { signal?: AbortSignal; headers?: Readonly<Record<string, string>>; maxPages?: number } = {},
+  options: PageWalkOptions = {},
 ): AsyncGenerator<Page<T>, void, undefined> {
-  const resource = collectionResource(operation);
-  const trail = new LinkTrail(operation.name, options.maxPages ?? DEFAULT_MAX_PAGES, first.url);
-  const linkFrom = `${operation.name}: @odata.nextLink`;
-  for (let page = pageOf<T>(operation, resource, first); ;) {
-    yield page;
-    if (page.nextLink === undefined) return;
+  const walk = new PageWalk<T>(client, operation, first, options);
+  for (let page: Page<T> | undefined = walk.first; page !== undefined; page = await walk.next(page)) yield page;
+}
+
+type PageWalkOptions = { signal?: AbortSignal; headers?: Readonly<Record<string, string>>; maxPages?: number };
+
+/** The pages of a collection one at a time, without a generator (all() reads a one-page answer with no extra ticks). */
+class PageWalk<T> {
+  readonly first: Page<T>;
+  private readonly resource: ResourceName;
+  private readonly trail: LinkTrail;
+  private readonly linkFrom: string;
+
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly operation: Operation,
+    firstResponse: CallResponse,
+    private readonly options: PageWalkOptions,
+  ) {
+    this.resource = collectionResource(operation);
+    this.trail = new LinkTrail(operation.name, options.maxPages ?? DEFAULT_MAX_PAGES, firstResponse.url);
+    this.linkFrom = `${operation.name}: @odata.nextLink`;
+    this.first = pageOf<T>(operation, this.resource, firstResponse);
+  }
+
+  /** The page after `page`, or undefined when it was the last. */
+  async next(page: Page<T>): Promise<Page<T> | undefined> {
+    if (page.nextLink === undefined) return undefined;
     // Checked before anything is sent, and before the link counts as followed.
-    trail.follow(client.checkLink(page.nextLink, linkFrom).href);
-    const response = await client.call({
+    this.trail.follow(this.client.checkLink(page.nextLink, this.linkFrom).href);
+    const response = await this.client.call({
       method: 'GET',
       path: page.nextLink,
-      linkFrom,
-      signal: options.signal,
-      headers: options.headers,
+      linkFrom: this.linkFrom,
+      signal: this.options.signal,
+      headers: this.options.headers,
     });
-    page = pageOf<T>(operation, resource, response);
+    return pageOf<T>(this.operation, this.resource, response);
   }
 }
 
@@ -295,22 +317,44 @@ function pager<T>(
   optionsOf: () => InvokeOptions,
   maxPages?: number,
 ): Pager<T> {
-  async function* pages(): AsyncGenerator<Page<T>> {
-    const options = optionsOf();
-    const first = await invoke(client, operation.name, options);
-    yield* followPages<T>(client, operation, first, { signal: options.signal, headers: options.headers, maxPages });
+  return new CollectionPager<T>(client, operation, optionsOf, maxPages);
+}
+
+/** A collection call not made yet (a class: nothing is built per call but the object itself). */
+class CollectionPager<T> implements Pager<T> {
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly operation: Operation,
+    private readonly optionsOf: () => InvokeOptions,
+    private readonly maxPages: number | undefined,
+  ) {}
+
+  private async walk(): Promise<PageWalk<T>> {
+    const options = this.optionsOf();
+    const first = await invoke(this.client, this.operation.name, options);
+    return new PageWalk<T>(this.client, this.operation, first, {
+      signal: options.signal,
+      headers: options.headers,
+      maxPages: this.maxPages,
+    });
   }
-  return {
-    pages,
-    async *[Symbol.asyncIterator]() {
-      for await (const page of pages()) yield* page.items;
-    },
-    async all() {
-      const items: T[] = [];
-      for await (const page of pages()) for (const item of page.items) items.push(item);
-      return items;
-    },
-  };
+
+  async *pages(): AsyncGenerator<Page<T>> {
+    const walk = await this.walk();
+    for (let page: Page<T> | undefined = walk.first; page !== undefined; page = await walk.next(page)) yield page;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+
+  async all(): Promise<T[]> {
+    const walk = await this.walk();
+    const items: T[] = walk.first.items;
+    for (let page = await walk.next(walk.first); page !== undefined; page = await walk.next(page))
+      for (const item of page.items) items.push(item);
+    return items;
+  }
 }
 
 /** What a 2xx answer of an operation holds, checked as the typed client checks it. */

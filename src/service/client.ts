@@ -11,6 +11,7 @@
  * before anything is sent. One deadline bounds each attempt, headers and body.
  */
 import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { readErrorBody, redactTokens, ServiceError } from './errors.js';
@@ -34,6 +35,43 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 const SENSITIVE_ON_REDIRECT = ['authorization', 'cookie', 'proxy-authorization'];
 export const DEFAULT_MAX_REDIRECTS = 5;
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE', 'PUT', 'OPTIONS']);
+const DECLARED_LENGTH = /^\d{1,16}$/;
+
+/**
+ * The deadline of one attempt, as the abort signal undici takes. undici accepts an AbortSignal or anything with
+ * EventEmitter's `on`/`once`/`removeListener` and `aborted`/`reason`; this is the least of the latter, a fraction of
+ * an AbortController's cost per call (a request adds one listener and takes it off when done).
+ */
+class Deadline {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] = [];
+
+  on(event: string, listener: () => void): this {
+    if (event === 'abort') this.listeners.push(listener);
+    return this;
+  }
+
+  once(event: string, listener: () => void): this {
+    return this.on(event, listener);
+  }
+
+  removeListener(event: string, listener: () => void): this {
+    const at = event === 'abort' ? this.listeners.indexOf(listener) : -1;
+    if (at !== -1) this.listeners.splice(at, 1);
+    return this;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+}
 
 export interface ClientOptions {
   /** `{base_url}`: calls go to `${baseUrl}/v1.0/...`. */
@@ -189,8 +227,13 @@ export class ServiceClient {
     if (this.ownDispatcher) await this.dispatcher.close();
   }
 
-  private async token(url: URL): Promise<string | undefined> {
-    const token = this.options.getToken !== undefined ? await this.options.getToken({ url }) : this.options.token;
+  /** The token for an attempt: at once when it is a fixed one (no promise), else from getToken. */
+  private token(url: URL): string | undefined | Promise<string | undefined> {
+    if (this.options.getToken === undefined) return this.noteSent(this.options.token);
+    return Promise.resolve(this.options.getToken({ url })).then((token) => this.noteSent(token));
+  }
+
+  private noteSent(token: string | undefined): string | undefined {
     if (typeof token === 'string' && token !== '' && !this.sentTokens.includes(token)) {
       this.sentTokens.push(token);
       if (this.sentTokens.length > 4) this.sentTokens.shift();
@@ -231,33 +274,45 @@ export class ServiceClient {
     const clientRequestId = randomUUID();
     const started = Date.now();
     const method = request.method.toUpperCase();
-    const idempotent = request.idempotent ?? ['GET', 'HEAD', 'DELETE', 'PUT', 'OPTIONS'].includes(method);
+    const idempotent = request.idempotent ?? IDEMPOTENT.has(method);
     const body =
       request.body === undefined ? undefined : isStreamBody(request.body) ? request.body : JSON.stringify(request.body);
     const url = this.resolve(request);
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted === true) throw this.aborted(clientRequestId, attempt);
-      const token = await this.token(url);
-      const secrets = this.secrets();
+      const given = this.token(url);
+      const token = given instanceof Promise ? await given : given;
       const headers: Record<string, string> = {
         accept: 'application/json',
         'user-agent': this.userAgent,
         'client-request-id': clientRequestId,
-        ...Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
       };
+      if (request.headers !== undefined)
+        for (const name of Object.keys(request.headers)) headers[name.toLowerCase()] = request.headers[name]!;
       if (token !== undefined && token !== '') headers.authorization = `Bearer ${token}`;
       if (body !== undefined) headers['content-type'] ??= 'application/json';
       if (attempt > 0) headers['retry-attempt'] = String(attempt);
       let response: CallResponse;
       // One deadline for the attempt: headers, body and redirects. undici's own timeouts only bound the gaps.
-      const deadline = new AbortController();
+      const deadline = new Deadline();
       const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
-      const signal =
-        request.signal === undefined ? deadline.signal : AbortSignal.any([request.signal, deadline.signal]);
+      // The caller's signal ends the attempt too (its reason kept); the catch below tells the two apart.
+      const callerSignal = request.signal;
+      const onCallerAbort = (): void => deadline.abort(callerSignal?.reason);
+      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+      if (callerSignal?.aborted === true) onCallerAbort();
       try {
-        response = await this.sendFollowingRedirects(method, url, headers, body, signal, clientRequestId, attempt + 1);
+        response = await this.sendFollowingRedirects(
+          method,
+          url,
+          headers,
+          body,
+          deadline,
+          clientRequestId,
+          attempt + 1,
+        );
       } catch (error) {
-        if (deadline.signal.aborted && !isAborted(request.signal))
+        if (deadline.aborted && !isAborted(request.signal))
           throw new ServiceError(
             'E_TIMEOUT',
             `No complete answer within ${this.timeoutMs} ms (headers and body)`,
@@ -265,11 +320,14 @@ export class ServiceClient {
             { cause: error },
           );
         if (error instanceof ServiceError) throw error;
-        throw this.transportError(error, request.signal, clientRequestId, attempt + 1, secrets);
+        throw this.transportError(error, request.signal, clientRequestId, attempt + 1, this.secrets());
       } finally {
         clearTimeout(timer);
+        callerSignal?.removeEventListener('abort', onCallerAbort);
       }
       if (response.status >= 200 && response.status < 300) return response;
+      // Every token sent so far, this attempt's included: taken out of what the error carries.
+      const secrets = this.secrets();
       const retryAfter = parseRetryAfter(response.headers['retry-after']);
       const retryable =
         RETRY_STATUSES.has(response.status) && !isStreamBody(request.body) && (idempotent || retryAfter !== undefined);
@@ -298,14 +356,15 @@ export class ServiceClient {
     start: URL,
     headers: Record<string, string>,
     body: unknown,
-    signal: AbortSignal | undefined,
+    signal: Deadline,
     clientRequestId: string,
     attempts: number,
   ): Promise<CallResponse> {
     let url = start;
     let currentMethod = method;
     let currentBody = body;
-    const currentHeaders = { ...headers };
+    // The attempt's own object (call() makes one per attempt): a redirect may take headers out of it.
+    const currentHeaders = headers;
     for (let redirects = 0; ; redirects++) {
       const response = await this.dispatcher.request({
         origin: url.origin,
@@ -313,14 +372,15 @@ export class ServiceClient {
         method: currentMethod as Dispatcher.HttpMethod,
         headers: currentHeaders,
         body: currentBody as string | undefined,
-        signal,
+        // undici takes an EventEmitter-like signal (see Deadline); its type names EventEmitter only.
+        signal: signal as unknown as EventEmitter,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
       const responseHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
+      for (const name of Object.keys(response.headers)) {
         const single = header(response.headers, name);
-        if (single !== undefined && value !== undefined) responseHeaders[name] = single;
+        if (single !== undefined) responseHeaders[name] = single;
       }
       const location = responseHeaders.location;
       if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
@@ -351,7 +411,7 @@ export class ServiceClient {
         url = next;
         continue;
       }
-      const text = await readText(response.body, clientRequestId, attempts);
+      const text = await readText(response.body, responseHeaders['content-length'], clientRequestId, attempts);
       let parsed: unknown;
       let bodyType: CallResponse['bodyType'] = 'empty';
       if (text !== '') {
@@ -448,21 +508,35 @@ function clip(value: string | undefined, secrets: readonly string[]): string | u
   return value === undefined ? undefined : redactTokens(value, secrets).slice(0, 200);
 }
 
+/**
+ * The body's text, at most MAX_RESPONSE_BYTES. With a Content-Length undici reads exactly that many bytes (more or
+ * fewer is a protocol error), so a declared length within the bound is read in one piece; without one the bytes
+ * are counted as they come.
+ */
 async function readText(
-  body: AsyncIterable<Buffer | Uint8Array | string>,
+  body: Dispatcher.ResponseData['body'],
+  declaredLength: string | undefined,
   clientRequestId: string,
   attempts: number,
 ): Promise<string> {
+  const tooLarge = (): ServiceError =>
+    new ServiceError('E_RESPONSE_SHAPE', `The response is larger than ${MAX_RESPONSE_BYTES} bytes`, {
+      clientRequestId,
+      attempts,
+    });
+  if (declaredLength !== undefined && DECLARED_LENGTH.test(declaredLength)) {
+    if (Number(declaredLength) > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      throw tooLarge();
+    }
+    return Buffer.from(await body.arrayBuffer()).toString('utf8');
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+  for await (const chunk of body as AsyncIterable<Buffer | Uint8Array | string>) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     size += bytes.length;
-    if (size > MAX_RESPONSE_BYTES)
-      throw new ServiceError('E_RESPONSE_SHAPE', `The response is larger than ${MAX_RESPONSE_BYTES} bytes`, {
-        clientRequestId,
-        attempts,
-      });
+    if (size > MAX_RESPONSE_BYTES) throw tooLarge();
     chunks.push(bytes);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -27,8 +27,16 @@ export interface InvokeOptions {
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
-function placeholders(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+/** Templates come from the operations table (a fixed set), so their names are worked out once each. */
+const PLACEHOLDERS = new Map<string, readonly string[]>();
+
+function placeholders(template: string): readonly string[] {
+  let names = PLACEHOLDERS.get(template);
+  if (names === undefined) {
+    names = [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+    if (PLACEHOLDERS.size < 10_000) PLACEHOLDERS.set(template, names);
+  }
+  return names;
 }
 
 /**

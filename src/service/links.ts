@@ -12,6 +12,8 @@ export const DEFAULT_MAX_PAGES = 100_000;
 export class LinkTrail {
   private readonly seen = new Set<string>();
   private pages = 1;
+  /** The first page's URL, digested only once a link is followed (most collections fit in one page). */
+  private first: string | undefined;
 
   /**
    * @param what names the walk in messages (`listPhoneMethods`, `the delta round`...).
@@ -24,7 +26,7 @@ export class LinkTrail {
   ) {
     if (!Number.isInteger(maxPages) || maxPages < 1)
       throw new ServiceError('E_REQUEST_SHAPE', `maxPages must be a whole number of at least 1, not ${maxPages}`);
-    if (first !== undefined) this.seen.add(digest(first));
+    this.first = first;
   }
 
   /** Called before following `link` to one more page; throws E_LINK_LOOP past the bound or on a repeated link. */
@@ -34,6 +36,10 @@ export class LinkTrail {
         'E_LINK_LOOP',
         `${this.what}: stopped after ${this.maxPages} pages of @odata.nextLink (raise maxPages if the collection is really that long)`,
       );
+    if (this.first !== undefined) {
+      this.seen.add(digest(this.first));
+      this.first = undefined;
+    }
     const key = digest(link);
     if (this.seen.has(key))
       throw new ServiceError(

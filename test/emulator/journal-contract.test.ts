@@ -7,7 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileS
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { encodeRecord, Journal, loadState } from '../../src/emulator/journal.js';
+import { open } from 'node:fs/promises';
+import { encodeRecord, Journal, loadState, type JournalFile } from '../../src/emulator/journal.js';
 import { Store, type Change, type JsonRecord } from '../../src/emulator/store.js';
 import { tempDir } from '../helpers.js';
 import type { Body } from './harness.js';
@@ -327,6 +328,55 @@ describe('the journal', () => {
     expect(snapshotOf(at.dir).seq).toBe(2);
     await at.journal.close();
     expect(loadState(at.dir).store.toJSON()).toEqual(at.store.toJSON());
+  });
+
+  it('writes every record queued during an fsync with one write and one fsync, and acknowledges none before it', async () => {
+    const dir = tempDir();
+    const store = new Store();
+    const events: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let syncs = 0;
+    const watched = async (file: string): Promise<JournalFile> => {
+      const handle = await open(file, 'a');
+      return {
+        write: (data: string) => {
+          events.push(`write ${data.split('\n').length - 1}`);
+          return handle.write(data);
+        },
+        datasync: async () => {
+          const n = ++syncs;
+          // The first fsync is held until every later record is queued behind it.
+          if (n === 1) await held;
+          await handle.datasync();
+          events.push(`synced ${n}`);
+        },
+        truncate: (length: number) => handle.truncate(length),
+        stat: () => handle.stat(),
+        close: () => handle.close(),
+      };
+    };
+    const journal = await Journal.open(dir, 0, store, undefined, watched);
+    const append = (i: number) => {
+      const change: Change[] = [put(`u${i}`, { id: `u${i}` })];
+      store.apply(change);
+      return journal.append(change).then(() => void events.push(`ack ${i}`));
+    };
+    const first = append(1);
+    await vi.waitFor(() => expect(events).toEqual(['write 1']));
+    const rest = Array.from({ length: 10 }, (_, i) => append(i + 2));
+    // Nothing is acknowledged while its fsync has not returned.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual(['write 1']);
+    release();
+    await Promise.all([first, ...rest]);
+    expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 1', 'write 10']);
+    expect(syncs).toBe(2);
+    expect(events.indexOf('ack 1')).toBeGreaterThan(events.indexOf('synced 1'));
+    expect(events.indexOf('ack 1')).toBeLessThan(events.indexOf('synced 2'));
+    for (let i = 2; i <= 11; i++) expect(events.indexOf(`ack ${i}`)).toBeGreaterThan(events.indexOf('synced 2'));
+    await journal.close();
+    expect(loadState(dir).store.toJSON()).toEqual(store.toJSON());
   });
 
   it('on close waits for every queued record, compacts, and refuses later appends', async () => {

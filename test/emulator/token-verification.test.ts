@@ -201,6 +201,32 @@ describe('verified tokens', () => {
     expect(verify).toHaveBeenCalledTimes(1);
   });
 
+  it('the token answered last is held to its expiry as well, and other tokens still come from memory', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const first = await mintToken(keys, TENANT, { user, expiresInSeconds: 60 });
+      const other = await mintToken(keys, TENANT, { user, expiresInSeconds: 600 });
+      const principal: Principal = { kind: 'app', appId: 'a', roles: new Set(), directoryRoles: new Set() };
+      const verify = vi.fn(() => Promise.resolve(principal));
+      const cache = new VerifiedTokens(verify);
+      await cache.principal(first);
+      await cache.principal(other);
+      expect(cache.principal(first)).toBe(principal);
+      expect(cache.principal(first)).toBe(principal);
+      expect(cache.principal(other)).toBe(principal);
+      expect(cache.principal(first)).toBe(principal);
+      expect(verify).toHaveBeenCalledTimes(2);
+      vi.setSystemTime(Date.now() + 59_000);
+      expect(cache.principal(first)).toBe(principal);
+      vi.setSystemTime(Date.now() + 2_000);
+      expect(cache.principal(first)).toBeInstanceOf(Promise);
+      expect(verify).toHaveBeenCalledTimes(3);
+      expect(cache.principal(other)).toBe(principal);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('are checked again once expired, and a refused token is never kept', async () => {
     const expired = await mintToken(keys, TENANT, { user, expiresInSeconds: -1 });
     const principal: Principal = { kind: 'app', appId: 'a', roles: new Set(), directoryRoles: new Set() };

@@ -3,6 +3,7 @@
  * which methods are retried, stream bodies, empty answers, the response size bound, query values, dispatchers it
  * owns or borrows, and tokens in messages.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -210,6 +211,89 @@ describe('answers', () => {
       attempts: 1,
     });
     expect(error!.clientRequestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses a declared Content-Length over 64 MiB at once, and reads one of exactly 64 MiB', async () => {
+    const limit = 64 * 1024 * 1024;
+    let over = 0;
+    const declaredOver = await listen(
+      createServer((_request, response) => {
+        // Announced, never sent: the answer must come from the declaration, not from waiting for the bytes.
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(limit + 1) });
+        response.write('[');
+        over++;
+      }),
+    );
+    const error = await failure(client(declaredOver, { timeoutMs: 20_000 }).call({ method: 'GET', path: '/x' }));
+    expect(error).toMatchObject({
+      code: 'E_RESPONSE_SHAPE',
+      message: `The response is larger than ${limit} bytes`,
+      attempts: 1,
+    });
+    expect(over).toBe(1);
+    const exact = await listen(
+      createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(limit) });
+        response.end(Buffer.concat([Buffer.alloc(limit - 1, 0x20), Buffer.from('7')]));
+      }),
+    );
+    const answer = await client(exact, { timeoutMs: 60_000 }).call({ method: 'GET', path: '/x' });
+    expect(answer).toMatchObject({ status: 200, body: 7, bodyType: 'json' });
+  });
+
+  it('reads a body the same with or without a Content-Length: a byte order mark is kept, so it is text', async () => {
+    const bodies: unknown[] = [];
+    for (const declared of [true, false]) {
+      const url = await listen(
+        createServer((_request, response) => {
+          const bytes = Buffer.from('\uFEFF{"a":"é"}', 'utf8');
+          response.writeHead(200, {
+            'content-type': 'application/json',
+            ...(declared ? { 'content-length': String(bytes.length) } : {}),
+          });
+          response.end(bytes);
+        }),
+      );
+      const answer = await client(url).call({ method: 'GET', path: '/x' });
+      bodies.push([answer.bodyType, answer.body]);
+    }
+    expect(bodies).toEqual([
+      ['text', '\uFEFF{"a":"é"}'],
+      ['text', '\uFEFF{"a":"é"}'],
+    ]);
+  });
+
+  it('a body with a Content-Length that stalls: E_TIMEOUT at the deadline, E_ABORTED when the caller cancels', async () => {
+    const url = await listen(
+      createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"value":');
+      }),
+    );
+    const timedOut = await failure(client(url, { timeoutMs: 200 }).call({ method: 'GET', path: '/x' }));
+    expect(timedOut).toMatchObject({
+      code: 'E_TIMEOUT',
+      message: 'No complete answer within 200 ms (headers and body)',
+      attempts: 1,
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const cancelled = await failure(
+      client(url, { timeoutMs: 10_000 }).call({ method: 'GET', path: '/x', signal: controller.signal }),
+    );
+    expect(cancelled).toMatchObject({ code: 'E_ABORTED', message: 'The call was cancelled', attempts: 1 });
+  });
+
+  it("takes its listener off the caller's signal after each call, answered or failed", async () => {
+    const server = await scripted([ok, unavailable, ok]);
+    const controller = new AbortController();
+    const api = client(server.url, { retry: { maxRetries: 0 } });
+    await api.call({ method: 'GET', path: '/x', signal: controller.signal });
+    expect(await failure(api.call({ method: 'GET', path: '/x', signal: controller.signal }))).toMatchObject({
+      code: 'E_RETRY_EXHAUSTED',
+    });
+    await api.call({ method: 'GET', path: '/x', signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('keeps every response header as one string, the first of a repeated one', async () => {
