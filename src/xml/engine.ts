@@ -29,6 +29,9 @@ const SCHEMA_FILES = [
   'spdx.SNAPSHOT.xsd',
 ];
 
+const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
+const BOM_REF_UNIQUE = "/xs:schema/xs:element[@name='bom']/xs:unique[@name='bom-ref']";
+
 /** In the CLI's bundles: a CommonJS file beside the bundle that imports libxml2-wasm (src/build/bundle.ts). */
 declare const __BOMWRIGHT_LIBXML2_LOADER__: string | undefined;
 
@@ -86,6 +89,9 @@ async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
       { url, option: lib.ParseOption.XML_PARSE_NONET },
     );
     try {
+      // The schema's `bom-ref` uniqueness constraint (a `.//*` selector over every element) is left out: the
+      // bom-ref rule reports it with the place of both definitions, and its XSD finding was never shown.
+      for (const constraint of schema.find(BOM_REF_UNIQUE, { xs: XSD_NAMESPACE })) constraint.remove();
       validator = lib.XsdValidator.fromDoc(schema);
     } finally {
       schema.dispose();
