@@ -59,8 +59,9 @@ function formatOf(version: XmlSpecVersion): SpecFormat {
 
 /** Reads and checks one XML document (decoded UTF-8 text, without a byte-order mark). */
 export async function validateXmlText(text: string, options: XmlValidateOptions = {}): Promise<XmlValidation> {
-  const position = lineColumn(text);
-  const at = (offset: number) => position(offset);
+  // Line starts are indexed only when a finding needs a line (a valid document never does).
+  let position: ((offset: number) => { line: number; column: number }) | undefined;
+  const at = (offset: number) => (position ??= lineColumn(text))(offset);
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
   if (declared !== undefined && !ACCEPTED_ENCODINGS.has(declared.toLowerCase())) {
     return {

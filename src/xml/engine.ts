@@ -36,7 +36,6 @@ const BOM_REF_UNIQUE = "/xs:schema/xs:element[@name='bom']/xs:unique[@name='bom-
 declare const __BOMWRIGHT_LIBXML2_LOADER__: string | undefined;
 
 let loading: Promise<Libxml> | undefined;
-const encoder = new TextEncoder();
 
 function importLibxml(): Promise<Libxml> {
   if (typeof __BOMWRIGHT_LIBXML2_LOADER__ === 'string') {
@@ -84,10 +83,11 @@ async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
   let validator = validators.get(version);
   if (validator === undefined) {
     const url = SCHEMA_BASE + xsdFile(version);
-    const schema = lib.XmlDocument.fromString(
-      new TextDecoder().decode(readFileSync(path.join(schemaDirectory(), xsdFile(version)))),
-      { url, option: lib.ParseOption.XML_PARSE_NONET },
-    );
+    const schema = lib.XmlDocument.fromBuffer(readFileSync(path.join(schemaDirectory(), xsdFile(version))), {
+      url,
+      option: lib.ParseOption.XML_PARSE_NONET,
+      encoding: 'utf-8',
+    });
     try {
       // The schema's `bom-ref` uniqueness constraint (a `.//*` selector over every element) is left out: the
       // bom-ref rule reports it with the place of both definitions, and its XSD finding was never shown.
@@ -112,6 +112,14 @@ function problems(error: unknown): XmlProblem[] | undefined {
   }));
 }
 
+/**
+ * The text as UTF-8, encoded natively (libxml2-wasm's own string path copies character by character in
+ * JavaScript); an ASCII text (as most BOMs are: its UTF-8 length is its length) is copied byte for byte.
+ */
+function utf8(text: string): Uint8Array {
+  return Buffer.byteLength(text, 'utf8') === text.length ? Buffer.from(text, 'latin1') : Buffer.from(text, 'utf8');
+}
+
 export type XmlCheck = { wellFormed: false; problems: XmlProblem[] } | { wellFormed: true; problems: XmlProblem[] };
 
 /**
@@ -123,8 +131,7 @@ export async function checkXml(text: string, version: XmlSpecVersion | undefined
   const validator = version === undefined ? undefined : await validatorFor(version);
   let document: import('libxml2-wasm').XmlDocument;
   try {
-    // Encoded natively: libxml2-wasm's own string path copies character by character in JavaScript.
-    document = lib.XmlDocument.fromBuffer(encoder.encode(text), { option: documentOptions(lib), encoding: 'utf-8' });
+    document = lib.XmlDocument.fromBuffer(utf8(text), { option: documentOptions(lib), encoding: 'utf-8' });
   } catch (error) {
     const found = problems(error);
     if (found === undefined) throw error;
