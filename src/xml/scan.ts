@@ -111,6 +111,9 @@ class TreeSink implements ScanSink {
   }
 }
 
+/** From this many attributes on, repeated names are found with a set. */
+const MANY_ATTRIBUTES = 16;
+
 /** Slots of the reader's cache of names (a power of two). */
 const NAME_SLOTS = 256;
 
@@ -206,6 +209,7 @@ class Scanner {
       const name = this.name();
       let count = 0;
       let declares = false;
+      let seen: Set<string> | undefined;
       for (;;) {
         const spaced = this.spaces();
         const c = t.charCodeAt(this.pos);
@@ -223,8 +227,16 @@ class Scanner {
         const end = t.indexOf(quote, this.pos + 1);
         if (end === -1) throw this.fail('Unterminated attribute value');
         const value = this.unescape(t.slice(this.pos + 1, end), this.pos + 1, true);
-        for (let k = 0; k < count; k++)
-          if (rawNames[k] === attributeName) throw this.fail(`Attribute ${attributeName} is repeated`, attributeOffset);
+        if (count < MANY_ATTRIBUTES) {
+          for (let k = 0; k < count; k++)
+            if (rawNames[k] === attributeName)
+              throw this.fail(`Attribute ${attributeName} is repeated`, attributeOffset);
+        } else {
+          // A hostile start tag with thousands of attributes is checked in linear time, not pair by pair.
+          if (count === MANY_ATTRIBUTES) seen = new Set(rawNames.slice(0, count));
+          if (seen!.has(attributeName)) throw this.fail(`Attribute ${attributeName} is repeated`, attributeOffset);
+          seen!.add(attributeName);
+        }
         if (attributeName === 'xmlns' || attributeName.startsWith('xmlns:')) declares = true;
         rawNames[count] = attributeName;
         rawValues[count] = value;
