@@ -240,8 +240,9 @@ const CASE_BUILDERS = {
         title: 'Large XML BOM: CLI vs parsing it with the same libxml2, whole process',
         input,
         rows: [
-          row('`node` libxml2-wasm parse only', ['bench/peers/libxml2-parse.js', input.path], runs.fast, {
+          row(LIBXML2_PARSE_LABEL, ['bench/peers/libxml2-parse.js', input.path], runs.fast, {
             reference: true,
+            peakRss: true,
           }),
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { subject: true, peakRss: true }),
           row(
@@ -250,7 +251,23 @@ const CASE_BUILDERS = {
             runs.slow,
           ),
         ],
-        goals: [{ text: 'bomwright CLI ÷ libxml2-wasm parse', target: '≤ 3×', met: (r) => r <= 3 }],
+        goals: [
+          { text: 'bomwright CLI ÷ libxml2-wasm parse', target: '≤ 3×', met: (r) => r <= 3 },
+          // libxml2 validates a whole tree in WebAssembly memory, which never shrinks: the parse alone is the floor.
+          {
+            text: 'bomwright CLI peak RSS ÷ file size',
+            target: 'none (informational; the floor is the parse alone)',
+            met: null,
+            measure: 'peakRss',
+          },
+          {
+            text: 'libxml2-wasm parse peak RSS ÷ file size',
+            target: 'none (informational)',
+            met: null,
+            measure: 'peakRss',
+            of: LIBXML2_PARSE_LABEL,
+          },
+        ],
       },
     ];
   },
@@ -891,6 +908,8 @@ function prepareBom(n, extra = {}) {
   }
   return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
 }
+
+const LIBXML2_PARSE_LABEL = '`node` libxml2-wasm parse only';
 
 /** Case X's input: generateXmlBom(n), cached like prepareBom's. */
 function prepareXmlBom(n) {

@@ -9,8 +9,8 @@ import type { RuleId } from '../diagnostics/rules.js';
 import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js';
 import { truncate } from '../values.js';
 import { checkXml, type XmlProblem } from '../xml/engine.js';
-import { mapDocument, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
-import { lineColumn, scanXml, type XmlNode } from '../xml/scan.js';
+import { locator, ModelSink, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
+import { lineColumn, scanInto, scanXml, type XmlNode } from '../xml/scan.js';
 import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
 import { judgeSignatures } from '../jsf/judge.js';
 import type { TrustStore } from '../jsf/trust.js';
@@ -28,7 +28,6 @@ export function looksLikeXml(text: string): boolean {
   return /^[\t\n\r ]*</.test(text);
 }
 
-const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#';
 const ACCEPTED_ENCODINGS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
 
 export interface XmlValidation {
@@ -60,8 +59,9 @@ function formatOf(version: XmlSpecVersion): SpecFormat {
 
 /** Reads and checks one XML document (decoded UTF-8 text, without a byte-order mark). */
 export async function validateXmlText(text: string, options: XmlValidateOptions = {}): Promise<XmlValidation> {
-  const position = lineColumn(text);
-  const at = (offset: number) => position(offset);
+  // Line starts are indexed only when a finding needs a line (a valid document never does).
+  let position: ((offset: number) => { line: number; column: number }) | undefined;
+  const at = (offset: number) => (position ??= lineColumn(text))(offset);
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
   if (declared !== undefined && !ACCEPTED_ENCODINGS.has(declared.toLowerCase())) {
     return {
@@ -77,24 +77,26 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
       ],
     };
   }
-  const scanned = scanXml(text);
-  if (!scanned.ok && scanned.kind !== 'syntax') {
+  // The model is read straight from the text; the element tree (scanXml) is built only to locate a finding.
+  const sink = new ModelSink();
+  const failure = scanInto(text, sink);
+  if (failure !== undefined && failure.kind !== 'syntax') {
     return {
       diagnostics: [
         {
-          ruleId: scanned.kind === 'doctype' ? 'xml/doctype' : 'xml/too-deep',
+          ruleId: failure.kind === 'doctype' ? 'xml/doctype' : 'xml/too-deep',
           severity: 'error',
-          message: scanned.message,
+          message: failure.message,
           pointer: '',
-          ...at(scanned.offset),
+          ...at(failure.offset),
         },
       ],
     };
   }
-  const root = scanned.ok ? scanned.root : undefined;
+  const root = failure === undefined ? sink.root : undefined;
   const version = root !== undefined && root.local === 'bom' ? xmlSpecVersion(root.namespace) : undefined;
   const checked = await checkXml(text, version);
-  if (!checked.wellFormed || !scanned.ok) {
+  if (!checked.wellFormed || root === undefined) {
     // libxml2 is the authority on well-formedness; the reader's own finding stands only where libxml2 has none.
     const problem = checked.wellFormed ? undefined : checked.problems[0];
     const diagnostic: Diagnostic =
@@ -109,20 +111,30 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
         : {
             ruleId: 'xml/syntax',
             severity: 'error',
-            message: `Not well-formed XML: ${scanned.ok ? 'unreadable' : scanned.message}`,
+            message: `Not well-formed XML: ${failure === undefined ? 'unreadable' : failure.message}`,
             pointer: '',
-            ...(scanned.ok ? {} : at(scanned.offset)),
+            ...(failure === undefined ? {} : at(failure.offset)),
           };
     return { diagnostics: [diagnostic] };
   }
-  const rootRoute = routeRoot(scanned.root, options.specVersion);
-  if (rootRoute !== undefined) return { diagnostics: [{ ...rootRoute, ...at(scanned.root.offset) }] };
+  const rootRoute = routeRoot(root, options.specVersion);
+  if (rootRoute !== undefined) return { diagnostics: [{ ...rootRoute, ...at(root.offset) }] };
   const specVersion = version!;
   const format = formatOf(specVersion);
 
-  const fromSchema = schemaDiagnostics(checked.problems, scanned.root, at);
-  const model = mapDocument(scanned.root, specVersion);
-  const document = model.document;
+  const document = sink.document(specVersion);
+  let tree: XmlNode | undefined;
+  let locate: XmlModel['locate'] | undefined;
+  const model: XmlModel = {
+    document,
+    locate: (pointer) => {
+      tree ??= treeOf(text);
+      locate ??= locator(tree);
+      return locate(pointer);
+    },
+  };
+  const fromSchema =
+    checked.problems.length === 0 ? [] : schemaDiagnostics(checked.problems, (tree ??= treeOf(text)), at);
   const index = indexDocument(document);
   const ruleDiagnostics = [
     ...checkIdentity(document, format),
@@ -132,7 +144,7 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
   if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
   const located = [
     ...ruleDiagnostics.map((d) => locateInModel(d, model, at)),
-    ...signatureDiagnostics(scanned.root, text, options, options.reportsOut ?? []),
+    ...signatureDiagnostics(sink.signed, text, options, options.reportsOut ?? []),
   ];
   // A rule that explains a place replaces the schema's complaint there (as for JSON).
   const explained = new Set(
@@ -155,8 +167,18 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
   };
 }
 
+/** The element tree of a text the model reader has read through (so it reads). */
+function treeOf(text: string): XmlNode {
+  const scanned = scanXml(text);
+  if (!scanned.ok) throw new Error(`The XML reader disagrees with itself: ${scanned.message}`);
+  return scanned.root;
+}
+
 /** Why the root is not a CycloneDX BOM this version of bomwright reads; undefined when it is one. */
-function routeRoot(root: XmlNode, forced: string | undefined): Omit<Diagnostic, 'line' | 'column'> | undefined {
+function routeRoot(
+  root: { name: string; local: string; namespace: string | undefined },
+  forced: string | undefined,
+): Omit<Diagnostic, 'line' | 'column'> | undefined {
   const namespace = root.namespace;
   if (root.local !== 'bom' || namespace === undefined || !namespace.startsWith(XML_NAMESPACE_PREFIX)) {
     const shown = namespace === undefined ? `<${root.name}>` : `<${root.name}> in namespace ${namespace}`;
@@ -216,14 +238,14 @@ function versionRangeRule(document: Record<string, unknown>): Diagnostic[] {
 
 /** Every XML signature in the document, judged as `bomwright verify` judges it; `require` also wants one. */
 function signatureDiagnostics(
-  root: XmlNode,
+  signed: boolean,
   text: string,
   options: XmlValidateOptions,
   reportsOut: SignerReport[],
 ): Diagnostic[] {
   const mode = options.signatures ?? 'verify';
   if (mode === 'ignore' || options.skipSignatureVerification === true) return [];
-  if (!hasSignature(root))
+  if (!signed)
     return mode === 'require'
       ? [
           {
@@ -254,24 +276,15 @@ function signatureDiagnostics(
   });
 }
 
-/** Whether an XML signature stands anywhere in the tree (an unsigned document is not parsed a second time). */
-function hasSignature(root: XmlNode): boolean {
-  const stack = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.local === 'Signature' && node.namespace === XML_DSIG) return true;
-    stack.push(...node.children);
-  }
-  return false;
-}
-
 /** The baseline for the version rule: XML text or bytes are read with the same mapping reader. */
 function xmlBaseline(baseline: Baseline): Baseline {
   const input = baseline.document;
   const text = input instanceof Uint8Array ? new TextDecoder().decode(input) : input;
   if (typeof text !== 'string' || !looksLikeXml(text.replace(/^\uFEFF/, ''))) return baseline;
-  const scanned = scanXml(text);
-  const version = scanned.ok ? xmlSpecVersion(scanned.root.namespace) : undefined;
-  const document = scanned.ok && version !== undefined ? mapDocument(scanned.root, version).document : undefined;
+  const sink = new ModelSink();
+  const read = scanInto(text, sink) === undefined;
+  const version = read ? xmlSpecVersion(sink.root?.namespace) : undefined;
+  const document = read && version !== undefined ? sink.document(version) : undefined;
   return { ...baseline, document };
 }
 

@@ -31,8 +31,7 @@ export interface XmlNode {
   readonly parent: XmlNode | undefined;
 }
 
-export type ScanResult =
-  { ok: true; root: XmlNode } | { ok: false; kind: 'doctype' | 'too-deep' | 'syntax'; message: string; offset: number };
+export type ScanResult = { ok: true; root: XmlNode } | ScanFailure;
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
@@ -48,10 +47,31 @@ class ScanError extends Error {
   }
 }
 
+/**
+ * What the reader hands on as it goes: a start tag (its namespace resolved), character data directly inside the
+ * innermost open element, an end tag. The element tree is one consumer; the mapping reader's model is built
+ * from the same events without the tree (model.ts), so both read the text exactly alike.
+ */
+export interface ScanSink {
+  open(name: string, local: string, namespace: string | undefined, attributes: XmlAttribute[], offset: number): void;
+  text(data: string): void;
+  close(): void;
+}
+
+export type ScanFailure = { ok: false; kind: 'doctype' | 'too-deep' | 'syntax'; message: string; offset: number };
+
 /** Reads `text` (decoded, without a byte-order mark) into an element tree, or says why it cannot. */
 export function scanXml(text: string): ScanResult {
+  const tree = new TreeSink();
+  const failure = scanInto(text, tree);
+  return failure ?? { ok: true, root: tree.root! };
+}
+
+/** Reads `text` into `sink`; undefined when it is read through, else why not (the sink then has a part). */
+export function scanInto(text: string, sink: ScanSink): ScanFailure | undefined {
   try {
-    return { ok: true, root: new Scanner(text).document() };
+    new Scanner(text, sink).document();
+    return undefined;
   } catch (error) {
     if (error instanceof ScanError)
       return { ok: false, kind: error.kind, message: error.message, offset: error.offset };
@@ -61,15 +81,52 @@ export function scanXml(text: string): ScanResult {
 
 /** Where a DOCTYPE starts in the prolog, if the document has one (checked before libxml2 sees the text). */
 export function findDoctype(text: string): number | undefined {
-  const result = scanXml(text);
-  return !result.ok && result.kind === 'doctype' ? result.offset : undefined;
+  try {
+    new Scanner(text, new TreeSink()).prolog();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ScanError) return error.kind === 'doctype' ? error.offset : undefined;
+    throw error;
+  }
 }
+
+class TreeSink implements ScanSink {
+  root: XmlNode | undefined;
+  private readonly open_: XmlNode[] = [];
+
+  open(name: string, local: string, namespace: string | undefined, attributes: XmlAttribute[], offset: number): void {
+    const parent = this.open_[this.open_.length - 1];
+    const node: XmlNode = { name, local, namespace, attributes, children: [], text: '', offset, parent };
+    if (parent) parent.children.push(node);
+    else this.root = node;
+    this.open_.push(node);
+  }
+
+  text(data: string): void {
+    this.open_[this.open_.length - 1]!.text += data;
+  }
+
+  close(): void {
+    this.open_.pop();
+  }
+}
+
+/** From this many attributes on, repeated names are found with a set. */
+const MANY_ATTRIBUTES = 16;
+
+/** Slots of the reader's cache of names (a power of two). */
+const NAME_SLOTS = 256;
 
 class Scanner {
   private pos = 0;
-  constructor(private readonly text: string) {}
+  private readonly names: (string | undefined)[] = new Array<string | undefined>(NAME_SLOTS);
+  constructor(
+    private readonly text: string,
+    private readonly sink: ScanSink,
+  ) {}
 
-  document(): XmlNode {
+  /** Up to the root's start tag: the prolog, where a DOCTYPE would stand. */
+  prolog(): void {
     const t = this.text;
     if (t.charCodeAt(0) === 0xfeff) this.pos = 1;
     this.misc();
@@ -80,10 +137,13 @@ class Scanner {
         this.pos,
       );
     if (t[this.pos] !== '<') throw this.fail('Expected the root element');
-    const root = this.element();
+  }
+
+  document(): void {
+    this.prolog();
+    this.element();
     this.misc();
-    if (this.pos < t.length) throw this.fail('Content after the root element');
-    return root;
+    if (this.pos < this.text.length) throw this.fail('Content after the root element');
   }
 
   private fail(message: string, offset = this.pos): ScanError {
@@ -111,14 +171,17 @@ class Scanner {
     const t = this.text;
     const start = this.pos;
     let i = start;
-    for (; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      // White space, '/', '>', '=' end a name.
-      if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x2f || c === 0x3e || c === 0x3d) break;
-    }
+    for (; i < t.length; i++) if (endsName(t.charCodeAt(i))) break;
     if (i === start) throw this.fail('Expected a name');
     this.pos = i;
-    return t.slice(start, i);
+    // The few names of a document recur: the one seen last of this length and first letter is taken again
+    // instead of a new string, so names cost no memory and are property keys V8 has already seen.
+    const slot = ((i - start) * 31 + t.charCodeAt(start)) & (NAME_SLOTS - 1);
+    const seen = this.names[slot];
+    if (seen !== undefined && seen.length === i - start && t.startsWith(seen, start)) return seen;
+    const name = t.slice(start, i);
+    this.names[slot] = name;
+    return name;
   }
 
   private spaces(): boolean {
@@ -128,27 +191,35 @@ class Scanner {
   }
 
   /** The root element and everything in it, with an explicit stack instead of recursion. */
-  private element(): XmlNode {
+  private element(): void {
     const t = this.text;
+    const sink = this.sink;
     const scopes: Map<string, string | undefined>[] = [new Map([['xml', XML_NS]])];
-    const open: XmlNode[] = [];
-    let root: XmlNode | undefined;
+    // The open elements' names and offsets (for end tags and the error of one left open).
+    const names: string[] = [];
+    const offsets: number[] = [];
+    // A start tag's attributes as written, before their namespaces are known.
+    const rawNames: string[] = [];
+    const rawValues: string[] = [];
+    const rawOffsets: number[] = [];
     for (;;) {
       // At '<' of a start tag.
       const offset = this.pos;
       this.pos++;
       const name = this.name();
-      const raw: { name: string; value: string; offset: number }[] = [];
+      let count = 0;
+      let declares = false;
+      let seen: Set<string> | undefined;
       for (;;) {
         const spaced = this.spaces();
-        const c = t[this.pos];
-        if (c === '>' || c === '/') break;
-        if (c === undefined) throw this.fail('Unterminated start tag', offset);
+        const c = t.charCodeAt(this.pos);
+        if (c === 0x3e || c === 0x2f) break; // '>' '/'
+        if (Number.isNaN(c)) throw this.fail('Unterminated start tag', offset);
         if (!spaced) throw this.fail('Expected white space between attributes');
         const attributeOffset = this.pos;
         const attributeName = this.name();
         this.spaces();
-        if (t[this.pos] !== '=') throw this.fail('Expected "=" after an attribute name');
+        if (t.charCodeAt(this.pos) !== 0x3d) throw this.fail('Expected "=" after an attribute name');
         this.pos++;
         this.spaces();
         const quote = t[this.pos];
@@ -156,87 +227,106 @@ class Scanner {
         const end = t.indexOf(quote, this.pos + 1);
         if (end === -1) throw this.fail('Unterminated attribute value');
         const value = this.unescape(t.slice(this.pos + 1, end), this.pos + 1, true);
-        if (raw.some((a) => a.name === attributeName))
-          throw this.fail(`Attribute ${attributeName} is repeated`, attributeOffset);
-        raw.push({ name: attributeName, value, offset: attributeOffset });
+        if (count < MANY_ATTRIBUTES) {
+          for (let k = 0; k < count; k++)
+            if (rawNames[k] === attributeName)
+              throw this.fail(`Attribute ${attributeName} is repeated`, attributeOffset);
+        } else {
+          // A hostile start tag with thousands of attributes is checked in linear time, not pair by pair.
+          if (count === MANY_ATTRIBUTES) seen = new Set(rawNames.slice(0, count));
+          if (seen!.has(attributeName)) throw this.fail(`Attribute ${attributeName} is repeated`, attributeOffset);
+          seen!.add(attributeName);
+        }
+        if (attributeName === 'xmlns' || attributeName.startsWith('xmlns:')) declares = true;
+        rawNames[count] = attributeName;
+        rawValues[count] = value;
+        rawOffsets[count] = attributeOffset;
+        count++;
         this.pos = end + 1;
       }
       // A new scope only where an element declares namespaces: most elements share their parent's.
       let scope = scopes[scopes.length - 1]!;
-      if (raw.some((a) => a.name === 'xmlns' || a.name.startsWith('xmlns:'))) {
+      if (declares) {
         scope = new Map(scope);
-        for (const a of raw) {
-          if (a.name === 'xmlns') scope.set('', a.value === '' ? undefined : a.value);
-          else if (a.name.startsWith('xmlns:')) scope.set(a.name.slice(6), a.value);
+        for (let k = 0; k < count; k++) {
+          const a = rawNames[k]!;
+          if (a === 'xmlns') scope.set('', rawValues[k] === '' ? undefined : rawValues[k]);
+          else if (a.startsWith('xmlns:')) scope.set(a.slice(6), rawValues[k]);
         }
       }
-      const [prefix, local] = split(name);
+      const colon = name.indexOf(':');
+      const prefix = colon === -1 ? '' : name.slice(0, colon);
+      const local = colon === -1 ? name : name.slice(colon + 1);
       if (prefix !== '' && !scope.has(prefix)) throw this.fail(`Namespace prefix ${prefix} is not declared`, offset);
-      const attributes: XmlAttribute[] = raw.map((a) => {
-        const [p, l] = split(a.name);
-        if (a.name === 'xmlns' || p === 'xmlns')
-          return { name: a.name, local: l, namespace: XMLNS_NS, value: a.value, offset: a.offset };
-        if (p !== '' && !scope.has(p)) throw this.fail(`Namespace prefix ${p} is not declared`, a.offset);
-        return {
-          name: a.name,
-          local: l,
-          namespace: p === '' ? undefined : scope.get(p),
-          value: a.value,
-          offset: a.offset,
-        };
-      });
-      const parent = open[open.length - 1];
-      const node: XmlNode = {
-        name,
-        local,
-        namespace: scope.get(prefix),
-        attributes,
-        children: [],
-        text: '',
-        offset,
-        parent,
-      };
-      if (parent) parent.children.push(node);
-      else root = node;
-      if (open.length + 1 > MAX_XML_DEPTH)
+      const attributes: XmlAttribute[] = [];
+      for (let k = 0; k < count; k++) {
+        const a = rawNames[k]!;
+        const at = a.indexOf(':');
+        const p = at === -1 ? '' : a.slice(0, at);
+        const l = at === -1 ? a : a.slice(at + 1);
+        const value = rawValues[k]!;
+        const attributeOffset = rawOffsets[k]!;
+        if (a === 'xmlns' || p === 'xmlns')
+          attributes.push({ name: a, local: l, namespace: XMLNS_NS, value, offset: attributeOffset });
+        else if (p !== '' && !scope.has(p)) throw this.fail(`Namespace prefix ${p} is not declared`, attributeOffset);
+        else
+          attributes.push({
+            name: a,
+            local: l,
+            namespace: p === '' ? undefined : scope.get(p),
+            value,
+            offset: attributeOffset,
+          });
+      }
+      sink.open(name, local, scope.get(prefix), attributes, offset);
+      if (names.length + 1 > MAX_XML_DEPTH)
         throw new ScanError('too-deep', `Elements are nested deeper than ${MAX_XML_DEPTH} levels`, offset);
-      if (t[this.pos] === '/') {
-        if (t[this.pos + 1] !== '>') throw this.fail('Expected "/>"');
+      if (t.charCodeAt(this.pos) === 0x2f) {
+        if (t.charCodeAt(this.pos + 1) !== 0x3e) throw this.fail('Expected "/>"');
         this.pos += 2;
-        if (open.length === 0) return node;
+        sink.close();
+        if (names.length === 0) return;
       } else {
         this.pos++;
-        open.push(node);
+        names.push(name);
+        offsets.push(offset);
         scopes.push(scope);
       }
       // Content until the next start tag (or the end of the root).
       for (;;) {
-        const current = open[open.length - 1]!;
+        const current = names[names.length - 1]!;
         const lt = t.indexOf('<', this.pos);
-        if (lt === -1) throw this.fail(`Element ${current.name} is not closed`, current.offset);
+        if (lt === -1) throw this.fail(`Element ${current} is not closed`, offsets[offsets.length - 1]);
         // White space between elements is not content (CycloneDX has no mixed content).
         if (lt > this.pos && !isBlank(t, this.pos, lt))
-          current.text += this.unescape(t.slice(this.pos, lt), this.pos, false);
+          sink.text(this.unescape(t.slice(this.pos, lt), this.pos, false));
         this.pos = lt;
-        if (t.startsWith('</', lt)) {
+        const next = t.charCodeAt(lt + 1);
+        if (next === 0x2f) {
+          // '</': the name read where it is the expected one, without a copy.
           this.pos += 2;
-          const closing = this.name();
-          if (closing !== current.name)
-            throw this.fail(`End tag ${closing} does not match start tag ${current.name}`, lt);
+          if (t.startsWith(current, this.pos) && endsName(t.charCodeAt(this.pos + current.length)))
+            this.pos += current.length;
+          else {
+            const closing = this.name();
+            throw this.fail(`End tag ${closing} does not match start tag ${current}`, lt);
+          }
           this.spaces();
-          if (t[this.pos] !== '>') throw this.fail('Expected ">"');
+          if (t.charCodeAt(this.pos) !== 0x3e) throw this.fail('Expected ">"');
           this.pos++;
-          open.pop();
+          names.pop();
+          offsets.pop();
           scopes.pop();
-          if (open.length === 0) return root!;
-        } else if (t.startsWith('<!--', lt)) this.skipPast('-->', lt + 4);
-        else if (t.startsWith('<![CDATA[', lt)) {
+          sink.close();
+          if (names.length === 0) return;
+        } else if (next === 0x21 && t.startsWith('<!--', lt)) this.skipPast('-->', lt + 4);
+        else if (next === 0x21 && t.startsWith('<![CDATA[', lt)) {
           const end = t.indexOf(']]>', lt + 9);
           if (end === -1) throw this.fail('Unterminated CDATA section');
-          current.text += t.slice(lt + 9, end).replace(/\r\n?/g, '\n');
+          sink.text(t.slice(lt + 9, end).replace(/\r\n?/g, '\n'));
           this.pos = end + 3;
-        } else if (t.startsWith('<?', lt)) this.skipPast('?>', lt + 2);
-        else if (t.startsWith('<!', lt)) throw this.fail('Unexpected markup declaration');
+        } else if (next === 0x3f) this.skipPast('?>', lt + 2);
+        else if (next === 0x21) throw this.fail('Unexpected markup declaration');
         else break;
       }
     }
@@ -265,9 +355,11 @@ class Scanner {
   }
 }
 
-function split(name: string): [prefix: string, local: string] {
-  const colon = name.indexOf(':');
-  return colon === -1 ? ['', name] : [name.slice(0, colon), name.slice(colon + 1)];
+/** White space, '/', '>', '=' (or the end of the text: NaN) end a name. */
+function endsName(c: number): boolean {
+  return (
+    c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x2f || c === 0x3e || c === 0x3d || Number.isNaN(c)
+  );
 }
 
 function isBlank(text: string, from: number, to: number): boolean {
