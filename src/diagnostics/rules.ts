@@ -146,7 +146,8 @@ export const RULES = {
   },
   'signature/unverifiable': {
     severity: 'error',
-    description: 'A signature names a key (JSF keyId, XML KeyName, or none) that is not available, so it cannot be checked',
+    description:
+      'A signature names a key (JSF keyId, XML KeyName, or none) that is not available, so it cannot be checked',
     hint: 'Give the key with --trust; a gate fails closed, --allow-unverifiable makes this a warning',
   },
   'signature/misplaced': {
