@@ -33,6 +33,8 @@ function loadBundle(name) {
   }
 }
 
+const HELP = path.join(__dirname, '../dist/bundle/help.txt');
+
 /**
  * The top-level help as yargs prints it, written by the build; only where yargs would print that same text: it
  * wraps at the terminal's width up to 80 columns.
@@ -41,7 +43,18 @@ function builtHelp() {
   const columns = process.stdout.columns;
   if (columns !== undefined && columns < 80) return undefined;
   try {
-    return require('node:fs').readFileSync(path.join(__dirname, '../dist/bundle/help.txt'), 'utf8');
+    return require('node:fs').readFileSync(HELP, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** bomwright's version as yargs prints it, once built (else the full CLI says it is not built). */
+function builtVersion() {
+  try {
+    if (!require('node:fs').existsSync(HELP)) return undefined;
+    const { version } = JSON.parse(require('node:fs').readFileSync(path.join(__dirname, '../package.json'), 'utf8'));
+    return typeof version === 'string' ? version : undefined;
   } catch {
     return undefined;
   }
@@ -61,8 +74,11 @@ function fastValidateArgs(args) {
 async function run() {
   try {
     if (fast && argv.length === 1 && argv[0] === '--version') {
-      process.stdout.write(`${require('../package.json').version}\n`);
-      return;
+      const version = builtVersion();
+      if (version !== undefined) {
+        process.stdout.write(`${version}\n`);
+        return;
+      }
     }
     if (fast && argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
       const help = builtHelp();
