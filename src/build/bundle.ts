@@ -85,30 +85,26 @@ const undiciCore: Plugin = {
 /**
  * Node's own modules cost start-up too: node:child_process alone loads net, dgram and streams, and worker_threads,
  * crypto and os each load more of Node's internals. The fast path (src/cli/fast.ts) needs them only for some
- * documents (git for a version rule, workers for many files, crypto for signatures), so in its bundle each of
- * these is an object of getters that requires the module on first use. The bundled sources import them by name
- * (`import { createHash } from 'node:crypto'`), which esbuild turns into property reads at the call, so the
- * getters see every use; the names are the running Node's exports, read when the bundle is built.
+ * documents (git for a version rule, workers for many files, crypto for signatures), so in its bundle each is a
+ * proxy that requires the module on first use. The bundled sources import them by name
+ * (`import { createHash } from 'node:crypto'`), which esbuild turns into `x = require("node:crypto")` and property
+ * reads at each call, so the proxy sees every use. A default or namespace import would be wrapped in __toESM, which
+ * copies the properties at load: the build refuses that shape rather than load the module eagerly unnoticed.
  */
 const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:os', 'node:worker_threads'];
-const lazyBuiltins: Plugin = {
-  name: 'lazy-builtins',
-  setup(pluginBuild) {
-    const filter = new RegExp(`^(${LAZY_BUILTINS.join('|')})$`);
-    pluginBuild.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-builtin' }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
-      const names = Object.keys((await import(args.path)) as object).filter((name) => name !== 'default');
-      return {
-        contents: [
-          'let loaded;',
-          `for (const name of ${JSON.stringify(names)})`,
-          `  Object.defineProperty(exports, name, { enumerable: true, get: () => (loaded ??= require(${JSON.stringify(args.path.slice('node:'.length))}))[name] });`,
-        ].join('\n'),
-        loader: 'js',
-      };
-    });
-  },
-};
+const LAZY_HELPER =
+  'const __lazyBuiltin = (id) => { let loaded; return new Proxy({}, { get: (_, key) => (loaded ??= require(id))[key] }); };';
+
+function lazyBuiltins(file: string): void {
+  let text = readFileSync(file, 'utf8');
+  for (const id of LAZY_BUILTINS) {
+    const plain = `=require(${JSON.stringify(id)})`;
+    if (text.includes(`__toESM(require(${JSON.stringify(id)})`))
+      throw new Error(`${file}: ${id} is imported whole (default or namespace import); import it by name`);
+    text = text.replaceAll(plain, `=__lazyBuiltin(${JSON.stringify(id)})`);
+  }
+  writeFileSync(file, `${LAZY_HELPER}\n${text}`);
+}
 
 /**
  * The CLI's bundles. `cli` is what every command loads; a command with heavy dependencies of its own (the
@@ -156,9 +152,9 @@ const fastBundle = CLI_BUNDLES.find((b) => b.name === 'fast')!;
 const fast = await build({
   ...cliOptions,
   metafile: true,
-  plugins: [...cliOptions.plugins!, lazyBuiltins],
   entryPoints: { [fastBundle.name]: path.join(root, fastBundle.entry) },
 });
+lazyBuiltins(path.join(root, 'dist/bundle', `${fastBundle.name}.cjs`));
 const fastPackages = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/'));
 if (fastPackages.length > 0) throw new Error(`the fast path's bundle carries packages: ${fastPackages.join(', ')}`);
 
