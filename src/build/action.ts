@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { SPEC_FORMATS } from '../formats/formats.js';
 import { BUILTIN_PROFILE_NAMES } from '../node/builtin-profiles.js';
+import { unstampBundle } from '../runtime/code-cache.js';
 import { thirdPartyNotices } from './notices.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,7 +38,7 @@ const selfContained: Plugin = {
         "import { Script } from 'node:vm';",
         `const SOURCES = {${SPEC_FORMATS.map(
           (f) =>
-            `${JSON.stringify(f.id)}: ${JSON.stringify(readFileSync(path.join(root, 'generated/validators', `${f.id}.cjs`), 'utf8'))}`,
+            `${JSON.stringify(f.id)}: ${JSON.stringify(unstampBundle(readFileSync(path.join(root, 'generated/validators', `${f.id}.cjs`), 'utf8')))}`,
         ).join(',')}};`,
         'const loaded = new Map();',
         'export function loadValidatorModule(id) {',

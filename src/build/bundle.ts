@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { stampBundle } from '../runtime/code-cache.js';
 import { thirdPartyNotices } from './notices.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,12 +83,38 @@ const undiciCore: Plugin = {
 };
 
 /**
+ * Node's own modules cost start-up too: node:child_process alone loads net, dgram and streams, and worker_threads,
+ * crypto and os each load more of Node's internals. The fast path (src/cli/fast.ts) needs them only for some
+ * documents (git for a version rule, workers for many files, crypto for signatures), so in its bundle each is a
+ * proxy that requires the module on first use. The bundled sources import them by name
+ * (`import { createHash } from 'node:crypto'`), which esbuild turns into `x = require("node:crypto")` and property
+ * reads at each call, so the proxy sees every use. A default or namespace import would be wrapped in __toESM, which
+ * copies the properties at load: the build refuses that shape rather than load the module eagerly unnoticed.
+ */
+const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:os', 'node:worker_threads'];
+const LAZY_HELPER =
+  'const __lazyBuiltin = (id) => { let loaded; return new Proxy({}, { get: (_, key) => (loaded ??= require(id))[key] }); };';
+
+function lazyBuiltins(file: string): void {
+  let text = readFileSync(file, 'utf8');
+  for (const id of LAZY_BUILTINS) {
+    const plain = `=require(${JSON.stringify(id)})`;
+    if (text.includes(`__toESM(require(${JSON.stringify(id)})`))
+      throw new Error(`${file}: ${id} is imported whole (default or namespace import); import it by name`);
+    text = text.replaceAll(plain, `=__lazyBuiltin(${JSON.stringify(id)})`);
+  }
+  writeFileSync(file, `${LAZY_HELPER}\n${text}`);
+}
+
+/**
  * The CLI's bundles. `cli` is what every command loads; a command with heavy dependencies of its own (the
  * service client with undici, the emulator) gets a row here and loads its bundle with requireBundle() only when
  * it runs, so `validate` never pays for it (test/build/bundles.test.ts checks what a validate run loads).
  */
 const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
   { name: 'cli', entry: 'src/cli/main.ts' },
+  // `validate FILE…` with the common options (src/cli/fast.ts): no command parser, no other command's modules.
+  { name: 'fast', entry: 'src/cli/fast.ts' },
   // The worker threads of the validation pool (src/node/pool.ts finds it through __BOMWRIGHT_WORKER_ENTRY__).
   { name: 'worker', entry: 'src/node/worker.ts' },
   // bomwright emulator (src/cli/commands/emulator.ts loads it when the command runs).
@@ -96,12 +123,10 @@ const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
   { name: 'service', entry: 'src/service/index.ts' },
 ];
 
-const cli = await build({
+const cliOptions: BuildOptions = {
   ...common,
-  metafile: true,
   plugins: [lazyStringWidth, undiciCore],
   alias: { assert: path.join(root, 'dist/build/shims/assert.js') },
-  entryPoints: Object.fromEntries(CLI_BUNDLES.map((b) => [b.name, path.join(root, b.entry)])),
   define: {
     ...common.define,
     __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs'),
@@ -113,7 +138,25 @@ const cli = await build({
   external: ['fast-glob', 'packageurl-js', '@peculiar/x509', 'libxml2-wasm'],
   minifySyntax: true,
   minifyWhitespace: true,
+};
+const cli = await build({
+  ...cliOptions,
+  metafile: true,
+  entryPoints: Object.fromEntries(
+    CLI_BUNDLES.filter((b) => b.name !== 'fast').map((b) => [b.name, path.join(root, b.entry)]),
+  ),
 });
+// The fast path on its own, with Node's heavier modules loaded on first use (lazyBuiltins). It bundles only
+// bomwright's sources, whose imports of those modules are all by name (a bundled package could use them otherwise).
+const fastBundle = CLI_BUNDLES.find((b) => b.name === 'fast')!;
+const fast = await build({
+  ...cliOptions,
+  metafile: true,
+  entryPoints: { [fastBundle.name]: path.join(root, fastBundle.entry) },
+});
+lazyBuiltins(path.join(root, 'dist/bundle', `${fastBundle.name}.cjs`));
+const fastPackages = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/'));
+if (fastPackages.length > 0) throw new Error(`the fast path's bundle carries packages: ${fastPackages.join(', ')}`);
 
 // Code run through vm.Script (the bundles, for their code cache) cannot import(): libxml2-wasm, an ES module with
 // top-level await, is imported by this file, which Node's own require loads (src/xml/engine.ts).
@@ -122,15 +165,21 @@ writeFileSync(
   "'use strict';\nmodule.exports = () => import('libxml2-wasm');\n",
 );
 
-// The bin entry is CommonJS (faster to start than an ES module entry) and needs the loader in that form.
-await build({
-  ...common,
-  bundle: false,
-  banner: {},
-  define: {},
-  entryPoints: [path.join(root, 'src/runtime/code-cache.ts')],
-  outfile: path.join(root, 'dist/runtime/code-cache.cjs'),
-});
+// The bin entry is CommonJS (faster to start than an ES module entry) and needs the loader, and the recogniser of
+// the fast path's command lines, in that form.
+for (const [entry, out] of [
+  ['src/runtime/code-cache.ts', 'dist/runtime/code-cache.cjs'],
+  ['src/cli/fast-args.ts', 'dist/runtime/fast-args.cjs'],
+]) {
+  await build({
+    ...common,
+    bundle: false,
+    banner: {},
+    define: {},
+    entryPoints: [path.join(root, entry!)],
+    outfile: path.join(root, out!),
+  });
+}
 
 mkdirSync(outDir, { recursive: true });
 // What the validators carry from node_modules (ajv's run-time helpers), plus the CycloneDX schemas compiled into
@@ -145,6 +194,13 @@ for (const file of readdirSync(sourceDir).filter((f) => f.endsWith('.js'))) {
     metafile: true,
   });
   for (const input of Object.keys(result.metafile.inputs)) if (input.includes('node_modules/')) carried.add(input);
+}
+// Each bundle loaded through requireBundle ends with the digest its code cache is found by (code-cache.ts).
+for (const dir of [path.join(root, 'dist/bundle'), outDir]) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
+    const bundle = path.join(dir, file);
+    writeFileSync(bundle, stampBundle(readFileSync(bundle, 'utf8')));
+  }
 }
 writeFileSync(path.join(outDir, 'carried.json'), JSON.stringify([...carried].sort(), null, 2) + '\n');
 // The package redistributes what these bundles carry (yargs, undici, jose, ajv's helpers, the CycloneDX schemas…):

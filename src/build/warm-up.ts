@@ -3,6 +3,7 @@
  * stores V8's compiled code for each bundle (see src/runtime/code-cache.ts). A run that reaches code the
  * warm-up did not is still correct, only that code is compiled on the spot.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,14 @@ interface WarmUpIo {
 
 const cli = requireBundle(path.join(root, 'dist/bundle/cli.cjs')) as {
   main: (io: WarmUpIo) => Promise<number>;
+  writeCodeCaches: () => string[];
+};
+/** The fast path's bundle (src/cli/fast.ts): its own copy of the code-cache loader, so its own caches to write. */
+const fast = requireBundle(path.join(root, 'dist/bundle/fast.cjs')) as {
+  validateFast: (
+    io: WarmUpIo,
+    args: { paths: string[]; format: string; quiet: boolean; progress: boolean | undefined },
+  ) => Promise<number | undefined>;
   writeCodeCaches: () => string[];
 };
 
@@ -69,9 +78,21 @@ try {
     });
   }
   await cli.main({ argv: ['validate', dir, '--jobs', '1'], cwd: dir, stdout: quiet, stderr: quiet });
-  const written = [...cli.writeCodeCaches(), ...writeCodeCaches()];
+  for (const format of ['text', 'json', 'sarif', 'junit', 'github']) {
+    const io = { argv: [], cwd: dir, stdout: quiet, stderr: quiet };
+    await fast.validateFast(io, { paths: files, format, quiet: false, progress: false });
+  }
+  const written = [...cli.writeCodeCaches(), ...fast.writeCodeCaches(), ...writeCodeCaches()];
   // Standard error: the build runs inside `npm pack`, whose standard output is the tarball's name and nothing else.
   process.stderr.write(`code caches: ${written.map((f) => path.relative(root, f)).join(', ')}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+
+// The top-level help as yargs prints it through a pipe, for bin/bomwright.cjs to print without loading the CLI.
+const help = spawnSync(process.execPath, [path.join(root, 'bin/bomwright.cjs'), '--help'], {
+  encoding: 'utf8',
+  env: { ...process.env, BOMWRIGHT_NO_FAST_PATH: '1' },
+});
+if (help.status !== 0 || help.stderr !== '') throw new Error(`bomwright --help failed: ${help.stderr}`);
+writeFileSync(path.join(root, 'dist/bundle/help.txt'), help.stdout);

@@ -2,33 +2,16 @@
  * The CLI: yargs set-up, the command list, exit codes and the one-line error path. Each command lives in
  * commands/<name>.ts as a command module with its argv typed by its builder.
  */
-import { readFileSync } from 'node:fs';
 import yargs from 'yargs/yargs';
-import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
-import type { CliContext } from './command.js';
+import { BomwrightError } from '../errors.js';
 import type { CliCommand } from './command.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { EXIT_OK } from './exit-codes.js';
 import { STDIN_TOKEN } from './options.js';
-import { neutralizeControls } from '../format/terminal.js';
+import { cliContext, reportFailure, toolVersion, type CliIo } from './run.js';
 import { usageLine, valuelessOption, type OptionTypes, type ParserState } from './usage.js';
 
-/** What the CLI needs from its process: arguments, working directory and output streams. */
-export interface CliIo {
-  argv: string[];
-  cwd: string;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** The terminal, for the progress bar; absent when embedded (no bar is drawn then). */
-  stderrStream?: NodeJS.WriteStream;
-  stdoutIsTerminal?: boolean;
-  env?: NodeJS.ProcessEnv;
-}
-
-function toolVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+export type { CliIo } from './run.js';
 
 /**
  * yargs renders the whole help text before it runs a command, in case the command fails validation later
@@ -88,15 +71,7 @@ function helpCommand(parser: object): string {
  */
 export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
   const version = toolVersion();
-  const context: CliContext = {
-    cwd: io.cwd,
-    env: io.env ?? process.env,
-    stdout: (text) => io.stdout(neutralizeControls(text)),
-    stderr: (text) => io.stderr(neutralizeControls(text)),
-    ...(io.stderrStream === undefined ? {} : { stderrStream: io.stderrStream }),
-    stdoutIsTerminal: io.stdoutIsTerminal ?? false,
-    toolVersion: version,
-  };
+  const context = cliContext(io, version);
   // --help and --version print and leave the command unrun: exit 0.
   let exitCode = EXIT_OK;
   const done = (code: number) => {
@@ -128,13 +103,7 @@ export async function main(io: CliIo, commands: readonly CliCommand[] = COMMANDS
     await parser.parseAsync();
     return exitCode;
   } catch (error) {
-    // One line whatever the message holds: a second line would be read as a second error.
-    io.stderr(neutralizeControls(`bomwright: ${describeError(error).replace(/\s*\n\s*/g, '; ')}\n`));
-    // A document that cannot be processed is a document defect (1), and so is a change the service's records
-    // refuse (E_REFUSED: an approval that was not delivered); everything else is operational (2).
-    return isBomwrightError(error) && (error.code === 'E_INPUT' || error.code === 'E_REFUSED')
-      ? EXIT_INVALID
-      : EXIT_USAGE;
+    return reportFailure(io, error);
   }
 }
 

@@ -4,10 +4,11 @@
  *
  * V8 checks a cache only against the source's length, so a cache is found by a key over the exact source text,
  * the Node version and the architecture (`<bundle>.<key>.cache`): a rebuilt bundle never meets its old cache,
- * however long it is. Caches are written at build time after a warm-up run, and otherwise by the first run that
- * finds none (when the folder is writable); a failure to write one changes nothing but speed.
+ * however long it is. The build ends each bundle with that digest of the rest of its text (stampBundle), so a run
+ * reads the key instead of hashing a megabyte, and loads no node:crypto; a bundle without one is hashed here.
+ * Caches are written at build time after a warm-up run, and otherwise by the first run that finds none (when the
+ * folder is writable); a failure to write one changes nothing but speed.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -26,14 +27,41 @@ let writeAtExit = false;
 /** Measurement switch (bench/): run without reading or writing caches. */
 const disabled = process.env.BOMWRIGHT_NO_CODE_CACHE === '1';
 
+/** The last line of a stamped bundle: this, then 24 hex digits of the SHA-256 of everything before the line. */
+const STAMP = '\n//# bomwright-source-digest=';
+const STAMP_PATTERN = /^[0-9a-f]{24}\n$/;
+
+function sourceDigest(source: string): string {
+  // node:crypto only for a bundle without a stamp (tests, a bundle built elsewhere): loading it costs start-up.
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(source).digest('hex').slice(0, 24);
+}
+
+/** The bundle's text with its digest appended (build time). */
+export function stampBundle(source: string): string {
+  return `${source}${STAMP}${sourceDigest(source)}\n`;
+}
+
+/** Where a stamp starts, or -1. */
+function stampAt(source: string): number {
+  const at = source.length - STAMP.length - 25;
+  return at >= 0 && source.startsWith(STAMP, at) && STAMP_PATTERN.test(source.slice(at + STAMP.length)) ? at : -1;
+}
+
+/** The bundle's text without its stamp (for a bundle that carries another one's text). */
+export function unstampBundle(source: string): string {
+  const at = stampAt(source);
+  return at === -1 ? source : source.slice(0, at);
+}
+
+/** The stamped digest, else the digest of the whole text. */
+function digestOf(source: string): string {
+  const at = stampAt(source);
+  return at === -1 ? sourceDigest(source) : source.slice(at + STAMP.length, at + STAMP.length + 24);
+}
+
 /** Where the cache for this exact source lives. */
 export function cacheFileFor(file: string, source: string): string {
-  const key = createHash('sha256')
-    .update(source)
-    .update(`\0${process.version}\0${process.arch}`)
-    .digest('hex')
-    .slice(0, 24);
-  return `${file}.${key}.cache`;
+  return `${file}.${digestOf(source)}-${process.version}-${process.arch}.cache`;
 }
 
 function readCache(file: string): Buffer | undefined {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, SAMPLES, tempDir } from '../helpers.js';
 
 describe('what a validate run loads', () => {
-  it('is the CLI bundle and the one validator the document needs, and no module outside them', () => {
+  it('is the fast path’s bundle and the one validator the document needs, and no module outside them', () => {
     const dir = tempDir();
     // Records every script compiled through vm.Script (bundles) and every module required from disk.
     const preload = path.join(dir, 'trace.cjs');
@@ -36,9 +36,11 @@ describe('what a validate run loads', () => {
     const seen = (JSON.parse(readFileSync(path.join(dir, 'seen.json'), 'utf8')) as string[]).map((s) =>
       s.replace(ROOT + path.sep, ''),
     );
+    // The recogniser of the fast path's command lines, the loader, the fast path (src/cli/fast.ts), not the CLI.
     expect(seen).toEqual([
+      'module ../dist/runtime/fast-args.cjs',
       'module ../dist/runtime/code-cache.cjs',
-      'bundle dist/bundle/cli.cjs',
+      'bundle dist/bundle/fast.cjs',
       'bundle generated/validators/cyclonedx-1.6.cjs',
     ]);
   });

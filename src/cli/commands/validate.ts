@@ -5,7 +5,7 @@ import { GraphBudget } from '../../format/html.js';
 import { formatTextFile, formatTextSummary } from '../../format/text.js';
 import { SIGNATURE_MODES, type SignatureMode } from '../../validate/index.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, type CliContext } from '../command.js';
 import { restoreStdin, trustOptions } from '../options.js';
 import { parseSize } from '../size.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
@@ -68,6 +68,33 @@ function versionRuleSource(argv: {
   return argv.staged ? { staged: true } : undefined;
 }
 
+/** What a validate run reads from its command line: yargs' argv, or the fast path's (src/cli/fast.ts). */
+export interface ValidateArgv {
+  paths: string[];
+  format: OutputFormat;
+  output?: string | undefined;
+  maxWarnings?: number | undefined;
+  quiet: boolean;
+  specVersion?: string | undefined;
+  signatures: SignatureMode;
+  maxSize: string;
+  jobs?: number | undefined;
+  progress?: boolean | undefined;
+  baseline?: string | undefined;
+  baseRef?: string | undefined;
+  staged?: boolean | undefined;
+  profile?: string[] | undefined;
+  shard?: string | undefined;
+  trust: string[];
+  trustRoot: string[];
+  requireTrusted: boolean;
+  allowUnverifiable: boolean;
+  allowExcludes: string[];
+}
+
+/** The defaults of validate's own options, shared with the fast path so both read an omitted option alike. */
+export const VALIDATE_DEFAULTS = { signatures: 'verify' as SignatureMode, maxSize: '512M' } as const;
+
 /** Formats whose reports can be written file by file as results arrive; the others are sorted by path. */
 const STREAMED: ReadonlySet<OutputFormat> = new Set(['text', 'github']);
 
@@ -103,12 +130,12 @@ export const validateCommand = defineCommand({
       })
       .option('signatures', {
         choices: SIGNATURE_MODES,
-        default: 'verify' as SignatureMode,
+        default: VALIDATE_DEFAULTS.signatures,
         describe: 'Check signatures, also require one, or ignore them entirely',
       })
       .option('max-size', {
         type: 'string',
-        default: '512M',
+        default: VALIDATE_DEFAULTS.maxSize as string,
         describe: 'Refuse documents larger than this (bytes, or K/M/G)',
       })
       .option('jobs', {
@@ -142,46 +169,49 @@ export const validateCommand = defineCommand({
         describe:
           'Check only shard I of N (e.g. 2/4), chosen by path; merge-reports joins the N reports. auto (or auto/N) reads I and N from the CI job (GitLab, CircleCI, Buildkite, Kubernetes Indexed Job)',
       }),
-  handler: (argv, context) => {
-    const maxWarnings = argv.maxWarnings;
-    if (maxWarnings !== undefined && (!Number.isInteger(maxWarnings) || maxWarnings < 0)) {
-      throw new BomwrightError('E_USAGE', '--max-warnings must be a whole number of at least 0');
-    }
-    const versionRule = versionRuleSource(argv);
-    const shard = argv.shard === undefined ? undefined : resolveShard(argv.shard, context.env);
-    const profiles = argv.profile === undefined ? [] : loadProfiles(argv.profile, context.cwd);
-    return runValidate({
-      paths: argv.paths,
-      check: {
-        cwd: context.cwd,
-        specVersion: argv.specVersion,
-        signatures: argv.signatures,
-        maxSize: parseSize(argv.maxSize),
-        trustPaths: argv.trust,
-        trustRootPaths: argv.trustRoot,
-        requireTrusted: argv.requireTrusted,
-        allowUnverifiable: argv.allowUnverifiable,
-        allowExcludes: argv.allowExcludes,
-        jobs: jobCount(argv.jobs),
-        ...(versionRule === undefined ? {} : { versionRule }),
-        ...(shard === undefined ? {} : { shard }),
-        ...(profiles.length === 0 ? {} : { profiles }),
-      },
-      format: argv.format,
-      output: argv.output,
-      maxWarnings,
-      quiet: argv.quiet,
-      progress: argv.progress,
-      toolVersion: context.toolVersion,
-      stdout: context.stdout,
-      terminal: {
-        stderr: context.stderrStream ?? process.stderr,
-        stdoutIsTerminal: context.stdoutIsTerminal,
-        env: context.env,
-      },
-    });
-  },
+  handler: (argv, context) => validateWith(argv, context),
 });
+
+/** Runs validate for a command line already read (by yargs or by the fast path). */
+export function validateWith(argv: ValidateArgv, context: CliContext): Promise<number> {
+  const maxWarnings = argv.maxWarnings;
+  if (maxWarnings !== undefined && (!Number.isInteger(maxWarnings) || maxWarnings < 0)) {
+    throw new BomwrightError('E_USAGE', '--max-warnings must be a whole number of at least 0');
+  }
+  const versionRule = versionRuleSource(argv);
+  const shard = argv.shard === undefined ? undefined : resolveShard(argv.shard, context.env);
+  const profiles = argv.profile === undefined ? [] : loadProfiles(argv.profile, context.cwd);
+  return runValidate({
+    paths: argv.paths,
+    check: {
+      cwd: context.cwd,
+      specVersion: argv.specVersion,
+      signatures: argv.signatures,
+      maxSize: parseSize(argv.maxSize),
+      trustPaths: argv.trust,
+      trustRootPaths: argv.trustRoot,
+      requireTrusted: argv.requireTrusted,
+      allowUnverifiable: argv.allowUnverifiable,
+      allowExcludes: argv.allowExcludes,
+      jobs: jobCount(argv.jobs),
+      ...(versionRule === undefined ? {} : { versionRule }),
+      ...(shard === undefined ? {} : { shard }),
+      ...(profiles.length === 0 ? {} : { profiles }),
+    },
+    format: argv.format,
+    output: argv.output,
+    maxWarnings,
+    quiet: argv.quiet,
+    progress: argv.progress,
+    toolVersion: context.toolVersion,
+    stdout: context.stdout,
+    terminal: {
+      stderr: context.stderrStream ?? process.stderr,
+      stdoutIsTerminal: context.stdoutIsTerminal,
+      env: context.env,
+    },
+  });
+}
 
 function jobCount(value: number | undefined): number {
   if (value === undefined) return defaultJobs();
