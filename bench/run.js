@@ -18,6 +18,16 @@ import { BenchError, describe, runForOutput, runOnce, runWithPeakRss, summarize 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = join(ROOT, 'bench', '.data');
 const RESULTS_FILE = join(DATA_DIR, 'results.md');
+/** Whether the CycloneDX library's XML validator can load its native addon here (an optional dependency). */
+function canLoadLibxmljs2() {
+  try {
+    createRequire(createRequire(import.meta.url).resolve('@cyclonedx/cyclonedx-library')).resolve('libxmljs2');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'X'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
@@ -249,6 +259,11 @@ const CASE_BUILDERS = {
             'cyclonedx-library XmlValidator (libxmljs2)',
             ['bench/peers/cyclonedx-library-xml.js', input.path],
             runs.slow,
+            {
+              skipped: canLoadLibxmljs2()
+                ? null
+                : 'skipped (libxmljs2, the native addon the library needs for XML, is not installed)',
+            },
           ),
         ],
         goals: [

@@ -1,7 +1,7 @@
 /**
  * Recognises the command lines the fast path (fast.ts) answers without the command parser: `validate` with
- * operands and at most --format/-f, --quiet/-q and --progress/--no-progress, each at most once, in yargs'
- * plain spellings. Anything else (other options, `--opt=value`, `-`, `--`, a value that yargs could read
+ * operands and at most --format/-f, --quiet/-q and --progress/--no-progress, each at most once, and --profile
+ * (repeatable), in yargs' plain spellings. Anything else (other options, `--opt=value`, `-`, `--`, a value that yargs could read
  * differently) is left to the full CLI, so its messages, suggestions and defaults stay the only ones. No imports:
  * the bin entry loads this before deciding which bundle to load.
  */
@@ -12,6 +12,8 @@ export interface FastValidateArgs {
   format: string;
   quiet: boolean;
   progress: boolean | undefined;
+  /** Absent when no --profile was given (the full CLI's argv has none either). */
+  profile: string[] | undefined;
 }
 
 /** What yargs-parser would read as a number (it may turn such an operand into one). */
@@ -25,8 +27,23 @@ export function fastValidateArgs(argv: readonly string[]): FastValidateArgs | un
   let format: string | undefined;
   let quiet: boolean | undefined;
   let progress: boolean | undefined;
+  let profile: string[] | undefined;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (arg === '--profile') {
+      // An array option: yargs takes every following argument up to the next option as a profile, operands
+      // included (`--profile ntia-2021 bom.json` names two profiles), so this does the same.
+      const start = i + 1;
+      let end = start;
+      while (end < argv.length && !argv[end]!.startsWith('-')) {
+        if (argv[end] === '' || NUMERIC.test(argv[end]!)) return undefined;
+        end++;
+      }
+      if (end === start) return undefined;
+      (profile ??= []).push(...argv.slice(start, end));
+      i = end - 1;
+      continue;
+    }
     if (!arg.startsWith('-')) {
       if (arg === '' || NUMERIC.test(arg)) return undefined;
       paths.push(arg);
@@ -54,5 +71,5 @@ export function fastValidateArgs(argv: readonly string[]): FastValidateArgs | un
       progress = flag === 'progress';
     }
   }
-  return { paths, format: format ?? 'text', quiet: quiet ?? false, progress };
+  return { paths, format: format ?? 'text', quiet: quiet ?? false, progress, profile };
 }

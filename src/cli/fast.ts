@@ -25,6 +25,7 @@ export async function validateFast(io: CliIo, args: FastValidateArgs): Promise<n
         format,
         quiet: args.quiet,
         progress: args.progress,
+        ...(args.profile === undefined ? {} : { profile: args.profile }),
         ...VALIDATE_DEFAULTS,
         trust: [],
         trustRoot: [],

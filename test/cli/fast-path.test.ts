@@ -92,6 +92,10 @@ describe('validate through the fast path', () => {
     { name: 'html', args: ['validate', VALID, '--format', 'html'], status: 0 },
     { name: '--progress, --quiet', args: ['validate', '--progress', VALID, '--quiet'], status: 0 },
     { name: 'no operand: the working folder', args: ['validate', '-f', 'json'], status: 1, cwd: FOLDER },
+    { name: 'two profiles', args: ['validate', VALID, '--profile', 'ntia-2021', 'cra', '-f', 'json'], status: 1 },
+    { name: '--profile twice', args: ['validate', VALID, '--profile', 'bsi-2.1', '--profile', 'cra'], status: 1 },
+    { name: 'a profile that takes the operand', args: ['validate', '--profile', 'cra', VALID], status: 1 },
+    { name: 'an unknown profile', args: ['validate', VALID, '--profile', 'bsi2.1'], status: 2 },
   ];
   it.each(answered)('$name: the full CLI’s output and exit code, without loading it', ({ args, status, cwd }) => {
     const fast = both(args, cwd === undefined ? {} : { cwd });
@@ -125,6 +129,10 @@ describe('validate through the fast path', () => {
     { name: 'an operand yargs reads as a number', args: ['validate', '1.5e3'] },
     { name: 'a hexadecimal operand', args: ['validate', '0x1F'] },
     { name: 'an empty operand', args: ['validate', ''] },
+    { name: '--profile without a value', args: ['validate', VALID, '--profile'] },
+    { name: '--profile before an option', args: ['validate', VALID, '--profile', '-q'] },
+    { name: '--profile=cra', args: ['validate', VALID, '--profile=cra'] },
+    { name: 'a numeric profile', args: ['validate', VALID, '--profile', '12'] },
     { name: 'help on validate', args: ['validate', '--help'] },
     { name: 'a misspelt command', args: ['validat', VALID] },
   ];
