@@ -40,8 +40,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/** The trimmed text, or undefined when there is none; trimmed once (this runs per licence entry of every component). */
+function text(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
 
 const UNSTATED = new Set(['NOASSERTION', 'NONE']);
 const UNSTATED_LENGTHS = new Set([...UNSTATED].map((u) => u.length));
