@@ -2,7 +2,8 @@
 // Everything runs on loopback, bounded in time: the emulator (and a bare node:http server answering the same JSON,
 // for comparison) in child processes, the load generator (autocannon) in this process.
 //   I1  read load: GET phone methods, 50 connections with keep-alive; emulator and bare server interleaved
-//   I2  mixed load, 20% writes (create a message), without and with --state; acknowledged writes per second
+//   I2  mixed load, 20% writes (create a message), without and with --state; acknowledged writes per second; with
+//       --state alternately with its floor, a bare node:http server group-committing each write with fdatasync
 //   I3  the emulator's resident memory after I2
 //   I4  kill -9 loop: writers running, the emulator killed at a random moment and restarted on the same --state,
 //       every acknowledged write checked after each restart
@@ -107,12 +108,19 @@ async function readLoad() {
   await stop(emulator.child);
   await stop(bare.child);
   const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)) });
-  return { emulator: summary(results.emulator), bare: summary(results.bare) };
+  return { emulator: summary(results.emulator), bare: summary(results.bare), body };
 }
 
-async function mixedLoad(stateDir, bin = BIN) {
-  const emulator = await startEmulator(stateDir === undefined ? [] : ['--state', stateDir], bin);
-  const token = await tokenFor(emulator.url);
+/**
+ * I2's mixed load against the emulator (`bin`, with `--state stateDir` when given) or, with `floorBody`, against
+ * bench/peers/bare-durable-http.js: the same load on a bare server that group-commits each write with fdatasync.
+ */
+async function mixedLoad(stateDir, bin = BIN, floorBody = undefined) {
+  const emulator =
+    floorBody === undefined
+      ? await startEmulator(stateDir === undefined ? [] : ['--state', stateDir], bin)
+      : await startChild([join(ROOT, 'bench/peers/bare-durable-http.js'), floorBody, stateDir]);
+  const token = floorBody === undefined ? await tokenFor(emulator.url) : 'none';
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const read = { method: 'GET', path: PHONE_METHODS };
   const write = {
@@ -204,10 +212,23 @@ async function main() {
   const read = await readLoad();
   log('  I2 mixed load, memory state');
   const memory = await mixedLoad(undefined);
-  log('  I2 mixed load, --state');
-  const stateDir = mkdtempSync(join(tmpdir(), 'bomwright-state-'));
-  const durable = await mixedLoad(stateDir);
-  rmSync(stateDir, { recursive: true, force: true });
+  // The emulator with --state and the durable floor (a bare server with the same group commit), alternately.
+  const durableRuns = [];
+  const floorRuns = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, runs, floorBody] of [
+      ['--state', durableRuns, undefined],
+      ['durable floor', floorRuns, read.body],
+    ]) {
+      log(`  I2 mixed load, ${name} round ${round + 1}`);
+      const dir = mkdtempSync(join(tmpdir(), 'bomwright-state-'));
+      runs.push(await mixedLoad(dir, BIN, floorBody));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const byWrites = (runs) => [...runs].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[runs.length >> 1];
+  const durable = byWrites(durableRuns);
+  const floor = byWrites(floorRuns);
   const compared = { ours: [], baseline: [] };
   if (BASELINE_BIN !== undefined)
     for (let round = 0; round < 3; round++)
@@ -237,6 +258,9 @@ async function main() {
     '|---|---:|---:|---:|---:|---:|',
     `| in memory | ${fmt(memory.rps)} | ${memory.p99} ms | ${fmt(memory.writesPerSecond)} | ${fmt(memory.readsPerSecond)} | ${fmt(memory.rss / 2 ** 20, 1)} MiB |`,
     `| \`--state\` (fsync before each acknowledgement, group commit) | ${fmt(durable.rps)} | ${durable.p99} ms | ${fmt(durable.writesPerSecond)} (goal ≥ 2,000) | ${fmt(durable.readsPerSecond)} | ${fmt(durable.rss / 2 ** 20, 1)} MiB |`,
+    `| floor: bare \`node:http\` + the same group-committed fdatasync (\`bench/peers/bare-durable-http.js\`) | ${fmt(floor.rps)} | ${floor.p99} ms | ${fmt(floor.writesPerSecond)} | ${fmt(floor.readsPerSecond)} | ${fmt(floor.rss / 2 ** 20, 1)} MiB |`,
+    '',
+    `I2 with \`--state\` reaches ${fmt((100 * durable.writesPerSecond) / floor.writesPerSecond)}% of the durable floor's acknowledged writes/s (medians of ${ROUNDS} alternating round${ROUNDS === 1 ? '' : 's'}).`,
     '',
     ...(BASELINE_BIN === undefined
       ? []
