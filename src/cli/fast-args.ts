@@ -1,7 +1,7 @@
 /**
  * Recognises the command lines the fast path (fast.ts) answers without the command parser: `validate` with
  * operands and at most --format/-f, --quiet/-q and --progress/--no-progress, each at most once, and --profile
- * (repeatable), in yargs' plain spellings. Anything else (other options, `--opt=value`, `-`, `--`, a value that yargs could read
+ * (repeatable, one value each), in yargs' plain spellings. Anything else (other options, `--opt=value`, `-`, `--`, a value that yargs could read
  * differently) is left to the full CLI, so its messages, suggestions and defaults stay the only ones. No imports:
  * the bin entry loads this before deciding which bundle to load.
  */
@@ -31,17 +31,11 @@ export function fastValidateArgs(argv: readonly string[]): FastValidateArgs | un
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--profile') {
-      // An array option: yargs takes every following argument up to the next option as a profile, operands
-      // included (`--profile ntia-2021 bom.json` names two profiles), so this does the same.
-      const start = i + 1;
-      let end = start;
-      while (end < argv.length && !argv[end]!.startsWith('-')) {
-        if (argv[end] === '' || NUMERIC.test(argv[end]!)) return undefined;
-        end++;
-      }
-      if (end === start) return undefined;
-      (profile ??= []).push(...argv.slice(start, end));
-      i = end - 1;
+      // One value per flag, as the full CLI reads it (`--profile ntia-2021 bom.json`: one profile, one operand).
+      const value = argv[i + 1];
+      if (value === undefined || value === '' || value.startsWith('-') || NUMERIC.test(value)) return undefined;
+      (profile ??= []).push(value);
+      i++;
       continue;
     }
     if (!arg.startsWith('-')) {

@@ -12,19 +12,26 @@ export function restoreStdin(operands: readonly string[]): string[] {
   return operands.map((operand) => (operand === STDIN_TOKEN ? '-' : operand));
 }
 
+/**
+ * A repeatable option that takes one value each time it is given. yargs' arrays are greedy by default, so
+ * `--trust key.pem bom.json` would read the document as a second key; with one value per flag, what follows is an
+ * operand again. Repeat the flag for more values.
+ */
+export const ONE_VALUE_PER_FLAG = { array: true, nargs: 1, requiresArg: true } as const;
+
 /** Where trust comes from and how strict to be about it (validate, verify). */
 export function trustOptions<T>(y: Argv<T>) {
   return y
     .option('trust', {
       type: 'string',
-      array: true,
+      ...ONE_VALUE_PER_FLAG,
       default: [] as string[],
       describe:
         "Trusted keys: PEM, JWK, JWKS, certificates, hex secrets, or a folder of them (keyId: a key's kid, else its file name)",
     })
     .option('trust-root', {
       type: 'string',
-      array: true,
+      ...ONE_VALUE_PER_FLAG,
       default: [] as string[],
       describe: 'Root certificates that certificatePath must chain to',
     })
@@ -40,7 +47,7 @@ export function trustOptions<T>(y: Argv<T>) {
     })
     .option('allow-excludes', {
       type: 'string',
-      array: true,
+      ...ONE_VALUE_PER_FLAG,
       default: [] as string[],
       describe: 'Top-level members a signature may leave unsigned (JSF excludes)',
     });

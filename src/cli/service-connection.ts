@@ -11,6 +11,7 @@ import type { ServiceApi } from '../service/api.js';
 import { isServiceError, redactTokens, type ServiceError } from '../service/errors.js';
 import { parseAllowedHost } from '../service/origin.js';
 import { loadCommandBundle } from './command-bundle.js';
+import { ONE_VALUE_PER_FLAG } from './options.js';
 
 export type ServiceModule = typeof import('../service/index.js');
 
@@ -36,9 +37,7 @@ export function connectionOptions<T>(y: Argv<T>, global = false) {
     })
     .option('allow-host', {
       type: 'string',
-      array: true,
-      requiresArg: true,
-      nargs: 1,
+      ...ONE_VALUE_PER_FLAG,
       describe:
         'another origin that may receive the token when the service links to it (repeatable): HOST, HOST:PORT, or SCHEME://HOST[:PORT] (needed for http under an https base)',
       global,

@@ -92,9 +92,18 @@ describe('validate through the fast path', () => {
     { name: 'html', args: ['validate', VALID, '--format', 'html'], status: 0 },
     { name: '--progress, --quiet', args: ['validate', '--progress', VALID, '--quiet'], status: 0 },
     { name: 'no operand: the working folder', args: ['validate', '-f', 'json'], status: 1, cwd: FOLDER },
-    { name: 'two profiles', args: ['validate', VALID, '--profile', 'ntia-2021', 'cra', '-f', 'json'], status: 1 },
+    {
+      name: 'two profiles',
+      args: ['validate', VALID, '--profile', 'ntia-2021', '--profile', 'cra', '-f', 'json'],
+      status: 1,
+    },
     { name: '--profile twice', args: ['validate', VALID, '--profile', 'bsi-2.1', '--profile', 'cra'], status: 1 },
-    { name: 'a profile that takes the operand', args: ['validate', '--profile', 'cra', VALID], status: 1 },
+    { name: 'a profile before the operand', args: ['validate', '--profile', 'cra', VALID, '-f', 'json'], status: 0 },
+    {
+      name: 'a second word after --profile is an operand',
+      args: ['validate', VALID, '--profile', 'cra', 'ntia-2021'],
+      status: 2,
+    },
     { name: 'an unknown profile', args: ['validate', VALID, '--profile', 'bsi2.1'], status: 2 },
   ];
   it.each(answered)('$name: the full CLI’s output and exit code, without loading it', ({ args, status, cwd }) => {

@@ -37,8 +37,19 @@ describe('shared option groups', () => {
     expect(argv.version).toBeUndefined();
   });
 
-  it('keep values that look like numbers as strings, and take several values after one list option', () => {
-    const argv = parser(['--trust', '1', '2', '--trust-root', '3', '--allow-excludes', '4', '-k', '5']).parseSync();
+  it('keep values that look like numbers as strings', () => {
+    const argv = parser([
+      '--trust',
+      '1',
+      '--trust',
+      '2',
+      '--trust-root',
+      '3',
+      '--allow-excludes',
+      '4',
+      '-k',
+      '5',
+    ]).parseSync();
     expect(argv.trust).toEqual(['1', '2']);
     expect(argv['trust-root']).toEqual(['3']);
     expect(argv['allow-excludes']).toEqual(['4']);
@@ -62,6 +73,7 @@ describe('shared option groups', () => {
       '--allow-unverifiable',
       '--allow-excludes',
       'meta',
+      '--allow-excludes',
       'notes',
       '-k',
       'key.pem',
@@ -90,6 +102,33 @@ describe('shared option groups', () => {
     expect(argv['drop-signatures']).toBe(true);
     expect(argv['component-version']).toBe('2.0');
     expect(argv.version).toBe('3');
+  });
+
+  it('take one value per list flag: what follows is an operand again (the documents of `verify --trust k.pem bom.json`)', () => {
+    const argv = trustOptions(
+      yargs(['--trust', 'k.pem', 'bom.json', '--trust-root', 'r.pem', 'a.json', '--allow-excludes', 'meta', 'b.json'])
+        .exitProcess(false)
+        .version(false)
+        .help(false),
+    ).parseSync();
+    expect(argv.trust).toEqual(['k.pem']);
+    expect(argv['trust-root']).toEqual(['r.pem']);
+    expect(argv['allow-excludes']).toEqual(['meta']);
+    expect(argv._).toEqual(['bom.json', 'a.json', 'b.json']);
+  });
+
+  it.each(['--trust', '--trust-root', '--allow-excludes'])('want a value after %s', (flag) => {
+    const run = () =>
+      trustOptions(
+        yargs([flag])
+          .exitProcess(false)
+          .version(false)
+          .help(false)
+          .fail((message) => {
+            throw new Error(message);
+          }),
+      ).parseSync();
+    expect(run).toThrow(/Not enough arguments following/);
   });
 
   it('describe every option in the help, with the texts a command passes in', async () => {

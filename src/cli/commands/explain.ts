@@ -12,6 +12,7 @@ import { didYouMean, editDistance, nearestNames } from '../../nearest.js';
 import { loadProfiles } from '../../node/profiles.js';
 import { profileRules, type ProfileRuleInfo } from '../../format/profiles.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { ONE_VALUE_PER_FLAG } from '../options.js';
 
 /**
  * The ids nearest to what was typed: a few edits away from the whole id or from its name after the slash
@@ -87,7 +88,7 @@ export const explainCommand = defineCommand({
       })
       .option('profile', {
         type: 'string',
-        array: true,
+        ...ONE_VALUE_PER_FLAG,
         describe: 'Profile files whose requirements to explain too (built-in profiles need none)',
       }),
   handler: (argv, context) => {

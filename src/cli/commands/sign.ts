@@ -1,7 +1,7 @@
 import { BomwrightError } from '../../errors.js';
 import { JSF_ALGORITHMS, type JsfAlgorithm } from '../../jsf/algorithms.js';
 import { defineCommand } from '../command.js';
-import { keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
+import { keyOptions, ONE_VALUE_PER_FLAG, passphraseFrom, rewriteOptions } from '../options.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
 import { describeProblems, loadEditable, startsWithMarkup, writeEditable } from '../../node/documents.js';
@@ -68,7 +68,7 @@ export const signCommand = defineCommand({
       .option('target', {
         alias: 't',
         type: 'string',
-        array: true,
+        ...ONE_VALUE_PER_FLAG,
         default: ['root'],
         describe:
           'What to sign: root, components, services, all, or a bom-ref (repeatable; inner objects first, root last)',
@@ -78,7 +78,7 @@ export const signCommand = defineCommand({
       .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
       .option('excludes', {
         type: 'string',
-        array: true,
+        ...ONE_VALUE_PER_FLAG,
         default: [] as string[],
         describe: 'Top-level members to leave unsigned (single signatures)',
       })

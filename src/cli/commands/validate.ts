@@ -6,7 +6,7 @@ import { formatTextFile, formatTextSummary } from '../../format/text.js';
 import { SIGNATURE_MODES, type SignatureMode } from '../../validate/index.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
 import { defineCommand, type CliContext } from '../command.js';
-import { restoreStdin, trustOptions } from '../options.js';
+import { ONE_VALUE_PER_FLAG, restoreStdin, trustOptions } from '../options.js';
 import { parseSize } from '../size.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { defaultJobs } from '../../node/pool.js';
@@ -161,7 +161,7 @@ export const validateCommand = defineCommand({
       })
       .option('profile', {
         type: 'string',
-        array: true,
+        ...ONE_VALUE_PER_FLAG,
         describe: `Also check a compliance profile or policy (repeatable): ${BUILTIN_PROFILE_NAMES.join(', ')}, or a JSON file`,
       })
       .option('shard', {

@@ -7,7 +7,7 @@ import { isRecord } from '../../values.js';
 import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../format/verify.js';
 import { loadTrustStore } from '../../node/keys.js';
 import { defineCommand } from '../command.js';
-import { restoreStdin, trustOptions } from '../options.js';
+import { ONE_VALUE_PER_FLAG, restoreStdin, trustOptions } from '../options.js';
 import { loadDocumentInput } from '../../node/documents.js';
 import { verifyXmlText } from '../../xml/signatures.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
@@ -126,7 +126,7 @@ export const verifyCommand = defineCommand({
         .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
         .option('allow-extensions', {
           type: 'string',
-          array: true,
+          ...ONE_VALUE_PER_FLAG,
           default: [] as string[],
           describe: 'JSF extension names to accept (not in CycloneDX)',
         }),
