@@ -122,15 +122,17 @@ class DocumentFacts {
   dependencyGraph(): { refs: Set<string>; edges: Map<string, readonly unknown[]> } {
     if (this.graph !== undefined) return this.graph;
     const refs = new Set<string>();
-    for (const c of this.components) {
-      const ref = own(c.record, 'bom-ref');
+    const components = this.components;
+    for (let i = 0; i < components.length; i++) {
+      const ref = own(components[i]!.record, 'bom-ref');
       if (typeof ref === 'string') refs.add(ref);
     }
     // The document's own dependsOn arrays, not copies: a ref listed twice (invalid, but seen) gets both lists.
     const edges = new Map<string, readonly unknown[]>();
     const dependencies = own(this.document, 'dependencies');
     if (Array.isArray(dependencies)) {
-      for (const entry of dependencies) {
+      for (let i = 0; i < dependencies.length; i++) {
+        const entry: unknown = dependencies[i];
         if (!isRecord(entry) || typeof entry.ref !== 'string') continue;
         const on: readonly unknown[] = Array.isArray(entry.dependsOn) ? entry.dependsOn : NONE;
         const before = edges.get(entry.ref);
@@ -150,7 +152,9 @@ class DocumentFacts {
       const stack = [start];
       reached.add(start);
       while (stack.length > 0) {
-        for (const next of edges.get(stack.pop()!) ?? NONE) {
+        const targets = edges.get(stack.pop()!) ?? NONE;
+        for (let i = 0; i < targets.length; i++) {
+          const next = targets[i];
           if (typeof next === 'string' && !reached.has(next)) {
             reached.add(next);
             stack.push(next);
@@ -167,7 +171,8 @@ type Test = (value: unknown) => boolean;
 /** `test` on the value, or on any entry when it is an array (arrays in arrays too). */
 function entered(value: unknown, test: Test): boolean {
   if (!Array.isArray(value)) return test(value);
-  for (const item of value) if (entered(item, test)) return true;
+  // Indexed, not for-of: until this is optimised, an iterator would be allocated on each of many thousand calls.
+  for (let i = 0; i < value.length; i++) if (entered(value[i], test)) return true;
   return false;
 }
 
@@ -347,7 +352,7 @@ class Evaluator {
       case 'anyOf': {
         const checks = check.checks.map((c) => this.compiled(c).test);
         return plain((subject) => {
-          for (const c of checks) if (c(subject)) return true;
+          for (let i = 0; i < checks.length; i++) if (checks[i]!(subject)) return true;
           return false;
         });
       }
@@ -355,7 +360,7 @@ class Evaluator {
         const checks = check.checks.map((c) => this.compiled(c));
         return {
           test: (subject) => {
-            for (const c of checks) if (!c.test(subject)) return false;
+            for (let i = 0; i < checks.length; i++) if (!checks[i]!.test(subject)) return false;
             return true;
           },
           explain: (subject) => {
@@ -470,16 +475,18 @@ class Evaluator {
     const found: { pointer: string; ref: string }[] = [];
     const dependencies = own(this.facts.document, 'dependencies');
     if (!Array.isArray(dependencies)) return found;
-    dependencies.forEach((entry: unknown, i) => {
-      if (!isRecord(entry)) return;
+    for (let i = 0; i < dependencies.length; i++) {
+      const entry: unknown = dependencies[i];
+      if (!isRecord(entry)) continue;
       if (typeof entry.ref === 'string' && !refs.has(entry.ref))
         found.push({ pointer: `/dependencies/${i}/ref`, ref: entry.ref });
-      if (Array.isArray(entry.dependsOn))
-        entry.dependsOn.forEach((d: unknown, j) => {
-          if (typeof d === 'string' && !refs.has(d))
-            found.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
-        });
-    });
+      const on = entry.dependsOn;
+      if (Array.isArray(on))
+        for (let j = 0; j < on.length; j++) {
+          const d: unknown = on[j];
+          if (typeof d === 'string' && !refs.has(d)) found.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
+        }
+    }
     return (this.unresolved = found);
   }
 }
@@ -633,10 +640,16 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
       }
       unitOf.set(requirement, unit);
     }
-  for (const component of facts.components) {
+  // Indexed loops: the first thousands of components run before this is optimised, and for-of would allocate an
+  // iterator and a result per step there.
+  const components = facts.components;
+  for (let c = 0; c < components.length; c++) {
+    const component = components[c]!;
     const type = component.record.type;
-    for (const { unit, types } of perComponent)
+    for (let u = 0; u < perComponent.length; u++) {
+      const { unit, types } = perComponent[u]!;
       if (types === undefined || (isString(type) && types.has(type))) judge(unit, component);
+    }
   }
 
   const diagnostics: Diagnostic[] = [];
