@@ -231,11 +231,54 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 export function isAbsoluteUrl(value: string): boolean {
   const trimmed = value.trim();
   if (trimmed.length > 4000) return false;
+  const end = authorityEnd(trimmed);
+  if (end < 0) return parsesWithHost(trimmed);
+  // The verdict depends on the scheme and authority only: what follows (path, query, fragment) is never refused
+  // by the URL parser. A BOM's URLs share a few hosts, so each `scheme://authority` is parsed once.
+  const prefix = trimmed.slice(0, end);
+  let verdict = urlPrefixes.get(prefix);
+  if (verdict === undefined) {
+    verdict = parsesWithHost(trimmed);
+    if (urlPrefixes.size >= 10_000) urlPrefixes.clear();
+    urlPrefixes.set(prefix, verdict);
+  }
+  return verdict;
+}
+
+const urlPrefixes = new Map<string, boolean>();
+
+function parsesWithHost(url: string): boolean {
   try {
-    return new URL(trimmed).host !== '';
+    return new URL(url).host !== '';
   } catch {
     return false;
   }
+}
+
+/**
+ * The end of `scheme://authority` at the start of `url` when the authority is not empty and ends at `/`, `?`, `#`
+ * or the end of the text, where the URL parser ends it whatever the scheme; -1 for anything else (spaces or
+ * controls, a backslash, which special schemes read as a slash, non-ASCII text, an empty authority, after which
+ * special schemes skip further slashes): those are parsed whole every time.
+ */
+function authorityEnd(url: string): number {
+  let i = 0;
+  let c = url.charCodeAt(0);
+  if (!isAsciiLetter(c)) return -1;
+  do c = url.charCodeAt(++i);
+  while (isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e);
+  if (c !== 0x3a || url.charCodeAt(i + 1) !== 0x2f || url.charCodeAt(i + 2) !== 0x2f) return -1;
+  const start = i + 3;
+  for (i = start; i < url.length; i++) {
+    c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
+    if (c <= 0x20 || c >= 0x7f || c === 0x5c) return -1;
+  }
+  return i === start ? -1 : i;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
 
 /** An e-mail address, or (within) one inside a text such as `Jane Doe <jane@example.com>`. */
