@@ -82,11 +82,17 @@ function own(record: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+interface Graph {
+  refs: Set<string>;
+  edges: Map<string, readonly unknown[]>;
+  unresolved: { pointer: string; ref: string }[];
+}
+
 /** The document's facts the requirements share, gathered on first use. */
 class DocumentFacts {
   readonly components: Subject[] = [];
   readonly primary: Subject | undefined;
-  private graph?: { refs: Set<string>; edges: Map<string, readonly unknown[]> };
+  private graph?: Graph;
   private reached?: Set<string>;
   readonly specVersion: number | undefined;
 
@@ -118,8 +124,12 @@ class DocumentFacts {
     }
   }
 
-  /** Component bom-refs and the dependsOn edges (non-string entries are skipped where they are read). */
-  dependencyGraph(): { refs: Set<string>; edges: Map<string, readonly unknown[]> } {
+  /**
+   * Component bom-refs, the dependsOn edges (non-string entries are skipped where they are read) and each
+   * dependency ref or dependsOn entry that names no component, in one pass over the dependencies: a large BOM's
+   * dependency strings lie all over memory, and reading them once instead of twice is most of the saving.
+   */
+  dependencyGraph(): Graph {
     if (this.graph !== undefined) return this.graph;
     const refs = new Set<string>();
     const components = this.components;
@@ -129,17 +139,26 @@ class DocumentFacts {
     }
     // The document's own dependsOn arrays, not copies: a ref listed twice (invalid, but seen) gets both lists.
     const edges = new Map<string, readonly unknown[]>();
+    const unresolved: { pointer: string; ref: string }[] = [];
     const dependencies = own(this.document, 'dependencies');
     if (Array.isArray(dependencies)) {
       for (let i = 0; i < dependencies.length; i++) {
         const entry: unknown = dependencies[i];
-        if (!isRecord(entry) || typeof entry.ref !== 'string') continue;
+        if (!isRecord(entry)) continue;
+        const ref = entry.ref;
+        if (typeof ref === 'string' && !refs.has(ref)) unresolved.push({ pointer: `/dependencies/${i}/ref`, ref });
         const on: readonly unknown[] = Array.isArray(entry.dependsOn) ? entry.dependsOn : NONE;
-        const before = edges.get(entry.ref);
-        edges.set(entry.ref, before === undefined ? on : [...before, ...on]);
+        for (let j = 0; j < on.length; j++) {
+          const d = on[j];
+          if (typeof d === 'string' && !refs.has(d))
+            unresolved.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
+        }
+        if (typeof ref !== 'string') continue;
+        const before = edges.get(ref);
+        edges.set(ref, before === undefined ? on : [...before, ...on]);
       }
     }
-    return (this.graph = { refs, edges });
+    return (this.graph = { refs, edges, unresolved });
   }
 
   /** bom-refs on a dependsOn path from the primary component (iterative: no recursion on hostile graphs). */
@@ -509,28 +528,9 @@ class Evaluator {
     return { at: ['compositions'] };
   }
 
-  private unresolved?: { pointer: string; ref: string }[];
-
   /** Each dependency ref or dependsOn entry that names no component, with its place in the document. */
-  unresolvedRefs(): { pointer: string; ref: string }[] {
-    if (this.unresolved !== undefined) return this.unresolved;
-    const { refs } = this.facts.dependencyGraph();
-    const found: { pointer: string; ref: string }[] = [];
-    const dependencies = own(this.facts.document, 'dependencies');
-    if (!Array.isArray(dependencies)) return found;
-    for (let i = 0; i < dependencies.length; i++) {
-      const entry: unknown = dependencies[i];
-      if (!isRecord(entry)) continue;
-      if (typeof entry.ref === 'string' && !refs.has(entry.ref))
-        found.push({ pointer: `/dependencies/${i}/ref`, ref: entry.ref });
-      const on = entry.dependsOn;
-      if (Array.isArray(on))
-        for (let j = 0; j < on.length; j++) {
-          const d: unknown = on[j];
-          if (typeof d === 'string' && !refs.has(d)) found.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
-        }
-    }
-    return (this.unresolved = found);
+  unresolvedRefs(): readonly { pointer: string; ref: string }[] {
+    return this.facts.dependencyGraph().unresolved;
   }
 }
 
