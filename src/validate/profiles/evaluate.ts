@@ -205,12 +205,16 @@ function atPath(path: Path, test: Test): Test {
   for (let i = path.length - 1; i >= 0; i--) {
     const key = path[i]!;
     const next = step;
-    // Never an array here: entered() has gone through them.
-    step = (value) =>
-      value !== null &&
-      typeof value === 'object' &&
-      Object.hasOwn(value, key) &&
-      entered((value as Record<string, unknown>)[key], next);
+    // What an own member holding undefined (only in a hand-built value) gets: decided here, not per subject.
+    const undefinedMeets = next(undefined);
+    // Never an array here: entered() has gone through them. The member is read first: most tests look for
+    // members a component lacks, and then the own-member test (an inherited value must not count) is skipped.
+    step = (value) => {
+      if (value === null || typeof value !== 'object') return false;
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined) return undefinedMeets && Object.hasOwn(value, key);
+      return Object.hasOwn(value, key) && entered(member, next);
+    };
   }
   const first = step;
   return (value) => entered(value, first);
