@@ -104,7 +104,7 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
     const top = stack[stack.length - 1];
     if (top !== undefined && (top.node.unfound === 0 || (!top.isObject && top.index > top.node.lastItem))) {
       // Nothing requested is left in this container: jump to its end.
-      i = jumper.closing(i, 1);
+      i = jumper.closing(i, top.isObject);
       stack.pop();
       continue;
     }
@@ -127,7 +127,7 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
         const node = valueStart(i);
         if (node === null || node.unfound === 0) {
           // Off the way to every pointer not found yet: jump to the container's end.
-          i = jumper.closing(i + 1, 1);
+          i = jumper.closing(i + 1, c === 0x7b);
           continue;
         }
         stack.push({ isObject: c === 0x7b, expectKey: true, node, pending: null, pendingOffset: 0, index: 0 });
@@ -183,19 +183,31 @@ class BracketJumper {
     private readonly strings: StringSkipper,
   ) {}
 
-  /** The index just after the bracket that closes `depth` containers open at `from`, or the text's end. */
-  closing(from: number, depth: number): number {
+  /**
+   * The index just after the bracket that closes the object (or array) open at `from`, or the text's end. Only
+   * brackets of its own kind are counted: in well-formed JSON the other kind nests within, and on other text
+   * this still ends (every position only moves forward).
+   */
+  closing(from: number, object: boolean): number {
     const text = this.text;
     const n = text.length;
+    let depth = 1;
     let i = from;
     for (;;) {
       if (this.quote < i) this.quote = noneBefore(text, '"', i);
-      if (this.openBrace < i) this.openBrace = noneBefore(text, '{', i);
-      if (this.closeBrace < i) this.closeBrace = noneBefore(text, '}', i);
-      if (this.openBracket < i) this.openBracket = noneBefore(text, '[', i);
-      if (this.closeBracket < i) this.closeBracket = noneBefore(text, ']', i);
-      const open = Math.min(this.openBrace, this.openBracket);
-      const close = Math.min(this.closeBrace, this.closeBracket);
+      let open: number;
+      let close: number;
+      if (object) {
+        if (this.openBrace < i) this.openBrace = noneBefore(text, '{', i);
+        if (this.closeBrace < i) this.closeBrace = noneBefore(text, '}', i);
+        open = this.openBrace;
+        close = this.closeBrace;
+      } else {
+        if (this.openBracket < i) this.openBracket = noneBefore(text, '[', i);
+        if (this.closeBracket < i) this.closeBracket = noneBefore(text, ']', i);
+        open = this.openBracket;
+        close = this.closeBracket;
+      }
       if (this.quote < open && this.quote < close) {
         i = this.strings.end(this.quote) + 1;
         continue;
@@ -206,7 +218,7 @@ class BracketJumper {
         continue;
       }
       if (close >= n) return n;
-      i = close + 1;
+      i = close + 1
       if (--depth === 0) return i;
     }
   }
