@@ -218,7 +218,7 @@ class BracketJumper {
         continue;
       }
       if (close >= n) return n;
-      i = close + 1
+      i = close + 1;
       if (--depth === 0) return i;
     }
   }

@@ -98,7 +98,11 @@ function document(rnd: () => number, depth: number): unknown {
 
 function format(value: unknown, rnd: () => number): string {
   const style = Math.floor(rnd() * 3);
-  return style === 0 ? JSON.stringify(value) : style === 1 ? JSON.stringify(value, null, 2) : JSON.stringify(value, null, '\t');
+  return style === 0
+    ? JSON.stringify(value)
+    : style === 1
+      ? JSON.stringify(value, null, 2)
+      : JSON.stringify(value, null, '\t');
 }
 
 function subset(all: readonly string[], rnd: () => number, share: number): string[] {
@@ -170,7 +174,13 @@ describe('locatePointers against a plain reading of the text', () => {
   });
 
   it('stops at the end of malformed text without throwing', () => {
-    for (const text of ['{"a": [1, {"b": "unterminated', '{"a": [[[[', '{"a": ]]]] "b"', '["\\', '{"a": {"b": 1}, "c":']) {
+    for (const text of [
+      '{"a": [1, {"b": "unterminated',
+      '{"a": [[[[',
+      '{"a": ]]]] "b"',
+      '["\\',
+      '{"a": {"b": 1}, "c":',
+    ]) {
       expect(() => locatePointers(text, ['/a/1/b', '/c', '/a/0', '/z'])).not.toThrow();
     }
   });

@@ -213,11 +213,12 @@ function atPath(path: Path, test: Test): Test {
       if (value === null || typeof value !== 'object') return false;
       const member = (value as Record<string, unknown>)[key];
       if (member === undefined) return undefinedMeets && Object.hasOwn(value, key);
-      return Object.hasOwn(value, key) && entered(member, next);
+      // Arrays entered here rather than through a call for every member (most are not arrays).
+      return Object.hasOwn(value, key) && (Array.isArray(member) ? entered(member, next) : next(member));
     };
   }
   const first = step;
-  return (value) => entered(value, first);
+  return (value) => (Array.isArray(value) ? entered(value, first) : first(value));
 }
 
 const anything: Test = () => true;
