@@ -8,31 +8,52 @@ export interface Position {
 
 interface TrieNode {
   children: Map<string, TrieNode>;
+  /** The children whose segment is an array index (`0`, `17`, never `01`), by number, for array items. */
+  items: Map<number, TrieNode>;
+  /** The highest such index, -1 when there is none: an array's later items hold nothing requested. */
+  lastItem: number;
+  parent: TrieNode | null;
   pointer?: string;
+  /** Requested pointers at or below this node not found yet: at 0, the rest of its container is skipped. */
+  unfound: number;
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,14})$/;
+
+function trieNode(parent: TrieNode | null): TrieNode {
+  return { children: new Map(), items: new Map(), lastItem: -1, parent, unfound: 0 };
 }
 
 /**
- * Source offsets of the given pointers in well-formed JSON text, in one linear pass. Only subtrees on the way to
- * a requested pointer are tracked, so the cost is a character scan, not a tree build. Object members map to the
- * offset of their name (where editors put the cursor); array items and the root to the value.
+ * Source offsets of the given pointers in well-formed JSON text, in one linear pass. Only containers on the way
+ * to a pointer not found yet are walked token by token; the rest (most of a large document when a few places
+ * are asked for) is jumped over with indexOf (see {@link BracketJumper}), and the pass ends once every pointer
+ * is found. Object members map to the offset of their name (where editors put the cursor); array items and the
+ * root to the value.
  */
 export function locatePointers(text: string, pointers: Iterable<string>): Map<string, number> {
   const found = new Map<string, number>();
-  const root: TrieNode = { children: new Map() };
+  const root = trieNode(null);
   let wanted = 0;
-  for (const pointer of pointers) {
+  for (const pointer of new Set(pointers)) {
     let node = root;
     for (const segment of parsePointer(pointer)) {
       let child = node.children.get(segment);
       if (child === undefined) {
-        child = { children: new Map() };
+        child = trieNode(node);
         node.children.set(segment, child);
+        if (ARRAY_INDEX.test(segment)) {
+          const index = Number(segment);
+          node.items.set(index, child);
+          if (index > node.lastItem) node.lastItem = index;
+        }
       }
       node = child;
     }
     if (node.pointer === undefined) {
       node.pointer = pointer;
       wanted++;
+      for (let up: TrieNode | null = node; up !== null; up = up.parent) up.unfound++;
     }
   }
   if (wanted === 0) return found;
@@ -40,8 +61,8 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
   interface Frame {
     isObject: boolean;
     expectKey: boolean;
-    node: TrieNode | null;
-    /** Trie node of the member or item whose value comes next, and where its name started. */
+    node: TrieNode;
+    /** Trie node of the member whose value comes next, and where its name started. */
     pending: TrieNode | null;
     pendingOffset: number;
     index: number;
@@ -50,9 +71,12 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
   const n = text.length;
   let i = 0;
   const strings = new StringSkipper(text);
+  const jumper = new BracketJumper(text, strings);
 
   const record = (node: TrieNode | null, offset: number) => {
-    if (node?.pointer !== undefined && !found.has(node.pointer)) found.set(node.pointer, offset);
+    if (node?.pointer === undefined || found.has(node.pointer)) return;
+    found.set(node.pointer, offset);
+    for (let up: TrieNode | null = node; up !== null; up = up.parent) up.unfound--;
   };
   // Called at the start of every value: decides which trie node the value belongs to.
   const valueStart = (offset: number): TrieNode | null => {
@@ -66,7 +90,7 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
       record(node, frame.pendingOffset);
       return node;
     }
-    const node = frame.node?.children.get(String(frame.index)) ?? null;
+    const node = frame.node.items.get(frame.index) ?? null;
     record(node, offset);
     return node;
   };
@@ -77,18 +101,21 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
       i++;
       continue;
     }
+    const top = stack[stack.length - 1];
+    if (top !== undefined && (top.node.unfound === 0 || (!top.isObject && top.index > top.node.lastItem))) {
+      // Nothing requested is left in this container: jump to its end.
+      i = jumper.closing(i, top.isObject);
+      stack.pop();
+      continue;
+    }
     if (c === 0x22) {
       const start = i;
       const end = strings.end(start);
       i = end + 1;
-      const frame = stack[stack.length - 1];
-      if (frame !== undefined && frame.isObject && frame.expectKey) {
-        frame.expectKey = false;
-        if (frame.node !== null) {
-          const key = strings.value(start, end);
-          frame.pending = frame.node.children.get(key) ?? null;
-        }
-        frame.pendingOffset = start;
+      if (top !== undefined && top.isObject && top.expectKey) {
+        top.expectKey = false;
+        top.pending = top.node.children.size === 0 ? null : (top.node.children.get(strings.value(start, end)) ?? null);
+        top.pendingOffset = start;
       } else {
         valueStart(start);
       }
@@ -98,10 +125,9 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
       case 0x7b:
       case 0x5b: {
         const node = valueStart(i);
-        if (node === null) {
-          // Off the way to every requested pointer (most of a large document when a few places are asked
-          // for): jump to the container's end without tracking what is inside.
-          i = skipContainer(text, i, strings);
+        if (node === null || node.unfound === 0) {
+          // Off the way to every pointer not found yet: jump to the container's end.
+          i = jumper.closing(i + 1, c === 0x7b);
           continue;
         }
         stack.push({ isObject: c === 0x7b, expectKey: true, node, pending: null, pendingOffset: 0, index: 0 });
@@ -112,11 +138,12 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
         stack.pop();
         break;
       case 0x2c: {
-        const frame = stack[stack.length - 1]!;
-        if (frame.isObject) {
-          frame.expectKey = true;
-          frame.pending = null;
-        } else frame.index++;
+        if (top !== undefined) {
+          if (top.isObject) {
+            top.expectKey = true;
+            top.pending = null;
+          } else top.index++;
+        }
         break;
       }
       case 0x3a:
@@ -133,22 +160,68 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
   return found;
 }
 
-/** The index just after the container that opens at `start`, or the text's end when it never closes. */
-function skipContainer(text: string, start: number, strings: StringSkipper): number {
-  const n = text.length;
-  let depth = 0;
-  let i = start;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = strings.end(i) + 1;
-      continue;
+const noneBefore = (text: string, char: string, from: number): number => {
+  const at = text.indexOf(char, from);
+  return at < 0 ? text.length : at;
+};
+
+/**
+ * Finds where containers close without a character loop: it keeps the position of the next quote and of the
+ * next bracket of each kind (one indexOf each) and steps from one to the nearest, over strings whole. A position
+ * is looked up again only once the scan has passed it, and scans only move forward, so one jumper used for a
+ * whole pass does linear work however many containers it closes.
+ */
+class BracketJumper {
+  private quote = -1;
+  private openBrace = -1;
+  private closeBrace = -1;
+  private openBracket = -1;
+  private closeBracket = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly strings: StringSkipper,
+  ) {}
+
+  /**
+   * The index just after the bracket that closes the object (or array) open at `from`, or the text's end. Only
+   * brackets of its own kind are counted: in well-formed JSON the other kind nests within, and on other text
+   * this still ends (every position only moves forward).
+   */
+  closing(from: number, object: boolean): number {
+    const text = this.text;
+    const n = text.length;
+    let depth = 1;
+    let i = from;
+    for (;;) {
+      if (this.quote < i) this.quote = noneBefore(text, '"', i);
+      let open: number;
+      let close: number;
+      if (object) {
+        if (this.openBrace < i) this.openBrace = noneBefore(text, '{', i);
+        if (this.closeBrace < i) this.closeBrace = noneBefore(text, '}', i);
+        open = this.openBrace;
+        close = this.closeBrace;
+      } else {
+        if (this.openBracket < i) this.openBracket = noneBefore(text, '[', i);
+        if (this.closeBracket < i) this.closeBracket = noneBefore(text, ']', i);
+        open = this.openBracket;
+        close = this.closeBracket;
+      }
+      if (this.quote < open && this.quote < close) {
+        i = this.strings.end(this.quote) + 1;
+        continue;
+      }
+      if (open < close) {
+        depth++;
+        i = open + 1;
+        continue;
+      }
+      if (close >= n) return n;
+      i = close + 1;
+      if (--depth === 0) return i;
     }
-    if (c === 0x7b || c === 0x5b) depth++;
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
-    i++;
   }
-  return n;
 }
 
 function isDelimiter(c: number): boolean {

@@ -82,11 +82,17 @@ function own(record: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+interface Graph {
+  refs: Set<string>;
+  edges: Map<string, readonly unknown[]>;
+  unresolved: { pointer: string; ref: string }[];
+}
+
 /** The document's facts the requirements share, gathered on first use. */
 class DocumentFacts {
   readonly components: Subject[] = [];
   readonly primary: Subject | undefined;
-  private graph?: { refs: Set<string>; edges: Map<string, readonly unknown[]> };
+  private graph?: Graph;
   private reached?: Set<string>;
   readonly specVersion: number | undefined;
 
@@ -118,26 +124,41 @@ class DocumentFacts {
     }
   }
 
-  /** Component bom-refs and the dependsOn edges (non-string entries are skipped where they are read). */
-  dependencyGraph(): { refs: Set<string>; edges: Map<string, readonly unknown[]> } {
+  /**
+   * Component bom-refs, the dependsOn edges (non-string entries are skipped where they are read) and each
+   * dependency ref or dependsOn entry that names no component, in one pass over the dependencies: a large BOM's
+   * dependency strings lie all over memory, and reading them once instead of twice is most of the saving.
+   */
+  dependencyGraph(): Graph {
     if (this.graph !== undefined) return this.graph;
     const refs = new Set<string>();
-    for (const c of this.components) {
-      const ref = own(c.record, 'bom-ref');
+    const components = this.components;
+    for (let i = 0; i < components.length; i++) {
+      const ref = own(components[i]!.record, 'bom-ref');
       if (typeof ref === 'string') refs.add(ref);
     }
     // The document's own dependsOn arrays, not copies: a ref listed twice (invalid, but seen) gets both lists.
     const edges = new Map<string, readonly unknown[]>();
+    const unresolved: { pointer: string; ref: string }[] = [];
     const dependencies = own(this.document, 'dependencies');
     if (Array.isArray(dependencies)) {
-      for (const entry of dependencies) {
-        if (!isRecord(entry) || typeof entry.ref !== 'string') continue;
+      for (let i = 0; i < dependencies.length; i++) {
+        const entry: unknown = dependencies[i];
+        if (!isRecord(entry)) continue;
+        const ref = entry.ref;
+        if (typeof ref === 'string' && !refs.has(ref)) unresolved.push({ pointer: `/dependencies/${i}/ref`, ref });
         const on: readonly unknown[] = Array.isArray(entry.dependsOn) ? entry.dependsOn : NONE;
-        const before = edges.get(entry.ref);
-        edges.set(entry.ref, before === undefined ? on : [...before, ...on]);
+        for (let j = 0; j < on.length; j++) {
+          const d = on[j];
+          if (typeof d === 'string' && !refs.has(d))
+            unresolved.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
+        }
+        if (typeof ref !== 'string') continue;
+        const before = edges.get(ref);
+        edges.set(ref, before === undefined ? on : [...before, ...on]);
       }
     }
-    return (this.graph = { refs, edges });
+    return (this.graph = { refs, edges, unresolved });
   }
 
   /** bom-refs on a dependsOn path from the primary component (iterative: no recursion on hostile graphs). */
@@ -150,7 +171,9 @@ class DocumentFacts {
       const stack = [start];
       reached.add(start);
       while (stack.length > 0) {
-        for (const next of edges.get(stack.pop()!) ?? NONE) {
+        const targets = edges.get(stack.pop()!) ?? NONE;
+        for (let i = 0; i < targets.length; i++) {
+          const next = targets[i];
           if (typeof next === 'string' && !reached.has(next)) {
             reached.add(next);
             stack.push(next);
@@ -167,7 +190,8 @@ type Test = (value: unknown) => boolean;
 /** `test` on the value, or on any entry when it is an array (arrays in arrays too). */
 function entered(value: unknown, test: Test): boolean {
   if (!Array.isArray(value)) return test(value);
-  for (const item of value) if (entered(item, test)) return true;
+  // Indexed, not for-of: until this is optimised, an iterator would be allocated on each of many thousand calls.
+  for (let i = 0; i < value.length; i++) if (entered(value[i], test)) return true;
   return false;
 }
 
@@ -181,15 +205,20 @@ function atPath(path: Path, test: Test): Test {
   for (let i = path.length - 1; i >= 0; i--) {
     const key = path[i]!;
     const next = step;
-    // Never an array here: entered() has gone through them.
-    step = (value) =>
-      value !== null &&
-      typeof value === 'object' &&
-      Object.hasOwn(value, key) &&
-      entered((value as Record<string, unknown>)[key], next);
+    // What an own member holding undefined (only in a hand-built value) gets: decided here, not per subject.
+    const undefinedMeets = next(undefined);
+    // Never an array here: entered() has gone through them. The member is read first: most tests look for
+    // members a component lacks, and then the own-member test (an inherited value must not count) is skipped.
+    step = (value) => {
+      if (value === null || typeof value !== 'object') return false;
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined) return undefinedMeets && Object.hasOwn(value, key);
+      // Arrays entered here rather than through a call for every member (most are not arrays).
+      return Object.hasOwn(value, key) && (Array.isArray(member) ? entered(member, next) : next(member));
+    };
   }
   const first = step;
-  return (value) => entered(value, first);
+  return (value) => (Array.isArray(value) ? entered(value, first) : first(value));
 }
 
 const anything: Test = () => true;
@@ -226,11 +255,54 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 export function isAbsoluteUrl(value: string): boolean {
   const trimmed = value.trim();
   if (trimmed.length > 4000) return false;
+  const end = authorityEnd(trimmed);
+  if (end < 0) return parsesWithHost(trimmed);
+  // The verdict depends on the scheme and authority only: what follows (path, query, fragment) is never refused
+  // by the URL parser. A BOM's URLs share a few hosts, so each `scheme://authority` is parsed once.
+  const prefix = trimmed.slice(0, end);
+  let verdict = urlPrefixes.get(prefix);
+  if (verdict === undefined) {
+    verdict = parsesWithHost(trimmed);
+    if (urlPrefixes.size >= 10_000) urlPrefixes.clear();
+    urlPrefixes.set(prefix, verdict);
+  }
+  return verdict;
+}
+
+const urlPrefixes = new Map<string, boolean>();
+
+function parsesWithHost(url: string): boolean {
   try {
-    return new URL(trimmed).host !== '';
+    return new URL(url).host !== '';
   } catch {
     return false;
   }
+}
+
+/**
+ * The end of `scheme://authority` at the start of `url` when the authority is not empty and ends at `/`, `?`, `#`
+ * or the end of the text, where the URL parser ends it whatever the scheme; -1 for anything else (spaces or
+ * controls, a backslash, which special schemes read as a slash, non-ASCII text, an empty authority, after which
+ * special schemes skip further slashes): those are parsed whole every time.
+ */
+function authorityEnd(url: string): number {
+  let i = 0;
+  let c = url.charCodeAt(0);
+  if (!isAsciiLetter(c)) return -1;
+  do c = url.charCodeAt(++i);
+  while (isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e);
+  if (c !== 0x3a || url.charCodeAt(i + 1) !== 0x2f || url.charCodeAt(i + 2) !== 0x2f) return -1;
+  const start = i + 3;
+  for (i = start; i < url.length; i++) {
+    c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
+    if (c <= 0x20 || c >= 0x7f || c === 0x5c) return -1;
+  }
+  return i === start ? -1 : i;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
 
 /** An e-mail address, or (within) one inside a text such as `Jane Doe <jane@example.com>`. */
@@ -347,7 +419,7 @@ class Evaluator {
       case 'anyOf': {
         const checks = check.checks.map((c) => this.compiled(c).test);
         return plain((subject) => {
-          for (const c of checks) if (c(subject)) return true;
+          for (let i = 0; i < checks.length; i++) if (checks[i]!(subject)) return true;
           return false;
         });
       }
@@ -355,7 +427,7 @@ class Evaluator {
         const checks = check.checks.map((c) => this.compiled(c));
         return {
           test: (subject) => {
-            for (const c of checks) if (!c.test(subject)) return false;
+            for (let i = 0; i < checks.length; i++) if (!checks[i]!.test(subject)) return false;
             return true;
           },
           explain: (subject) => {
@@ -461,26 +533,9 @@ class Evaluator {
     return { at: ['compositions'] };
   }
 
-  private unresolved?: { pointer: string; ref: string }[];
-
   /** Each dependency ref or dependsOn entry that names no component, with its place in the document. */
-  unresolvedRefs(): { pointer: string; ref: string }[] {
-    if (this.unresolved !== undefined) return this.unresolved;
-    const { refs } = this.facts.dependencyGraph();
-    const found: { pointer: string; ref: string }[] = [];
-    const dependencies = own(this.facts.document, 'dependencies');
-    if (!Array.isArray(dependencies)) return found;
-    dependencies.forEach((entry: unknown, i) => {
-      if (!isRecord(entry)) return;
-      if (typeof entry.ref === 'string' && !refs.has(entry.ref))
-        found.push({ pointer: `/dependencies/${i}/ref`, ref: entry.ref });
-      if (Array.isArray(entry.dependsOn))
-        entry.dependsOn.forEach((d: unknown, j) => {
-          if (typeof d === 'string' && !refs.has(d))
-            found.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
-        });
-    });
-    return (this.unresolved = found);
+  unresolvedRefs(): readonly { pointer: string; ref: string }[] {
+    return this.facts.dependencyGraph().unresolved;
   }
 }
 
@@ -633,10 +688,16 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
       }
       unitOf.set(requirement, unit);
     }
-  for (const component of facts.components) {
+  // Indexed loops: the first thousands of components run before this is optimised, and for-of would allocate an
+  // iterator and a result per step there.
+  const components = facts.components;
+  for (let c = 0; c < components.length; c++) {
+    const component = components[c]!;
     const type = component.record.type;
-    for (const { unit, types } of perComponent)
+    for (let u = 0; u < perComponent.length; u++) {
+      const { unit, types } = perComponent[u]!;
       if (types === undefined || (isString(type) && types.has(type))) judge(unit, component);
+    }
   }
 
   const diagnostics: Diagnostic[] = [];
