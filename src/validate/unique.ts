@@ -99,7 +99,10 @@ function primitiveHash(value: unknown): number {
   }
 }
 
-/** Member names recur in every item: their hashes are kept, up to a bound (names come from the document). */
+/**
+ * Member names recur in every item: their hashes are kept, for short names (the hash reads only a prefix) and up to
+ * a bound, so that what a process keeps across documents stays small whatever the documents hold.
+ */
 const nameHashes = new Map<string, number>();
 const NAME_HASHES_KEPT = 4096;
 
@@ -107,7 +110,7 @@ function nameHash(name: string): number {
   let hash = nameHashes.get(name);
   if (hash === undefined) {
     hash = hashString(name, 0x811c9dc5);
-    if (nameHashes.size < NAME_HASHES_KEPT) nameHashes.set(name, hash);
+    if (name.length <= PREFIX && nameHashes.size < NAME_HASHES_KEPT) nameHashes.set(name, hash);
   }
   return hash;
 }

@@ -95,6 +95,8 @@ describe('findDuplicatePair', () => {
     expect(findDuplicatePair(items)).toBeNull();
     expect(findDuplicatePair([...items, { 'member-5999': 5999 }, { 'member-1': 1 }])).toEqual([5999, 6000]);
     expect(findDuplicatePair([...items, { 'member-1': 1 }])).toEqual([1, 6000]);
+    const long = (i: number) => ({ [`${'n'.repeat(60)}${i}`]: true });
+    expect(findDuplicatePair([long(1), long(2), long(3), long(2)])).toEqual([1, 3]);
   });
 
   it('canonicalizes each of 20,000 adversarially colliding items exactly once', () => {
