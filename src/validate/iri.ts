@@ -25,10 +25,7 @@ const IPV6 =
   ')';
 let ipLiteral: RegExp | undefined;
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-const PORT = /^\d*$/;
 const SUB_DELIMS = "!$&'()*+,;=";
-const HEX = /^[0-9A-Fa-f]{2}$/;
 const asciiTables = new Map<string, Uint8Array>();
 
 /** 128-entry table: iunreserved (ASCII part), sub-delims and the component's extra characters. */
@@ -56,74 +53,126 @@ function isIprivate(cp: number): boolean {
   return (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0xf0000 && cp <= 0xffffd) || (cp >= 0x100000 && cp <= 0x10fffd);
 }
 
-/**
- * Whether every character of `text` is an iunreserved, a pct-encoded octet, a sub-delim or one of `extra`
- * (and iprivate when allowed): the character-level rule of every IRI component.
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/*
+ * The parser works on index ranges of the value [from, to), never on substrings: it runs for every URL of a
+ * document (two per component in a typical SBOM), and slices and match arrays were most of its cost.
  */
-function isComponent(text: string, extra: string, allowPrivate = false): boolean {
+
+/**
+ * Whether every character of `text` in [from, to) is an iunreserved, a pct-encoded octet, a sub-delim or one of
+ * `extra` (and iprivate when allowed): the character-level rule of every IRI component. A surrogate pair counts
+ * as one code point only when both halves are inside the range.
+ */
+function isComponent(text: string, from: number, to: number, extra: string, allowPrivate = false): boolean {
   const table = asciiTable(extra);
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) {
       if (table[c] === 1) continue;
-      if (c === 0x25 /* % */ && HEX.test(text.slice(i + 1, i + 3))) {
+      if (
+        c === 0x25 /* % */ &&
+        i + 2 < to &&
+        isHexDigit(text.charCodeAt(i + 1)) &&
+        isHexDigit(text.charCodeAt(i + 2))
+      ) {
         i += 2;
         continue;
       }
       return false;
     }
-    const cp = text.codePointAt(i)!;
-    if (cp > 0xffff) i++;
+    let cp = c;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
     if (isUcschar(cp) || (allowPrivate && isIprivate(cp))) continue;
     return false;
   }
   return true;
 }
 
-function isAuthority(authority: string): boolean {
-  const at = authority.lastIndexOf('@');
-  if (at >= 0 && !isComponent(authority.slice(0, at), ':')) return false;
-  const hostPort = authority.slice(at + 1);
-  if (hostPort.startsWith('[')) {
-    const close = hostPort.indexOf(']');
+/** The last `ch` in [from, to), or -1. */
+function lastIn(text: string, ch: string, from: number, to: number): number {
+  if (to <= from) return -1;
+  const at = text.lastIndexOf(ch, to - 1);
+  return at >= from ? at : -1;
+}
+
+/** The first `ch` in [from, to), or -1. */
+function firstIn(text: string, ch: string, from: number, to: number): number {
+  const at = text.indexOf(ch, from);
+  return at >= 0 && at < to ? at : -1;
+}
+
+function isPort(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
+}
+
+function isAuthority(text: string, from: number, to: number): boolean {
+  const at = lastIn(text, '@', from, to);
+  if (at >= 0 && !isComponent(text, from, at, ':')) return false;
+  const hostFrom = at >= 0 ? at + 1 : from;
+  if (hostFrom < to && text.charCodeAt(hostFrom) === 0x5b /* [ */) {
+    const close = firstIn(text, ']', hostFrom, to);
     if (close < 0) return false;
     ipLiteral ??= new RegExp(`^(?:${IPV6}|v[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~${SUB_DELIMS}:]+)$`);
-    const rest = hostPort.slice(close + 1);
-    return ipLiteral.test(hostPort.slice(1, close)) && (rest === '' || (rest[0] === ':' && PORT.test(rest.slice(1))));
+    if (!ipLiteral.test(text.slice(hostFrom + 1, close))) return false;
+    return close + 1 === to || (text.charCodeAt(close + 1) === 0x3a /* : */ && isPort(text, close + 2, to));
   }
-  const colon = hostPort.lastIndexOf(':');
-  const host = colon < 0 ? hostPort : hostPort.slice(0, colon);
-  return isComponent(host, '') && (colon < 0 || PORT.test(hostPort.slice(colon + 1)));
+  const colon = lastIn(text, ':', hostFrom, to);
+  return isComponent(text, hostFrom, colon < 0 ? to : colon, '') && (colon < 0 || isPort(text, colon + 1, to));
+}
+
+/** Where `scheme ":"` ends at the start of [0, to), or 0 when there is none (`ALPHA *( ALPHA / DIGIT / + - . )`). */
+function schemeEnd(text: string, to: number): number {
+  if (to === 0 || (text.charCodeAt(0) | 0x20) < 0x61 || (text.charCodeAt(0) | 0x20) > 0x7a) return 0;
+  for (let i = 1; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a /* : */) return i + 1;
+    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+    if (!(letter || isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e)) return 0;
+  }
+  return 0;
 }
 
 function parseIriReference(value: string, requireScheme: boolean): boolean {
-  let rest = value;
-  const hash = rest.indexOf('#');
+  let end = value.length;
+  const hash = value.indexOf('#');
   if (hash >= 0) {
-    if (!isComponent(rest.slice(hash + 1), ':@/?')) return false;
-    rest = rest.slice(0, hash);
+    if (!isComponent(value, hash + 1, end, ':@/?')) return false;
+    end = hash;
   }
-  const question = rest.indexOf('?');
+  const question = firstIn(value, '?', 0, end);
   if (question >= 0) {
-    if (!isComponent(rest.slice(question + 1), ':@/?', true)) return false;
-    rest = rest.slice(0, question);
+    if (!isComponent(value, question + 1, end, ':@/?', true)) return false;
+    end = question;
   }
-  const scheme = SCHEME.exec(rest);
-  if (scheme !== null) rest = rest.slice(scheme[0].length);
-  else if (requireScheme) return false;
-  let path = rest;
-  if (rest.startsWith('//')) {
-    const slash = rest.indexOf('/', 2);
-    const authority = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
-    if (!isAuthority(authority)) return false;
-    path = slash < 0 ? '' : rest.slice(slash);
-  } else if (scheme === null) {
+  const start = schemeEnd(value, end);
+  if (start === 0 && requireScheme) return false;
+  let path = start;
+  if (end - start >= 2 && value.charCodeAt(start) === 0x2f && value.charCodeAt(start + 1) === 0x2f) {
+    const slash = firstIn(value, '/', start + 2, end);
+    if (!isAuthority(value, start + 2, slash < 0 ? end : slash)) return false;
+    path = slash < 0 ? end : slash;
+  } else if (start === 0) {
     // ipath-noscheme: a relative reference's first segment may not hold ":" (it would read as a scheme).
-    const firstSegment = path.split('/', 1)[0]!;
-    if (firstSegment.includes(':')) return false;
+    const slash = firstIn(value, '/', 0, end);
+    if (firstIn(value, ':', 0, slash < 0 ? end : slash) >= 0) return false;
   }
   // ipath-absolute may not start with "//" (that is an authority), which the branch above already took.
-  return isComponent(path, ':@/');
+  return isComponent(value, path, end, ':@/');
 }
 
 export function isIriReference(value: string): boolean {

@@ -9,16 +9,12 @@
  */
 export function findDuplicatePair(items: readonly unknown[], work?: UniquenessWork): [number, number] | null {
   if (items.length < 2) return null;
-  const firstByFingerprint = new Map<number, number>();
+  const firstByFingerprint = new FingerprintTable(items.length);
   let byCanonical: Map<string, number> | undefined;
   let canonicalized: Set<number> | undefined;
   for (let i = 0; i < items.length; i++) {
-    const fingerprint = fingerprintOf(items[i]);
-    const earlier = firstByFingerprint.get(fingerprint);
-    if (earlier === undefined) {
-      firstByFingerprint.set(fingerprint, i);
-      continue;
-    }
+    const earlier = firstByFingerprint.firstOr(fingerprintOf(items[i]), i);
+    if (earlier === i) continue;
     byCanonical ??= new Map();
     canonicalized ??= new Set();
     if (!canonicalized.has(earlier)) {
@@ -35,6 +31,41 @@ export function findDuplicatePair(items: readonly unknown[], work?: UniquenessWo
     canonicalized.add(i);
   }
   return null;
+}
+
+/**
+ * Fingerprint → the first item that had it: open addressing over two typed arrays, sized once for every item. A
+ * Map would box most fingerprints (32-bit values outside the small-integer range) and grow as it fills.
+ */
+class FingerprintTable {
+  private readonly fingerprints: Int32Array;
+  /** Item index + 1; 0 is an empty slot. */
+  private readonly firsts: Int32Array;
+  private readonly mask: number;
+
+  constructor(items: number) {
+    let size = 16;
+    while (size < items * 2) size *= 2;
+    this.fingerprints = new Int32Array(size);
+    this.firsts = new Int32Array(size);
+    this.mask = size - 1;
+  }
+
+  /** The first item with `fingerprint`, or `item` (then recorded as that first item). */
+  firstOr(fingerprint: number, item: number): number {
+    const key = fingerprint | 0;
+    let slot = Math.imul(key ^ (key >>> 16), 0x45d9f3b) & this.mask;
+    for (;;) {
+      const first = this.firsts[slot]!;
+      if (first === 0) {
+        this.fingerprints[slot] = key;
+        this.firsts[slot] = item + 1;
+        return item;
+      }
+      if (this.fingerprints[slot] === key) return first - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
 }
 
 /** What {@link findDuplicatePair} did: how many items it compared by canonical form. */
@@ -68,6 +99,22 @@ function primitiveHash(value: unknown): number {
   }
 }
 
+/**
+ * Member names recur in every item: their hashes are kept, for short names (the hash reads only a prefix) and up to
+ * a bound, so that what a process keeps across documents stays small whatever the documents hold.
+ */
+const nameHashes = new Map<string, number>();
+const NAME_HASHES_KEPT = 4096;
+
+function nameHash(name: string): number {
+  let hash = nameHashes.get(name);
+  if (hash === undefined) {
+    hash = hashString(name, 0x811c9dc5);
+    if (name.length <= PREFIX && nameHashes.size < NAME_HASHES_KEPT) nameHashes.set(name, hash);
+  }
+  return hash;
+}
+
 function fingerprintOf(value: unknown): number {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return primitiveHash(value);
   const record = value as Record<string, unknown>;
@@ -75,7 +122,7 @@ function fingerprintOf(value: unknown): number {
   for (const key in record) {
     if (!Object.hasOwn(record, key)) continue;
     // Addition is commutative: member order cannot change the result.
-    sum = (sum + Math.imul(hashString(key, 0x811c9dc5) ^ primitiveHash(record[key]), 0x2c1b3c6d)) | 0;
+    sum = (sum + Math.imul(nameHash(key) ^ primitiveHash(record[key]), 0x2c1b3c6d)) | 0;
   }
   return sum >>> 0;
 }

@@ -77,6 +77,28 @@ describe('findDuplicatePair', () => {
     expect(findDuplicatePair([inherited, { a: 1 }])).toEqual([0, 1]);
   });
 
+  it('tells 50,000 distinct components apart by fingerprint alone, and finds a late duplicate of an early one', () => {
+    const items = Array.from({ length: 50_000 }, (_, i) => ({
+      type: 'library',
+      name: `package-${i}`,
+      version: '1.0.0',
+    }));
+    expect(pairAndWork(items)).toEqual([null, 0]);
+    expect(findDuplicatePair([...items, { version: '1.0.0', name: 'package-3', type: 'library' }])).toEqual([
+      3, 50_000,
+    ]);
+    expect(findDuplicatePair([...items, { ...items[49_999] }])).toEqual([49_999, 50_000]);
+  });
+
+  it('finds duplicates among items with more distinct member names than it keeps hashes for', () => {
+    const items = Array.from({ length: 6_000 }, (_, i) => ({ [`member-${i}`]: i }));
+    expect(findDuplicatePair(items)).toBeNull();
+    expect(findDuplicatePair([...items, { 'member-5999': 5999 }, { 'member-1': 1 }])).toEqual([5999, 6000]);
+    expect(findDuplicatePair([...items, { 'member-1': 1 }])).toEqual([1, 6000]);
+    const long = (i: number) => ({ [`${'n'.repeat(60)}${i}`]: true });
+    expect(findDuplicatePair([long(1), long(2), long(3), long(2)])).toEqual([1, 3]);
+  });
+
   it('canonicalizes each of 20,000 adversarially colliding items exactly once', () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({ type: 'library', nested: { id: i } }));
     expect(pairAndWork(items)).toEqual([null, 20_000]);

@@ -4,6 +4,8 @@ import { firstDefinitions, type DocumentIndex } from '../document-index.js';
 import { truncate } from '../../values.js';
 import { BOM_LINK_PREFIX, refLinkMessage } from '../bom-link.js';
 
+const LISTS = ['dependsOn', 'provides'] as const;
+
 /**
  * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
  * cannot express. Built on the document index (one walk) and hash lookups: linear.
@@ -32,7 +34,8 @@ export function checkReferences(
   // Before 1.5 there are no BOM-Links, so a urn:cdx: reference must resolve like any other. From 1.5 the graph's
   // members are refLinkType, an element of this document: a BOM-Link there points outside it.
   const bomLinks = format.bomLinks;
-  const resolve = (ref: unknown, pointer: string) => {
+  // The pointer is built only for a reference that does not resolve (a large graph has hundreds of thousands).
+  const resolve = (ref: unknown, entry: number, list: 'ref' | (typeof LISTS)[number], k: number) => {
     if (typeof ref !== 'string') return;
     // Even a bom-ref spelled as a BOM-Link (the schema says it should not be) reads as one here, as it does in
     // every other refLinkType place (validate/bom-link.ts).
@@ -44,34 +47,35 @@ export function checkReferences(
       message: isBomLink
         ? refLinkMessage('dependency', ref)
         : `Reference ${truncate(JSON.stringify(ref), 80)} does not match any bom-ref in the document`,
-      pointer,
+      pointer: list === 'ref' ? `/dependencies/${entry}/ref` : `/dependencies/${entry}/${list}/${k}`,
       value: truncate(JSON.stringify(ref), 120),
     });
   };
   // In CBOM a ref may have one "implements" and one "uses" entry (IBM's own examples do this); no more.
   const cbomEntries = format.family === 'cbom' ? new Map<string, number>() : undefined;
-  dependencies.forEach((dependency: unknown, index) => {
-    if (dependency === null || typeof dependency !== 'object' || Array.isArray(dependency)) return;
+  for (let i = 0; i < dependencies.length; i++) {
+    const dependency: unknown = dependencies[i];
+    if (dependency === null || typeof dependency !== 'object' || Array.isArray(dependency)) continue;
     const entry = dependency as Record<string, unknown>;
-    const base = `/dependencies/${index}`;
-    resolve(entry.ref, `${base}/ref`);
-    for (const list of ['dependsOn', 'provides'] as const) {
+    resolve(entry.ref, i, 'ref', 0);
+    for (const list of LISTS) {
       const refs = entry[list];
-      if (Array.isArray(refs)) refs.forEach((ref: unknown, k) => resolve(ref, `${base}/${list}/${k}`));
+      if (!Array.isArray(refs)) continue;
+      for (let k = 0; k < refs.length; k++) resolve(refs[k], i, list, k);
     }
     if (cbomEntries && typeof entry.ref === 'string') {
       const kind = typeof entry.dependencyType === 'string' ? entry.dependencyType : '(none)';
       const key = JSON.stringify([entry.ref, kind]);
       const earlier = cbomEntries.get(key);
-      if (earlier === undefined) cbomEntries.set(key, index);
+      if (earlier === undefined) cbomEntries.set(key, i);
       else
         diagnostics.push({
           ruleId: 'cbom/repeated-dependency',
           severity: 'error',
           message: `ref ${truncate(JSON.stringify(entry.ref), 80)} already has a dependency entry of type ${kind} (/dependencies/${earlier})`,
-          pointer: base,
+          pointer: `/dependencies/${i}`,
         });
     }
-  });
+  }
   return diagnostics;
 }
