@@ -96,7 +96,7 @@ describe('XML validation in a worker thread', () => {
     ]);
     expect(found.find((d) => d.ruleId === 'schema/enum')).toMatchObject({
       pointer: '/bom/components/component[6]/@type',
-      line: 24,
+      line: 29,
       column: 16,
     });
   });
