@@ -53,46 +53,51 @@ describe('XML validation in a worker thread', () => {
     .filter((f) => f.endsWith('.xml'))
     .map((f) => path.join(SIGNATURES, f));
 
-  it('gives the same report as the main thread alone, for every kind of finding (CLI, json report)', async () => {
+  const large = path.join(newDir(), 'large-broken.xml');
+  writeFileSync(large, largeBom(25_000, true));
+
+  /** The json report of both paths, which must be the same, byte for byte. */
+  async function bothPaths(args: string[]): Promise<string> {
+    const inThread = await runCli(['validate', '-f', 'json', ...args], { env: NEVER });
+    const inWorker = await runCli(['validate', '-f', 'json', ...args], { env: ALWAYS });
+    expect(inThread.stderr).toBe('');
+    expect(inWorker.stderr).toBe('');
+    expect(JSON.parse(inWorker.stdout)).toEqual(JSON.parse(inThread.stdout));
+    expect(inWorker.stdout).toBe(inThread.stdout);
+    expect(inWorker.code).toBe(inThread.code);
+    return inThread.stdout;
+  }
+
+  it('gives the same report as the main thread alone for every sample: valid, each rule broken, not well-formed, DOCTYPE, too deep', async () => {
     expect(samples.length).toBeGreaterThan(20);
+    expect(samples.some((f) => f.endsWith('invalid-doctype-1.6.xml'))).toBe(true);
+    expect(samples.some((f) => f.endsWith('invalid-too-deep-1.6.xml'))).toBe(true);
+    expect(samples.some((f) => f.endsWith('invalid-syntax-1.6.xml'))).toBe(true);
+    await bothPaths(samples);
+    await bothPaths(['--baseline', path.join(SAMPLES, 'valid-full-1.6.xml'), path.join(SAMPLES, 'valid-full-1.6.xml')]);
+  });
+
+  it('gives the same report for signed documents, and when signatures are required', async () => {
     expect(signed.length).toBe(2);
-    const dir = newDir();
-    const large = path.join(dir, 'large-broken.xml');
-    writeFileSync(large, largeBom(6000, true));
-    const runs: string[][] = [
-      ['validate', '-f', 'json', ...samples],
-      ['validate', '-f', 'json', '--trust', TRUST, '--require-trusted', ...signed],
-      ['validate', '-f', 'json', '--signatures', 'require', path.join(SAMPLES, 'valid-full-1.6.xml')],
-      ['validate', '-f', 'json', '--baseline', path.join(SAMPLES, 'valid-full-1.6.xml'), large],
-      ['validate', '-f', 'json', large],
-    ];
-    for (const args of runs) {
-      const inThread = await runCli(args, { env: NEVER });
-      const inWorker = await runCli(args, { env: ALWAYS });
-      // The large document takes the worker by its size alone.
-      const bySize = await runCli(args, { env: { BOMWRIGHT_TEST_XML_WORKER: '' } });
-      expect(inThread.stderr).toBe('');
-      expect(inWorker.stderr).toBe('');
-      expect(JSON.parse(inWorker.stdout)).toEqual(JSON.parse(inThread.stdout));
-      expect(inWorker.stdout).toBe(inThread.stdout);
-      expect(inWorker.code).toBe(inThread.code);
-      expect(bySize.stdout).toBe(inThread.stdout);
-    }
+    await bothPaths(['--trust', TRUST, '--require-trusted', ...signed]);
+    await bothPaths(['--signatures', 'require', path.join(SAMPLES, 'valid-full-1.6.xml')]);
+  });
+
+  it('gives the same report for a large document with findings, which takes the worker by its size alone', async () => {
+    expect(readFileSync(large, 'utf8').length).toBeGreaterThanOrEqual(XML_WORKER_MIN_LENGTH);
+    const report = await bothPaths([large]);
+    const bySize = await runCli(['validate', '-f', 'json', large], { env: { BOMWRIGHT_TEST_XML_WORKER: '' } });
+    expect(bySize.stdout).toBe(report);
     // The comparison is not vacuous: the large document's findings are all there, located.
-    const report = JSON.parse((await runCli(['validate', '-f', 'json', large], { env: ALWAYS })).stdout) as {
-      documents: { diagnostics: { ruleId: string; pointer: string; line: number; column: number }[] }[];
-    };
-    const found = report.documents[0]!.diagnostics;
+    const found = (
+      JSON.parse(report) as {
+        documents: { diagnostics: { ruleId: string; pointer: string; line: number; column: number }[] }[];
+      }
+    ).documents[0]!.diagnostics;
     expect(found.map((d) => d.ruleId).sort()).toEqual([
       'ref/duplicate-bom-ref',
       'ref/unresolved',
-      'schema/enum',
-      'schema/enum',
-      'schema/enum',
-      'schema/enum',
-      'schema/enum',
-      'schema/enum',
-      'schema/enum',
+      ...Array<string>(26).fill('schema/enum'),
     ]);
     expect(found.find((d) => d.ruleId === 'schema/enum')).toMatchObject({
       pointer: '/bom/components/component[6]/@type',
@@ -112,9 +117,14 @@ describe('XML validation in a worker thread', () => {
       '}',
       'process.stdout.write(JSON.stringify(out));',
     ].join('\n');
-    const large = path.join(newDir(), 'large.xml');
-    writeFileSync(large, largeBom(6000, true));
-    const files = [...samples, ...signed, large];
+    // One of each kind (a worker starts for each document on this path: all samples would take long).
+    const kinds = ['valid-full-1.7', 'invalid-syntax-1.6', 'invalid-duplicate-bom-ref-1.6', 'invalid-doctype-1.6'];
+    const files = [
+      ...kinds.map((k) => path.join(SAMPLES, `${k}.xml`)),
+      path.join(SAMPLES, 'invalid-enum-1.1.xml'),
+      ...signed,
+      large,
+    ];
     const run = (env: Record<string, string>) =>
       spawnSync(process.execPath, ['--input-type=module', '-e', script, ...files], {
         env: { ...process.env, ...env },
@@ -158,7 +168,7 @@ describe('XML validation in a worker thread', () => {
     };
     const CRASHED = "E_INTERNAL: The XML engine's thread failed: the worker entry is broken\n";
     const dir = newDir();
-    const valid = largeBom(5000, false);
+    const valid = largeBom(20_000, false);
     expect(valid.length).toBeGreaterThan(XML_WORKER_MIN_LENGTH / 2);
     const below = path.join(dir, 'below.xml');
     const at = path.join(dir, 'at.xml');
