@@ -82,13 +82,18 @@ export interface XmlWorkerCheck {
 }
 
 /**
- * Starts libxml2's check of `text` in a worker (from `xmlWorkerFor`). The UTF-8 bytes are made here and
- * transferred. The worker is unref'd, so it never holds the process open, and referenced only while `result`
- * waits for it.
+ * Starts libxml2's check of `text` in a worker (from `xmlWorkerFor`); undefined when no thread can be started
+ * (the caller then checks in its own thread). The UTF-8 bytes are made here and transferred. The worker is
+ * unref'd, so it never holds the process open, and referenced only while `result` waits for it.
  */
-export function startXmlWorker(file: string, text: string): XmlWorkerCheck {
-  // No execArgv: the parent's may hold `-e SCRIPT`, which a worker would run instead of its entry.
-  const worker = new Worker(file, { workerData: { bomwrightXmlEngine: true }, execArgv: [] });
+export function startXmlWorker(file: string, text: string): XmlWorkerCheck | undefined {
+  let worker: Worker;
+  try {
+    // No execArgv: the parent's may hold `-e SCRIPT`, which a worker would run instead of its entry.
+    worker = new Worker(file, { workerData: { bomwrightXmlEngine: true }, execArgv: [] });
+  } catch {
+    return undefined;
+  }
   worker.unref();
   const answer = new Promise<Answer>((resolve) => {
     worker.once('message', (message: Answer) => resolve(message));

@@ -175,17 +175,15 @@ export async function checkXml(text: string, version: XmlSpecVersion | undefined
 /**
  * checkXml for UTF-8 bytes, which it consumes (a large buffer is released once parsed). The XSD is `version`'s,
  * or the one `version` picks from the parsed root (so a thread that has only the bytes picks the version the
- * reader of the text would), compiled before the parse when `expected` names it; the answer says which version
- * it validated against.
+ * reader of the text would); the answer says which version it validated against.
  */
 export async function checkXmlBytes(
   bytes: Uint8Array,
   version: XmlSpecVersion | undefined | ((root: XmlRootName) => XmlSpecVersion | undefined),
-  expected: XmlSpecVersion | undefined = typeof version === 'function' ? undefined : version,
 ): Promise<{ check: XmlCheck; version: XmlSpecVersion | undefined }> {
   const lib = await loadLibxml();
-  // Compiled before the document is parsed: the schema's memory then sits below the tree's in libxml2's heap.
-  if (expected !== undefined) await validatorFor(expected);
+  // A known version's schema is compiled before the parse: its memory then sits below the tree's in libxml2's heap.
+  if (typeof version === 'string') await validatorFor(version);
   let document: import('libxml2-wasm').XmlDocument;
   try {
     document = lib.XmlDocument.fromBuffer(bytes, { option: documentOptions(lib), encoding: 'utf-8' });
@@ -194,9 +192,9 @@ export async function checkXmlBytes(
     if (found === undefined) throw error;
     return { check: { wellFormed: false, problems: found }, version: undefined };
   }
-  // libxml2 parsed a copy in its own memory: the bytes can go before the validation, the run's peak of memory.
-  await release(bytes);
   try {
+    // libxml2 parsed a copy in its own memory: the bytes need not stay beside the tree while it is validated.
+    await release(bytes);
     const root = document.root;
     const chosen =
       typeof version === 'function'
