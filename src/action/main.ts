@@ -17,6 +17,7 @@ import { plural } from '../format/report.js';
 import { neutralizeControls } from '../format/terminal.js';
 import { changedLines, gitRoot, resolveCommit, type Commit } from '../node/git.js';
 import { isPoolWorker, servePoolWorker } from '../node/pool-worker.js';
+import { isXmlEngineThread, serveXmlEngine } from '../xml/engine-thread.js';
 import { validateFiles } from '../node/validate-files.js';
 import { loadProfiles } from '../node/profiles.js';
 import { repositoryRoot } from '../node/paths.js';
@@ -204,9 +205,11 @@ function fail(error: unknown): void {
   process.exitCode = 2;
 }
 
-// The bundle is also the pool's worker entry; otherwise it runs when executed by the runner (not when imported).
+// The bundle is also the pool's and the XML engine's worker entry; otherwise it runs when executed by the runner (not when imported).
 if (isPoolWorker()) {
   servePoolWorker();
+} else if (isXmlEngineThread()) {
+  serveXmlEngine();
 } else if (process.argv[1] !== undefined && /[\\/](?:index\.cjs|main\.js)$/.test(process.argv[1])) {
   // Workflow logs render escape sequences: document text must not recolour or rewrite them.
   runAction(process.env, process.cwd(), (text) => process.stdout.write(neutralizeControls(text))).then(

@@ -126,8 +126,9 @@ export async function buildAction(outfile: string): Promise<void> {
     },
     define: {
       'import.meta.url': '__bundleUrl',
-      // The bundle is its own worker entry (see src/node/pool.ts).
+      // The bundle is its own worker entry, for the pool (see src/node/pool.ts) and the XML engine's thread.
       __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify(`./${path.basename(outfile)}`),
+      __BOMWRIGHT_XML_WORKER_ENTRY__: JSON.stringify(`./${path.basename(outfile)}`),
       __BOMWRIGHT_VERSION__: JSON.stringify(version),
     },
   });

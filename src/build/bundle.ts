@@ -117,6 +117,8 @@ const CLI_BUNDLES: readonly { name: string; entry: string }[] = [
   { name: 'fast', entry: 'src/cli/fast.ts' },
   // The worker threads of the validation pool (src/node/pool.ts finds it through __BOMWRIGHT_WORKER_ENTRY__).
   { name: 'worker', entry: 'src/node/worker.ts' },
+  // The XML engine's worker thread for large documents (src/xml/engine-thread.ts finds it by its define).
+  { name: 'xml-worker', entry: 'src/xml/engine-worker.ts' },
   // bomwright emulator (src/cli/commands/emulator.ts loads it when the command runs).
   { name: 'emulator', entry: 'src/emulator/index.ts' },
   // bomwright service (src/cli/commands/service.ts loads it when the command runs): the client with undici.
@@ -131,6 +133,7 @@ const cliOptions: BuildOptions = {
     ...common.define,
     __BOMWRIGHT_WORKER_ENTRY__: JSON.stringify('./worker.cjs'),
     __BOMWRIGHT_LIBXML2_LOADER__: JSON.stringify('./libxml2.cjs'),
+    __BOMWRIGHT_XML_WORKER_ENTRY__: JSON.stringify('./xml-worker.cjs'),
   },
   outdir: path.join(root, 'dist/bundle'),
   outExtension: { '.js': '.cjs' },

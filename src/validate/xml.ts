@@ -9,6 +9,7 @@ import type { RuleId } from '../diagnostics/rules.js';
 import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js';
 import { truncate } from '../values.js';
 import { checkXml, type XmlProblem } from '../xml/engine.js';
+import { rootVersion, startXmlWorker, xmlWorkerFor, type XmlWorkerCheck } from '../xml/engine-thread.js';
 import { locator, ModelSink, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
 import { lineColumn, scanInto, scanXml, type XmlNode } from '../xml/scan.js';
 import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
@@ -77,6 +78,23 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
       ],
     };
   }
+  // A large document's libxml2 check runs in a worker meanwhile (engine-thread.ts); the worker is stopped on
+  // every way out.
+  const file = xmlWorkerFor(text);
+  const parallel = file === undefined ? undefined : startXmlWorker(file, text);
+  try {
+    return await readAndCheck(text, options, at, parallel);
+  } finally {
+    parallel?.stop();
+  }
+}
+
+async function readAndCheck(
+  text: string,
+  options: XmlValidateOptions,
+  at: (offset: number) => { line: number; column: number },
+  parallel: XmlWorkerCheck | undefined,
+): Promise<XmlValidation> {
   // The model is read straight from the text; the element tree (scanXml) is built only to locate a finding.
   const sink = new ModelSink();
   const failure = scanInto(text, sink);
@@ -94,8 +112,8 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
     };
   }
   const root = failure === undefined ? sink.root : undefined;
-  const version = root !== undefined && root.local === 'bom' ? xmlSpecVersion(root.namespace) : undefined;
-  const checked = await checkXml(text, version);
+  const version = root === undefined ? undefined : rootVersion(root);
+  const checked = (await parallel?.result(version)) ?? (await checkXml(text, version));
   if (!checked.wellFormed || root === undefined) {
     // libxml2 is the authority on well-formedness; the reader's own finding stands only where libxml2 has none.
     const problem = checked.wellFormed ? undefined : checked.problems[0];

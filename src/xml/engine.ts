@@ -6,6 +6,8 @@
  * XInclude or network access.
  */
 import { readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MessageChannel } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
@@ -134,36 +136,79 @@ function problems(error: unknown): XmlProblem[] | undefined {
  * The text as UTF-8, encoded natively (libxml2-wasm's own string path copies character by character in
  * JavaScript); an ASCII text (as most BOMs are: its UTF-8 length is its length) is copied byte for byte.
  */
-function utf8(text: string): Uint8Array {
+export function utf8(text: string): Uint8Array {
   return Buffer.byteLength(text, 'utf8') === text.length ? Buffer.from(text, 'latin1') : Buffer.from(text, 'utf8');
 }
 
+/**
+ * Frees a large buffer's memory now rather than at some later garbage collection (a thread that allocates
+ * little may not collect for its whole run): it is transferred into a channel that is then closed, which drops
+ * it. Only a buffer that is alone on its memory (never a slice of Node's shared pool) is released.
+ */
+async function release(bytes: Uint8Array): Promise<void> {
+  const buffer = bytes.buffer;
+  if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength) return;
+  if (buffer.byteLength < 1 << 20) return;
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(null, [buffer]);
+  port1.close();
+  port2.close();
+  await nextTurn();
+}
+
 export type XmlCheck = { wellFormed: false; problems: XmlProblem[] } | { wellFormed: true; problems: XmlProblem[] };
+
+/** The root element as libxml2 read it: its local name and namespace (undefined when it has none). */
+export interface XmlRootName {
+  local: string;
+  namespace: string | undefined;
+}
 
 /**
  * Parses `text` with libxml2 and, when it is well-formed, validates it against the XSD of `version` (undefined:
  * well-formedness only). The text is passed as UTF-8 whatever its declaration says: bomwright decoded it.
  */
 export async function checkXml(text: string, version: XmlSpecVersion | undefined): Promise<XmlCheck> {
+  return (await checkXmlBytes(utf8(text), version)).check;
+}
+
+/**
+ * checkXml for UTF-8 bytes, which it consumes (a large buffer is released once parsed). The XSD is `version`'s,
+ * or the one `version` picks from the parsed root (so a thread that has only the bytes picks the version the
+ * reader of the text would); the answer says which version it validated against.
+ */
+export async function checkXmlBytes(
+  bytes: Uint8Array,
+  version: XmlSpecVersion | undefined | ((root: XmlRootName) => XmlSpecVersion | undefined),
+): Promise<{ check: XmlCheck; version: XmlSpecVersion | undefined }> {
   const lib = await loadLibxml();
-  const validator = version === undefined ? undefined : await validatorFor(version);
+  // A known version's schema is compiled before the parse: its memory then sits below the tree's in libxml2's heap.
+  if (typeof version === 'string') await validatorFor(version);
   let document: import('libxml2-wasm').XmlDocument;
   try {
-    document = lib.XmlDocument.fromBuffer(utf8(text), { option: documentOptions(lib), encoding: 'utf-8' });
+    document = lib.XmlDocument.fromBuffer(bytes, { option: documentOptions(lib), encoding: 'utf-8' });
   } catch (error) {
     const found = problems(error);
     if (found === undefined) throw error;
-    return { wellFormed: false, problems: found };
+    return { check: { wellFormed: false, problems: found }, version: undefined };
   }
   try {
-    if (validator === undefined) return { wellFormed: true, problems: [] };
+    // libxml2 parsed a copy in its own memory: the bytes need not stay beside the tree while it is validated.
+    await release(bytes);
+    const root = document.root;
+    const chosen =
+      typeof version === 'function'
+        ? version({ local: root.name, namespace: root.namespaceUri === '' ? undefined : root.namespaceUri })
+        : version;
+    if (chosen === undefined) return { check: { wellFormed: true, problems: [] }, version: chosen };
+    const validator = await validatorFor(chosen);
     try {
       validator.validate(document);
-      return { wellFormed: true, problems: [] };
+      return { check: { wellFormed: true, problems: [] }, version: chosen };
     } catch (error) {
       const found = problems(error);
       if (found === undefined) throw error;
-      return { wellFormed: true, problems: found };
+      return { check: { wellFormed: true, problems: found }, version: chosen };
     }
   } finally {
     document.dispose();

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, SAMPLES, tempDir } from '../helpers.js';
@@ -14,7 +14,12 @@ copyFileSync(path.join(ROOT, 'action/dist/index.cjs'), ENTRY);
 const SAMPLE = readFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), 'utf8');
 
 /** Runs the action's entry the way action.yml does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
-function runAction(workspace: string, inputs: Record<string, string>, extra: Record<string, string> = {}) {
+function runAction(
+  workspace: string,
+  inputs: Record<string, string>,
+  extra: Record<string, string> = {},
+  entry = ENTRY,
+) {
   const output = path.join(workspace, '.github-output');
   const summary = path.join(workspace, '.github-summary');
   writeFileSync(output, '');
@@ -27,7 +32,7 @@ function runAction(workspace: string, inputs: Record<string, string>, extra: Rec
     ...extra,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const run = spawnSync(process.execPath, [ENTRY], { cwd: workspace, env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [entry], { cwd: workspace, env, encoding: 'utf8' });
   return { ...run, outputs: readFileSync(output, 'utf8'), summary: readFileSync(summary, 'utf8') };
 }
 
@@ -342,5 +347,41 @@ describe('GitHub Action', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/in 10 documents \(\d+ worker threads\)/);
     expect(run.outputs).toContain('errors=1\nwarnings=0\n');
+  });
+
+  it('checks a large XML BOM in its XML engine thread inside its single file, with the same results', () => {
+    // Above the size where libxml2 runs in a worker thread (src/xml/engine-thread.ts), one component type wrong.
+    const components = Array.from(
+      { length: 40_000 },
+      (_, i) =>
+        `    <component type="${i === 4321 ? 'gadget' : 'library'}" bom-ref="c-${i}"><name>lib-${i}</name><version>1.0.${i}</version></component>`,
+    );
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<bom xmlns="http://cyclonedx.org/schema/bom/1.6" version="1">\n  <components>\n${components.join('\n')}\n  </components>\n</bom>\n`;
+    expect(xml.length).toBeGreaterThan(4_000_000);
+    // The bundle does not carry libxml2-wasm: beside a node_modules that holds it, XML is checked; without one,
+    // each XML document fails with the same line on both paths.
+    const withEngine = path.join(tempDir('bomwright-action-xml-'), 'index.cjs');
+    copyFileSync(ENTRY, withEngine);
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(path.dirname(withEngine), 'node_modules'));
+    for (const entry of [withEngine, ENTRY]) {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, 'bom.xml'), xml);
+      const inThread = runAction(dir, { paths: 'bom.xml' }, { BOMWRIGHT_TEST_XML_WORKER: 'never' }, entry);
+      const inWorker = runAction(dir, { paths: 'bom.xml' }, {}, entry);
+      expect(inWorker.stdout).toBe(inThread.stdout);
+      expect(inWorker.outputs).toBe(inThread.outputs);
+      expect(inWorker.status).toBe(inThread.status);
+      if (entry === withEngine) {
+        expect(inWorker.status).toBe(1);
+        expect(inWorker.stdout).toMatch(
+          /^::error file=bom\.xml,line=4325,col=\d+,title=schema\/enum::\[facet 'enumeration'\] The value 'gadget' is not an element of the set/m,
+        );
+        expect(inWorker.outputs).toContain('errors=1\nwarnings=0\n');
+      } else {
+        expect(inWorker.stdout).toContain(
+          '::error file=bom.xml,title=bomwright::E_SCHEMA_MISSING: The XML engine (libxml2-wasm) cannot be loaded:',
+        );
+      }
+    }
   });
 });

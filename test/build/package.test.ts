@@ -92,7 +92,7 @@ describe('the published tarball', () => {
       /^LICENSE$/,
       /^dist\/THIRD-PARTY-NOTICES\.txt$/,
       /^bin\/bomwright\.cjs$/,
-      /^dist\/bundle\/(cli|fast|worker|emulator|service|libxml2)\.cjs$/,
+      /^dist\/bundle\/(cli|fast|worker|xml-worker|emulator|service|libxml2)\.cjs$/,
       /^dist\/bundle\/help\.txt$/,
       /^dist\/runtime\/fast-args\.cjs$/,
       /^schema\/(emulator-seed|profile)\.schema\.json$/,
@@ -117,6 +117,9 @@ describe('the published tarball', () => {
       'dist/bundle/worker.cjs',
       // The CLI's way to libxml2-wasm (CycloneDX XML), an ES module the vm-loaded bundles cannot import.
       'dist/bundle/libxml2.cjs',
+      // libxml2's thread for a large XML document: from the CLI's bundles, and from the library.
+      'dist/bundle/xml-worker.cjs',
+      'dist/xml/engine-worker.js',
       'dist/bundle/emulator.cjs',
       'dist/emulator/index.js',
       'schema/emulator-seed.schema.json',
