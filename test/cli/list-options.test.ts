@@ -35,29 +35,23 @@ describe('a list option before the operands', () => {
     expect(document.signature.excludes).toEqual(['dependencies']);
     expect(document.components.some((c) => c.signature !== undefined)).toBe(false);
 
-    const verified = await runCli([
-      'verify',
-      '--trust',
-      trust,
-      '--allow-excludes',
-      'dependencies',
-      file,
-      '--require-trusted',
-    ]);
-    expect(verified.stderr).toBe('');
-    expect(verified.stdout).toContain('valid, trusted');
-    expect(verified.code).toBe(0);
-    const validated = await runCli([
-      'validate',
-      '--trust',
-      trust,
-      '--allow-excludes',
-      'dependencies',
-      file,
-      '--require-trusted',
-    ]);
-    expect(validated.code).toBe(0);
-    expect(validated.stdout).toContain('1 document valid');
+    for (const [command, says] of [
+      ['verify', 'valid, trusted'],
+      ['validate', '1 document valid'],
+    ] as const) {
+      const run = await runCli([
+        command,
+        '--trust',
+        trust,
+        '--allow-excludes',
+        'dependencies',
+        file,
+        '--require-trusted',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain(says);
+      expect(run.code).toBe(0);
+    }
   });
 
   it('verify --allow-extensions before the document', async () => {
