@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { BomwrightError } from '../errors.js';
-import { createFormatsAjv } from '../service/shape-check.js';
+import { createFormatsAjv } from '../service/formats-ajv.js';
 import { COLLECTIONS, type Change, type CollectionName, type JsonRecord } from './store.js';
 
 const SCHEMA_URL = new URL('../../schema/emulator-seed.schema.json', import.meta.url);

@@ -1,41 +1,51 @@
 /**
  * Checks a request body against its shape (shapes.ts): the emulator refuses what does not fit, and the client
- * refuses to send it. One compiled validator per shape, shared by both.
+ * refuses to send it; and a response against its resource (resources.ts). The validators are precompiled at build
+ * time (src/build/service-validators.ts) and shared by both, so no run compiles a schema or loads ajv.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { DRAFT_07_REF } from '../validate/draft-07.js';
-import { EXACT_FORMATS } from '../validate/string-formats.js';
-import { RESOURCE_SCHEMAS, type ResourceName } from './resources.js';
-import { BODY_SHAPES } from './shapes.js';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject } from 'ajv';
+import { BomwrightError } from '../errors.js';
+import { requireBundle } from '../runtime/code-cache.js';
+import type { ResourceName } from './resources.js';
 
-type AddFormats = (ajv: Ajv) => Ajv;
-// ajv-formats is CommonJS with a default export; both import shapes are seen in practice.
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
+interface ValidateFunction {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+interface ServiceValidators {
+  shapes: Record<string, ValidateFunction | undefined>;
+  resources: Record<string, ValidateFunction | undefined>;
+}
 
-let ajv: Ajv | undefined;
-const validators = new Map<string, ValidateFunction>();
+const MODULE_FILE = fileURLToPath(new URL('../../generated/validators/service-shapes.cjs', import.meta.url));
+let loaded: ServiceValidators | undefined;
 
-/**
- * A draft-07 ajv (a `$ref` hides its siblings) with the standard formats (email, uri...), those ajv-formats checks
- * laxer than their RFCs (date-time, idn-email...) checked exactly, as the BOM validators check them.
- */
-export function createFormatsAjv(options: { allErrors?: boolean } = {}): Ajv {
-  const instance = new Ajv({ allErrors: options.allErrors ?? false, strict: false, ...DRAFT_07_REF });
-  addFormats(instance);
-  for (const [name, check] of Object.entries(EXACT_FORMATS)) instance.addFormat(name, check);
-  return instance;
+function validators(): ServiceValidators {
+  if (loaded === undefined) {
+    try {
+      loaded = requireBundle(MODULE_FILE) as ServiceValidators;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new BomwrightError(
+        'E_SCHEMA_MISSING',
+        `The precompiled service validators cannot be loaded; run "npm run build" (${reason})`,
+      );
+    }
+  }
+  return loaded;
+}
+
+/** The validator a table holds for `name`; a name without one is a programming error, not input. */
+function validatorOf(table: 'shapes' | 'resources', name: string): ValidateFunction {
+  const validate = validators()[table][name];
+  if (validate === undefined) throw new Error(`no precompiled validator for ${table.slice(0, -1)} ${name}`);
+  return validate;
 }
 
 /** The first problem of `body` against the named shape, or undefined when it fits. */
 export function shapeProblem(shape: string, body: unknown): ErrorObject | undefined {
-  let validate = validators.get(shape);
-  if (validate === undefined) {
-    ajv ??= createFormatsAjv();
-    validate = ajv.compile(BODY_SHAPES[shape]!.schema);
-    validators.set(shape, validate);
-  }
+  const validate = validatorOf('shapes', shape);
   return validate(body) ? undefined : firstError(validate);
 }
 
@@ -44,19 +54,12 @@ function firstError(validate: ValidateFunction): ErrorObject {
   return validate.errors![0]!;
 }
 
-const resourceValidators = new Map<string, ValidateFunction>();
-
 /**
  * What is wrong with `value` as the named resource (resources.ts), as one short line naming where; undefined when
  * it fits.
  */
 export function resourceProblem(resource: ResourceName, value: unknown): string | undefined {
-  let validate = resourceValidators.get(resource);
-  if (validate === undefined) {
-    ajv ??= createFormatsAjv();
-    validate = ajv.compile(RESOURCE_SCHEMAS[resource]);
-    resourceValidators.set(resource, validate);
-  }
+  const validate = validatorOf('resources', resource);
   if (validate(value)) return undefined;
   const error = firstError(validate);
   const where = error.instancePath === '' ? 'the body' : error.instancePath;

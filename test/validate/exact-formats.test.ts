@@ -9,7 +9,7 @@ import { parseJsonText } from '../../src/json/parse.js';
 import { versionRule } from '../../src/validate/version-rule.js';
 import { isDateTime, isFullDate, isFullTime } from '../../src/validate/rfc3339.js';
 import { isIdnEmail, isIri, isIriReference } from '../../src/validate/iri.js';
-import { createFormatsAjv } from '../../src/service/shape-check.js';
+import { createFormatsAjv } from '../../src/service/formats-ajv.js';
 import { minimalBom } from '../helpers.js';
 import path from 'node:path';
 
