@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { loadFastGlob } from './fast-glob.js';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
+import { BUILTIN_PROFILE_NAMES } from './builtin-profiles.js';
 
 export const STDIN = '-';
 
@@ -41,7 +42,7 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
       add(absolute, true);
     } else {
       if (!loadFastGlob().isDynamicPattern(operand)) {
-        throw new BomwrightError('E_NOT_FOUND', `No such file or directory: ${operand}`);
+        throw new BomwrightError('E_NOT_FOUND', `No such file or directory: ${operand}${profileHint(operand)}`);
       }
       const files = await glob([operand], cwd);
       if (files.length === 0) throw new BomwrightError('E_NO_MATCH', `Pattern matched no files: ${operand}`);
@@ -49,6 +50,13 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
     }
   }
   return inputs;
+}
+
+/** `validate cisa-2025` (or `--profile ntia-2021 cisa-2025`) meant a profile: each --profile takes one name. */
+function profileHint(operand: string): string {
+  return (BUILTIN_PROFILE_NAMES as readonly string[]).includes(operand)
+    ? `; ${operand} is a built-in compliance profile: give it with --profile ${operand}`
+    : '';
 }
 
 async function glob(patterns: string[], cwd: string): Promise<string[]> {

@@ -67,7 +67,15 @@ describe('a list option before the operands', () => {
     expect(report.documents.map((d) => d.path)).toEqual([path.relative(ROOT, VALID)]);
     const two = await runCli(['validate', VALID, '--profile', 'ntia-2021', 'cra']);
     expect(two.code).toBe(2);
-    expect(two.stderr).toBe('bomwright: E_NOT_FOUND: No such file or directory: cra\n');
+    expect(two.stderr).toBe(
+      'bomwright: E_NOT_FOUND: No such file or directory: cra; cra is a built-in compliance profile: give it with --profile cra\n',
+    );
+    // A missing operand that is not a profile's name gets no such hint, nor does a near miss of one.
+    for (const operand of ['cra.json', 'bsi-2.2']) {
+      const other = await runCli(['validate', VALID, operand]);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toBe(`bomwright: E_NOT_FOUND: No such file or directory: ${operand}\n`);
+    }
   });
 
   it('explain --profile FILE before the rule it explains', async () => {
