@@ -94,6 +94,18 @@ describe('precompiled service validators', () => {
     },
   );
 
+  it('the ajv they are compiled with stops at the first error, and writes code only when asked', () => {
+    const schema = { type: 'object', required: ['a', 'b'] };
+    const first = createFormatsAjv().compile(schema);
+    expect(first({})).toBe(false);
+    expect(first.errors).toHaveLength(1);
+    const every = createFormatsAjv({ allErrors: true }).compile(schema);
+    expect(every({})).toBe(false);
+    expect(every.errors).toHaveLength(2);
+    expect(createFormatsAjv().compile(schema).source).toBeUndefined();
+    expect(createFormatsAjv({ code: { source: true } }).compile(schema).source).toBeDefined();
+  });
+
   it('a name without a precompiled validator is a programming error, named', () => {
     expect(() => shapeProblem('noSuchShape', {})).toThrow('no precompiled validator for shape noSuchShape');
     expect(() => resourceProblem('noSuchResource' as ResourceName, {})).toThrow(
