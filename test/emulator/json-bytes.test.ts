@@ -49,7 +49,6 @@ const VALUES: unknown[] = [
   {},
   [1, 'two', null, true],
   [undefined, () => 1, Symbol('s')],
-  // eslint-disable-next-line no-sparse-arrays
   [1, , 3],
   { a: undefined, b: () => 1, c: Symbol('s'), d: 1 },
   { only: undefined },
