@@ -54,6 +54,8 @@ export interface EmulatorOptions {
   latencyMs?: number | readonly [number, number];
   /** One line per request (method, path, status, time, request-id) and any internal error. */
   log?: (line: string) => void;
+  /** False leaves the line per request out of `log` (state messages and internal errors still go there). */
+  logRequests?: boolean;
   /** Polls of a clone operation that answer "running" before it completes. Default 1. */
   clonePolls?: number;
   /**
@@ -473,6 +475,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       log: options.log,
+      logRequests: options.logRequests,
       tls: tls === undefined ? undefined : { cert: tls.cert, key: tls.key },
       odataNamespace: options.odataNamespace,
     },

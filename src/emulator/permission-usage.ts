@@ -45,18 +45,43 @@ function callerKey(caller: Caller): string {
   return caller.kind === 'user' ? `user ${caller.id}` : `app ${caller.appId}`;
 }
 
+interface CallerEntry {
+  readonly caller: Caller;
+  readonly needs: Map<string, PermissionNeed>;
+  /** The needs noted, by operation: a call like one before is found without building its key. */
+  readonly byOperation: Map<string, PermissionNeed[]>;
+}
+
 export class PermissionUsageLog {
-  private readonly callers = new Map<string, { caller: Caller; needs: Map<string, PermissionNeed> }>();
+  private readonly callers = new Map<string, CallerEntry>();
+  /** Entries by caller object: the server passes the same object for every call of a token. */
+  private byCaller = new WeakMap<Caller, CallerEntry>();
 
   note(caller: Caller, need: PermissionNeed): void {
-    const key = callerKey(caller);
-    let entry = this.callers.get(key);
+    let entry = this.byCaller.get(caller);
     if (entry === undefined) {
-      if (this.callers.size >= MAX_CALLERS) return;
-      this.callers.set(key, (entry = { caller, needs: new Map() }));
+      const key = callerKey(caller);
+      entry = this.callers.get(key);
+      if (entry === undefined) {
+        if (this.callers.size >= MAX_CALLERS) return;
+        this.callers.set(key, (entry = { caller, needs: new Map(), byOperation: new Map() }));
+      }
+      this.byCaller.set(caller, entry);
     }
+    let noted = entry.byOperation.get(need.operation);
+    if (noted === undefined) entry.byOperation.set(need.operation, (noted = []));
+    else
+      for (const before of noted)
+        if (
+          before.kind === need.kind &&
+          (before.alternatives === need.alternatives || joined(before.alternatives) === joined(need.alternatives))
+        )
+          return;
     const needKey = `${need.kind} ${need.operation} ${joined(need.alternatives)}`;
-    if (!entry.needs.has(needKey)) entry.needs.set(needKey, need);
+    if (!entry.needs.has(needKey)) {
+      entry.needs.set(needKey, need);
+      noted.push(need);
+    }
   }
 
   report(): PermissionUsage[] {
@@ -75,6 +100,7 @@ export class PermissionUsageLog {
 
   clear(): void {
     this.callers.clear();
+    this.byCaller = new WeakMap();
   }
 }
 

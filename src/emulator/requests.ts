@@ -4,6 +4,7 @@
  * first; a body is kept up to a size and marked when cut. Headers are never kept, so neither is a token: the caller
  * is named by the user or application the token spoke for.
  */
+import { constantJson, jsonBytes } from './json-bytes.js';
 
 /** Who made a request, as its token said (absent when it had no valid token). */
 export type Caller =
@@ -75,10 +76,13 @@ export function keptBody(
   }
 }
 
+/** The query of most requests: one object without a prototype, frozen, shared by their entries. */
+const NO_QUERY = constantJson(Object.create(null) as Record<string, string>);
+
 /** `a=1&b=x%20y` as an object; an undecodable part is kept as sent. Built without a prototype. */
-export function queryObject(rawQuery: string): Record<string, string> {
+export function queryObject(rawQuery: string): Readonly<Record<string, string>> {
+  if (rawQuery === '') return NO_QUERY;
   const query = Object.create(null) as Record<string, string>;
-  if (rawQuery === '') return query;
   for (const part of rawQuery.split('&')) {
     if (part === '') continue;
     const equals = part.indexOf('=');
@@ -104,7 +108,7 @@ export class RequestJournal {
 
   record(request: Omit<RecordedRequest, 'seq'>): void {
     const entry = { seq: ++this.seq, ...request };
-    const size = Buffer.byteLength(JSON.stringify(entry));
+    const size = jsonBytes(entry)!;
     this.entries.push({ request: entry, bytes: size });
     this.bytes += size;
     while (this.entries.length - this.head > this.limits.maxRequests || this.bytes > this.limits.maxBytes) {

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ErrorObject } from 'ajv';
-import { matchRoute } from '../service/paths.js';
+import { matchRoute, type RouteMatch } from '../service/paths.js';
 import { BODY_SHAPES } from '../service/shapes.js';
 import { shapeProblem } from '../service/shape-check.js';
 import type { Operation } from '../service/operations.js';
@@ -21,6 +21,7 @@ import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.
 import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
 import { renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
 import { keptBody, queryObject, type Caller, type RecordedRequest } from './requests.js';
+import { constantJson } from './json-bytes.js';
 import { Transaction, type Change, type Store } from './store.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -29,6 +30,9 @@ const CLIENT_REQUEST_ID = /^[\w.:{}-]{1,128}$/;
 const DIAGNOSTIC = JSON.stringify({
   ServerInfo: { DataCenter: 'Local', Slice: 'E', Ring: '0', ScaleUnit: '000', RoleInstance: 'bomwright-emulator' },
 });
+/** Routes kept by the route cache, and the longest path it keeps one for. */
+const MAX_CACHED_ROUTES = 1_024;
+const MAX_CACHED_PATH = 512;
 const JSON_TYPE =
   'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
 
@@ -50,6 +54,8 @@ export interface ServerOptions {
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
   readonly log?: (line: string) => void;
+  /** False: no line per request in `log` (internal errors still go there). */
+  readonly logRequests?: boolean;
   /** Serve HTTPS with this certificate and key (PEM). */
   readonly tls?: { readonly cert: string; readonly key: string };
   /** The namespace of type names on the wire (default the spec's, vendor.graph). */
@@ -170,6 +176,33 @@ function isoNow(): string {
   return isoText;
 }
 
+/** A clock reading as ISO 8601, through the same once-per-millisecond text (an invalid date throws, as always). */
+function isoOf(date: Date): string {
+  const ms = date.getTime();
+  if (ms !== isoMs) {
+    const text = date.toISOString();
+    isoMs = ms;
+    isoText = text;
+  }
+  return isoText;
+}
+
+/** One caller per principal (principals of verified tokens are kept and reused), frozen and counted once. */
+const callers = new WeakMap<Principal, Caller>();
+
+function callerOf(principal: Principal): Caller {
+  let caller = callers.get(principal);
+  if (caller === undefined) {
+    caller = constantJson<Caller>(
+      principal.kind === 'user'
+        ? { kind: 'user', id: principal.userId, userPrincipalName: principal.userPrincipalName }
+        : { kind: 'app', appId: principal.appId },
+    );
+    callers.set(principal, caller);
+  }
+  return caller;
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -227,11 +260,40 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
   };
   const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
   const namespace = options.odataNamespace ?? SPEC_NAMESPACE;
+  const requestLog = options.logRequests === false ? undefined : options.log;
+  const lastBearer: LastBearer = { header: undefined, token: '' };
   let inFlight = 0;
   let idle: (() => void) | undefined;
 
+  // Routes by method and path as sent: clients call the same few paths again and again, and matching one against
+  // the table costs more than a lookup. Bounded, and emptied when full.
+  const routes = new Map<string, { readonly path: string; readonly route: RouteMatch }>();
+  const routeOf = (method: string, rawPath: string): { readonly path: string; readonly route: RouteMatch } => {
+    const key = rawPath.length <= MAX_CACHED_PATH ? `${method} ${rawPath}` : undefined;
+    const known = key === undefined ? undefined : routes.get(key);
+    if (known !== undefined) return known;
+    const version = /^\/([^/]+)(\/.*)?$/.exec(rawPath);
+    if (version === null || version[1] !== 'v1.0')
+      throw new ServiceFault(
+        400,
+        'BadRequest',
+        `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`,
+      );
+    const path = specPath(version[2] ?? '/', namespace);
+    const route = matchRoute(method, path);
+    // Shared by every request to the path from now on: nothing may change its parameters.
+    if (route.kind === 'matched') Object.freeze(route.params);
+    const found = { path, route };
+    if (key !== undefined) {
+      if (routes.size >= MAX_CACHED_ROUTES) routes.clear();
+      routes.set(key, found);
+    }
+    return found;
+  };
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const started = process.hrtime.bigint();
+    // performance.now(): a double, where a bigint difference costs a runtime call per request.
+    const started = performance.now();
     // Durable before visible: the newest not-yet-durable change this request's answer was computed from.
     let dependsOn = 0;
     /** Runs a synchronous step that reads the store, noting what it read. */
@@ -314,34 +376,41 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     const record = (status: number): void => {
       if (recorded || core.record === undefined || admin) return;
       recorded = true;
-      core.record({
-        method,
-        path: rawPath,
-        query: queryObject(rawQuery),
-        ...keptBody(bodyBytes, core.maxBodyBytesKept ?? 16 * 1024),
-        status,
-        time: arrived,
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-        ...(caller === undefined ? {} : { caller }),
-        ...(operationName === undefined ? {} : { operation: operationName }),
-        ...(faulted === undefined ? {} : { fault: faulted }),
-      });
+      // Built in the journal's order with few spreads: most entries share a shape, and the journal counts them cheaply.
+      const query = queryObject(rawQuery);
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      const entry: { -readonly [K in keyof Omit<RecordedRequest, 'seq'>]: RecordedRequest[K] } =
+        bodyBytes === undefined || bodyBytes.length === 0
+          ? { method, path: rawPath, query, status, time: arrived, durationMs }
+          : {
+              method,
+              path: rawPath,
+              query,
+              ...keptBody(bodyBytes, core.maxBodyBytesKept ?? 16 * 1024),
+              status,
+              time: arrived,
+              durationMs,
+            };
+      if (caller !== undefined) entry.caller = caller;
+      if (operationName !== undefined) entry.operation = operationName;
+      if (faulted !== undefined) entry.fault = faulted;
+      core.record(entry);
     };
     // One listener per request: 'close' follows 'finish' for an answer sent whole, and comes alone for one that was
     // not (a reset or a cut body from fault rules, or the client went away).
-    response.once('close', () => {
+    response.on('close', () => {
       if (response.writableFinished) {
         record(response.statusCode);
-        if (options.log !== undefined) {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          options.log(
+        if (requestLog !== undefined) {
+          const ms = performance.now() - started;
+          requestLog(
             `${method} ${rawPath.slice(0, 300)} ${response.statusCode} ${ms.toFixed(1)}ms request-id=${requestId}`,
           );
         }
         return;
       }
       record(response.headersSent ? response.statusCode : 0);
-      options.log?.(
+      requestLog?.(
         `${method} ${rawPath.slice(0, 300)} ${faulted === undefined ? 'closed' : `fault ${faulted}`} request-id=${requestId}`,
       );
     });
@@ -363,15 +432,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         send(result);
         return;
       }
-      const version = /^\/([^/]+)(\/.*)?$/.exec(rawPath);
-      if (version === null || version[1] !== 'v1.0')
-        throw new ServiceFault(
-          400,
-          'BadRequest',
-          `Invalid version: '${(version?.[1] ?? '').slice(0, 40)}'. The emulator serves v1.0.`,
-        );
-      const path = specPath(version[2] ?? '/', namespace);
-      const route = matchRoute(method, path);
+      const { path, route } = routeOf(method, rawPath);
       if (route.kind === 'none') {
         const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
         throw new ServiceFault(
@@ -392,12 +453,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (route.kind === 'badParameter') throw badRequest(`Path parameter ${route.name} ${route.reason}.`);
       operationName = route.operation.name;
 
-      const authenticated = authenticate(core, request);
+      const authenticated = authenticate(core, request, lastBearer);
       const principal = authenticated instanceof Promise ? await authenticated : authenticated;
-      caller =
-        principal.kind === 'user'
-          ? { kind: 'user', id: principal.userId, userPrincipalName: principal.userPrincipalName }
-          : { kind: 'app', appId: principal.appId };
+      caller = callerOf(principal);
       if (core.noteCall !== undefined) {
         const need = observe(() => permissionNeeded(route.operation, route.params, principal, core.store));
         core.noteCall(caller, need);
@@ -482,7 +540,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           store: core.store,
           settings: core.settings,
           baseUrl: requestBaseUrl(request),
-          now: now.toISOString(),
+          now: isoOf(now),
           newId: randomUUID,
           links: core.links,
         }),
@@ -511,6 +569,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         );
         fail(new ServiceFault(500, 'generalException', 'An internal error occurred in the emulator.'));
       }
+    } finally {
+      // In flight until its handler has answered (or failed).
+      if (--inFlight === 0) idle?.();
     }
   }
 
@@ -521,11 +582,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     connectionsCheckingInterval: Math.max(50, Math.min(options.requestTimeoutMs / 4, 2_000)),
   };
   const listener = (request: IncomingMessage, response: ServerResponse) => {
-    // In flight until its handler has answered (or failed): no listener per request on the hot path.
+    // Counted down by handle itself: no listener or promise chain per request on the hot path.
     inFlight++;
-    void handle(request, response).finally(() => {
-      if (--inFlight === 0) idle?.();
-    });
+    void handle(request, response);
   };
   const server: Server =
     options.tls === undefined
@@ -585,27 +644,39 @@ function refusal(error: unknown, core: EmulatorCore): unknown {
     : error;
 }
 
+/** The last well-formed Authorization header and its token: a client sends the same one on every request. */
+interface LastBearer {
+  header: string | undefined;
+  token: string;
+}
+
 /** The caller, at once when its token was verified before (no promise on the hot path), else once verified. */
-function authenticate(core: EmulatorCore, request: IncomingMessage): Principal | Promise<Principal> {
+function authenticate(core: EmulatorCore, request: IncomingMessage, last: LastBearer): Principal | Promise<Principal> {
   const header = request.headers.authorization;
-  if (header === undefined || header.trim() === '')
-    throw new ServiceFault(401, 'InvalidAuthenticationToken', 'Access token is empty.', challenge(core));
-  // A split, not a regular expression over a token of a kilobyte or more.
-  const space = header.indexOf(' ');
-  const token = space === -1 ? '' : header.slice(space + 1).trim();
-  if (
-    space === -1 ||
-    header.slice(0, space).toLowerCase() !== 'bearer' ||
-    token === '' ||
-    token.includes(' ') ||
-    token.includes('\t')
-  )
-    throw new ServiceFault(
-      401,
-      'InvalidAuthenticationToken',
-      'The Authorization header must be "Bearer <access token>".',
-      challenge(core),
-    );
+  let token: string;
+  if (header !== undefined && header === last.header) token = last.token;
+  else {
+    if (header === undefined || header.trim() === '')
+      throw new ServiceFault(401, 'InvalidAuthenticationToken', 'Access token is empty.', challenge(core));
+    // A split, not a regular expression over a token of a kilobyte or more.
+    const space = header.indexOf(' ');
+    token = space === -1 ? '' : header.slice(space + 1).trim();
+    if (
+      space === -1 ||
+      header.slice(0, space).toLowerCase() !== 'bearer' ||
+      token === '' ||
+      token.includes(' ') ||
+      token.includes('\t')
+    )
+      throw new ServiceFault(
+        401,
+        'InvalidAuthenticationToken',
+        'The Authorization header must be "Bearer <access token>".',
+        challenge(core),
+      );
+    last.header = header;
+    last.token = token;
+  }
   let result: Principal | Promise<Principal>;
   try {
     result = core.authenticate(token);

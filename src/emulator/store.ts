@@ -212,25 +212,26 @@ export class Store {
  * `changes()` is committed, so a handler that fails half-way changes nothing.
  */
 export class Transaction {
-  private readonly pending = new Map<string, Change>();
+  /** Made on the first change: most requests only read. */
+  private pending: Map<string, Change> | undefined;
 
   constructor(readonly store: Store) {}
 
   get(collection: CollectionName, id: string): JsonRecord | undefined {
-    const change = this.pending.get(`${collection}\u0000${id}`);
+    const change = this.pending?.get(`${collection}\u0000${id}`);
     if (change !== undefined) return change[2] ?? undefined;
     return this.store.get(collection, id);
   }
 
   put(collection: CollectionName, id: string, value: JsonRecord): void {
-    this.pending.set(`${collection}\u0000${id}`, [collection, id, value]);
+    (this.pending ??= new Map()).set(`${collection}\u0000${id}`, [collection, id, value]);
   }
 
   remove(collection: CollectionName, id: string): void {
-    this.pending.set(`${collection}\u0000${id}`, [collection, id, null]);
+    (this.pending ??= new Map()).set(`${collection}\u0000${id}`, [collection, id, null]);
   }
 
   changes(): Change[] {
-    return [...this.pending.values()];
+    return this.pending === undefined ? [] : [...this.pending.values()];
   }
 }

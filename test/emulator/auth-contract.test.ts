@@ -249,6 +249,7 @@ describe('what the transport makes of the token check’s failures', () => {
   async function serve(
     authenticate: EmulatorCore['authenticate'],
     commit = vi.fn((_changes: readonly Change[]) => Promise.resolve()),
+    logRequests?: boolean,
   ) {
     const { store, keys } = await openState(undefined, undefined);
     running = await startServer(
@@ -265,7 +266,14 @@ describe('what the transport makes of the token check’s failures', () => {
         admin: () => Promise.resolve(undefined),
         now: () => new Date(),
       },
-      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, requestTimeoutMs: 5_000, log: (line) => logged.push(line) },
+      {
+        host: '127.0.0.1',
+        port: 0,
+        maxBodyBytes: 4096,
+        requestTimeoutMs: 5_000,
+        log: (line) => logged.push(line),
+        ...(logRequests === undefined ? {} : { logRequests }),
+      },
     );
     return { url: running.url, commit };
   }
@@ -306,6 +314,37 @@ describe('what the transport makes of the token check’s failures', () => {
     expect(longReply.status).toBe(500);
     expect(logged).toContain(
       `internal error on GET ${`/v1.0${long}`.slice(0, 200)} request-id=${longReply.headers.get('request-id')!}: store exploded`,
+    );
+  });
+
+  it('with logRequests false, logs internal errors but no line per request', async () => {
+    logged.length = 0;
+    let fail = false;
+    const { url } = await serve(
+      () => {
+        if (fail) throw new Error('store exploded');
+        return adele;
+      },
+      undefined,
+      false,
+    );
+    expect((await get(url)).status).toBe(200);
+    fail = true;
+    const reply = await get(url);
+    expect(reply.status).toBe(500);
+    expect(logged).toEqual([
+      `internal error on GET /v1.0${METHODS} request-id=${reply.headers.get('request-id')!}: store exploded`,
+    ]);
+    await running!.close();
+    running = undefined;
+    logged.length = 0;
+    const logging = await serve(() => adele, undefined, true);
+    const ok = await get(logging.url);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(
+      new RegExp(
+        `^GET /v1\\.0${METHODS.replaceAll('/', '\\/')} 200 \\d+\\.\\dms request-id=${ok.headers.get('request-id')!}$`,
+      ),
     );
   });
 

@@ -144,6 +144,24 @@ describe('the Authorization header', () => {
       expect(reply.body.error.code).toBe('InvalidAuthenticationToken');
     }
   });
+
+  it('checks every header afresh between requests that repeat a good one', async () => {
+    const token = await api.token();
+    const good = { token: null, headers: { Authorization: `Bearer ${token}` } };
+    const refusals: [Record<string, string>, string][] = [
+      [{}, 'Access token is empty.'],
+      [{ Authorization: '' }, 'Access token is empty.'],
+      [{ Authorization: `Basic ${token}` }, 'The Authorization header must be "Bearer <access token>".'],
+      [{ Authorization: `Bearer ${token}\tx` }, 'The Authorization header must be "Bearer <access token>".'],
+      [{ Authorization: `Bearer ${token}x` }, 'Access token validation failure: invalid signature.'],
+    ];
+    for (const [headers, message] of refusals) {
+      expect((await api.call('GET', '/me/authentication/methods', good)).status).toBe(200);
+      const reply = await api.call('GET', '/me/authentication/methods', { token: null, headers });
+      expect(reply.status).toBe(401);
+      expect(reply.body.error.message).toBe(message);
+    }
+  });
 });
 
 describe('slow clients', () => {

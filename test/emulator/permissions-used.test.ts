@@ -32,6 +32,40 @@ describe('leastPrivileged', () => {
     expect(log.report()).toEqual([]);
   });
 
+  it('keeps a need once however it arrives: the same caller object or an equal one, the same list or an equal one', () => {
+    const log = new PermissionUsageLog();
+    const caller = { kind: 'user', id: 'u', userPrincipalName: 'adele@contoso.example' } as const;
+    const list = ['Mail.Read', 'Mail.ReadWrite'];
+    log.note(caller, { operation: 'listMessages', kind: 'delegated', alternatives: list });
+    log.note(caller, { operation: 'listMessages', kind: 'delegated', alternatives: [...list] });
+    log.note({ ...caller }, { operation: 'listMessages', kind: 'delegated', alternatives: list });
+    // Another list for the same operation (another form of it) is another need.
+    log.note(caller, { operation: 'listMessages', kind: 'delegated', alternatives: ['Mail.ReadBasic'] });
+    log.note({ ...caller }, { operation: 'getMessage', kind: 'delegated', alternatives: list });
+    expect(log.report()).toEqual([
+      {
+        caller,
+        kind: 'delegated',
+        permissions: ['Mail.Read', 'Mail.ReadBasic'],
+        directoryRoles: [],
+        operations: ['getMessage', 'listMessages'],
+        unsupported: [],
+      },
+    ]);
+    log.clear();
+    log.note(caller, { operation: 'listMessages', kind: 'delegated', alternatives: [] });
+    expect(log.report()).toEqual([
+      {
+        caller,
+        kind: 'delegated',
+        permissions: [],
+        directoryRoles: [],
+        operations: ['listMessages'],
+        unsupported: ['listMessages'],
+      },
+    ]);
+  });
+
   it('writes one line per caller', () => {
     expect(permissionLines([])).toEqual(['permissions: no calls reached an operation with a valid token']);
     expect(

@@ -146,6 +146,37 @@ describe('its bounds', () => {
     expect(under.size()).toEqual({ requests: 1, bytes: size });
   });
 
+  it('counts an entry as the UTF-8 bytes of its JSON, whatever its body, query and caller hold', () => {
+    const bodies: unknown[] = [
+      { subject: 'plain' },
+      { subject: 'quote " backslash \\ newline \n tab \t nul \u0000' },
+      { subject: 'é € 漢 😀', lone: '\ud800', n: [1e21, -0, 5e-324, 0.1] },
+      [[[{ deep: [null, true, false] }]]],
+      'text that is not JSON: ü',
+    ];
+    const caller = { kind: 'user', id: 'ü-id', userPrincipalName: 'ädele@contoso.example' } as const;
+    for (const body of bodies) {
+      const entry = {
+        method: 'POST',
+        path: '/v1.0/me/messages/ä',
+        query: { $select: 'subject', ключ: '"€"' },
+        body,
+        status: 201,
+        time: '2026-01-01T00:00:00.000Z',
+        durationMs: 12.34,
+        caller,
+        operation: 'createMessage',
+      };
+      const size = Buffer.byteLength(JSON.stringify({ seq: 1, ...entry }));
+      const fits = new RequestJournal({ maxRequests: 10, maxBytes: size, maxBodyBytes: 100 });
+      fits.record(entry);
+      expect(fits.size()).toEqual({ requests: 1, bytes: size });
+      const over = new RequestJournal({ maxRequests: 10, maxBytes: size - 1, maxBodyBytes: 100 });
+      over.record(entry);
+      expect(over.size()).toEqual({ requests: 0, bytes: 0 });
+    }
+  });
+
   it('keeps a body up to maxBodyBytes whole; a longer one as its first bytes of text, with its full length', () => {
     expect(keptBody(Buffer.from('{"a":1}'), 7)).toEqual({ body: { a: 1 } });
     expect(keptBody(Buffer.from('{"a":1}'), 6)).toEqual({ body: '{"a":1', bodyTruncatedFrom: 7 });
@@ -158,6 +189,51 @@ describe('its bounds', () => {
     expect({ ...query }).toEqual({ a: '1', b: 'x y', c: '%E0%A4', ['__proto__']: 'p', flag: '', d: 'a b' });
     expect(Object.getPrototypeOf(query)).toBeNull();
     expect(queryObject('')).toEqual({});
+  });
+
+  it('over HTTP, keeps after every request the newest entries whose JSON fits maxBytes, whatever they hold', async () => {
+    const maxBytes = 1_500;
+    const emulator = await startEmulator({ requestJournal: { maxBytes } });
+    try {
+      const token = await emulator.token();
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+      const calls: (() => Promise<Response>)[] = [
+        () => fetch(`${emulator.url}/v1.0/me/authentication/phoneMethods`, { headers }),
+        () =>
+          fetch(`${emulator.url}/v1.0/me/mailFolders/inbox/messages`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ subject: 'é € 漢 😀 "quoted" \\ \n\t\u0001' }),
+          }),
+        () => fetch(`${emulator.url}/v1.0/me/authentication/phoneMethods?%24top=2&x=%E2%82%AC%22`, { headers }),
+        () =>
+          fetch(`${emulator.url}/v1.0/me/mailFolders/inbox/messages`, {
+            method: 'POST',
+            headers,
+            body: '{"subject": "not JSON \u00e9',
+          }),
+        () => fetch(`${emulator.url}/v1.0/users/%C3%A4%22/authentication/phoneMethods`, { headers }),
+      ];
+      const sizes = new Map<number, number>();
+      for (let i = 0; i < 25; i++) {
+        await (await calls[i % calls.length]!()).arrayBuffer();
+        const kept = emulator.requests();
+        const newest = kept.at(-1)!;
+        sizes.set(newest.seq, Buffer.byteLength(JSON.stringify(newest)));
+        // The longest run of newest entries whose sizes add up to maxBytes at most.
+        const expected: number[] = [];
+        let total = 0;
+        for (const seq of [...sizes.keys()].reverse()) {
+          total += sizes.get(seq)!;
+          if (total > maxBytes) break;
+          expected.unshift(seq);
+        }
+        expect(kept.map((r) => r.seq)).toEqual(expected);
+      }
+      expect(emulator.requests().length).toBeLessThan(25);
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('applies the requestJournal option over HTTP, cutting a long body', async () => {

@@ -142,6 +142,49 @@ describe('routing refusals', () => {
   });
 });
 
+describe('routes seen before', () => {
+  const phoneMethods = (user: string) => `/users/${user}/authentication/phoneMethods`;
+  const contextOf = async (path: string): Promise<string> => {
+    const reply = await api.call('GET', path);
+    expect(reply.status, path).toBe(200);
+    return reply.body['@odata.context'] as string;
+  };
+
+  it('answers a path the same every time, whatever other paths and methods came between', async () => {
+    const { adele, megan } = SEED_IDS.users;
+    const first = await contextOf(phoneMethods(megan));
+    expect(first).toContain(`users('${megan}')`);
+    // The same template with another parameter: nothing of the first match is reused.
+    expect(await contextOf(phoneMethods(adele))).toContain(`users('${adele}')`);
+    expect((await api.call('POST', phoneMethods(megan), { body: {} })).status).toBe(405);
+    expect(await contextOf(phoneMethods(megan))).toBe(first);
+    for (let round = 0; round < 2; round++) {
+      expect((await api.call('GET', '/users/%E0%A4%A/authentication/methods')).body.error.message).toBe(
+        'Path parameter user is not valid percent-encoding.',
+      );
+      expect((await api.call('GET', `/users/${'a'.repeat(1025)}/authentication/methods`)).status).toBe(400);
+      expect((await api.call('GET', `/users/${'b'.repeat(1024)}/authentication/methods`)).status).toBe(404);
+      expect((await api.call('GET', `${api.emulator.url}/beta/me`)).body.error.message).toBe(
+        "Invalid version: 'beta'. The emulator serves v1.0.",
+      );
+    }
+  });
+
+  it('still answers every path right after more distinct paths than it keeps', async () => {
+    const { megan } = SEED_IDS.users;
+    const before = await contextOf(phoneMethods(megan));
+    for (let batch = 0; batch < 22; batch++)
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const reply = await api.call('GET', phoneMethods(`nobody-${batch}-${i}`));
+          expect(reply.status).toBe(404);
+        }),
+      );
+    expect(await contextOf(phoneMethods(megan))).toBe(before);
+    expect((await api.call('GET', phoneMethods('nobody-0-0'))).status).toBe(404);
+  });
+});
+
 describe('query options', () => {
   it('refuses an option the operation does not take, listing those it does', async () => {
     expectFault(

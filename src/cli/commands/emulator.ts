@@ -113,6 +113,8 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     odataNamespace: options.odataNamespace,
     log: (line) =>
       line.startsWith('state:') || line.startsWith('internal error') ? context.stderr(`${line}\n`) : log?.(line),
+    // --quiet: no request line is built only to be dropped.
+    logRequests: !options.quiet,
   });
   context.stdout(`listening on ${running.url}\n`);
   if (running.caPath !== undefined)
