@@ -59,9 +59,9 @@ function withOwnKeysForIn<T>(compile: () => T): T {
   }
 }
 
-export function createAjv(): Ajv {
+export function createAjv({ allErrors = true }: { allErrors?: boolean } = {}): Ajv {
   const ajv = new Ajv({
-    allErrors: true,
+    allErrors,
     strict: false,
     ownProperties: true,
     messages: false,
