@@ -59,9 +59,9 @@ function withOwnKeysForIn<T>(compile: () => T): T {
   }
 }
 
-export function createAjv({ allErrors = true }: { allErrors?: boolean } = {}): Ajv {
+export function createAjv(): Ajv {
   const ajv = new Ajv({
-    allErrors,
+    allErrors: true,
     strict: false,
     ownProperties: true,
     messages: false,
