@@ -11,6 +11,8 @@ import { SPEC_FORMATS } from '../../src/formats/formats.js';
 import { routeDocument } from '../../src/formats/route.js';
 import { loadValidator } from '../../src/validate/schema.js';
 import { ROOT, SAMPLES } from '../helpers.js';
+// @ts-expect-error: the benchmarks' generator is plain JavaScript without types
+import { generateBom } from '../../bench/generate.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -214,6 +216,13 @@ describe('the built validators', () => {
       const format = routeDocument(value).format;
       return format === undefined ? [] : [{ file, value, format }];
     });
+  // The benchmarks' documents (case F's shape) in every version that has their members, mutated at the first and
+  // the last component among others.
+  for (const specVersion of ['1.3', '1.4', '1.5', '1.6', '1.7']) {
+    const value = (generateBom as (n: number, o: object) => unknown)(30, { rich: true, specVersion });
+    const format = routeDocument(value).format!;
+    samples.push({ file: `valid-generated-${specVersion}.json`, value, format });
+  }
 
   it.each(SPEC_FORMATS.map((f) => [f.id, f] as const))(
     'report exactly what ajv reports for %s, on every sample and on mutations of the valid ones',
