@@ -90,6 +90,36 @@ describe('findDuplicatePair', () => {
     expect(findDuplicatePair([...items, { ...items[49_999] }])).toEqual([49_999, 50_000]);
   });
 
+  it('tells objects apart by their whole bom-ref, and by nothing else when they share one', () => {
+    const prefix = 'pkg:maven/org.example.some.long.group/artifact-name@'.padEnd(60, 'x');
+    const items = ['1.0.0', '1.0.1', '2.0.0'].map((v) => ({ 'bom-ref': `${prefix}${v}`, name: 'same' }));
+    expect(pairAndWork(items)).toEqual([null, 0]);
+    // The same bom-ref on objects that differ elsewhere: a collision, settled by canonical form.
+    expect(
+      pairAndWork([
+        { 'bom-ref': 'a', name: 'x' },
+        { 'bom-ref': 'a', name: 'y' },
+      ]),
+    ).toEqual([null, 2]);
+    expect(
+      findDuplicatePair([{ 'bom-ref': 'a', name: 'x' }, { 'bom-ref': 'b' }, { name: 'x', 'bom-ref': 'a' }]),
+    ).toEqual([0, 2]);
+  });
+
+  it('fingerprints by bom-ref only when it is an own string member', () => {
+    // Not a string: the members count, and they differ.
+    expect(
+      pairAndWork([
+        { 'bom-ref': 1, n: 1 },
+        { 'bom-ref': 1, n: 2 },
+      ]),
+    ).toEqual([null, 0]);
+    // Inherited: not part of the value, which equals a plain object with the same own members.
+    const inherited = Object.assign(Object.create({ 'bom-ref': 'a' }) as object, { name: 'x' });
+    expect(findDuplicatePair([inherited, { name: 'x' }])).toEqual([0, 1]);
+    expect(findDuplicatePair([{ name: 'x' }, inherited])).toEqual([0, 1]);
+  });
+
   it('finds duplicates among items with more distinct member names than it keeps hashes for', () => {
     const items = Array.from({ length: 6_000 }, (_, i) => ({ [`member-${i}`]: i }));
     expect(findDuplicatePair(items)).toBeNull();
