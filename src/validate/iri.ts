@@ -147,7 +147,8 @@ function schemeEnd(text: string, to: number): number {
   return 0;
 }
 
-function parseIriReference(value: string, requireScheme: boolean): boolean {
+/** The RFC 3987 parser alone, without the fast path below (exported for the test that compares the two). */
+export function parseIriReference(value: string, requireScheme: boolean): boolean {
   let end = value.length;
   const hash = value.indexOf('#');
   if (hash >= 0) {
@@ -175,12 +176,22 @@ function parseIriReference(value: string, requireScheme: boolean): boolean {
   return isComponent(value, path, end, ':@/');
 }
 
+/*
+ * Most URLs in SBOMs are `scheme://host[:port]/path` in ASCII, without userinfo, percent-encoding, query or
+ * fragment: one compiled regular expression accepts those in a third of the parser's time (two per component of a
+ * large BOM). It accepts nothing the parser rejects (test/validate/iri.test.ts compares them on generated
+ * strings); whatever it does not accept goes to the parser. No class overlaps the character that ends it, so it
+ * never backtracks.
+ */
+const COMMON_URL =
+  /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9\-._~!$&'()*+,;=]*(?::[0-9]*)?(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?$/;
+
 export function isIriReference(value: string): boolean {
-  return parseIriReference(value, false);
+  return COMMON_URL.test(value) || parseIriReference(value, false);
 }
 
 export function isIri(value: string): boolean {
-  return parseIriReference(value, true);
+  return COMMON_URL.test(value) || parseIriReference(value, true);
 }
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isIdnEmail, isIri, isIriReference } from '../../src/validate/iri.js';
+import { isIdnEmail, isIri, isIriReference, parseIriReference } from '../../src/validate/iri.js';
 
 const at = (cp: number) => String.fromCodePoint(cp);
 
@@ -142,5 +142,109 @@ describe('idn-email: lengths of RFC 5321 at their limits', () => {
     // RFC 6531 extends qtext with non-ASCII, not the quoted pair.
     expect(isIdnEmail('"\\ü"@example.com')).toBe(false);
     expect(isIdnEmail('"\\a ü"@example.com')).toBe(true);
+  });
+});
+
+describe('iri and iri-reference: the fast path for common URLs agrees with the parser', () => {
+  // A seeded generator: the same strings every run.
+  let seed = 0x2545f491;
+  const next = (n: number) => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+  const pick = <T>(list: readonly T[]) => list[next(list.length)]!;
+  const SCHEMES = ['http://', 'git+https://', 'a.b-c+d://', 'A://', '1a://', '+a://', '//', 'mailto:', 'a:/', ''];
+  const PIECES = [
+    'example.com',
+    'a',
+    'Z9',
+    '-',
+    '.',
+    '_',
+    '~',
+    '!',
+    '$',
+    '&',
+    "'",
+    '(',
+    ')',
+    '*',
+    '+',
+    ',',
+    ';',
+    '=',
+    ':',
+    ':8080',
+    ':x',
+    '@',
+    'user@',
+    '/',
+    '//',
+    '%',
+    '%4',
+    '%41',
+    '%zz',
+    '[',
+    ']',
+    '[::1]',
+    '?',
+    '?q=1',
+    '#',
+    '#f',
+    ' ',
+    '"',
+    '<',
+    '\\',
+    '^',
+    '`',
+    '{',
+    '|',
+    '}',
+    '\u0000',
+    '\u007f',
+    'é',
+    '\u00a0',
+    '\ue000',
+    '\ud83d\ude00',
+    '\ud83d',
+    '\n',
+  ];
+  const generated = Array.from({ length: 20_000 }, () => {
+    let text = pick(SCHEMES);
+    const length = next(8);
+    for (let i = 0; i < length; i++) text += pick(PIECES);
+    return text;
+  });
+
+  it("gives the parser's verdict on 20,000 generated strings, both ways", () => {
+    let accepted = 0;
+    for (const value of generated) {
+      const reference = parseIriReference(value, false);
+      expect(isIriReference(value), JSON.stringify(value)).toBe(reference);
+      expect(isIri(value), JSON.stringify(value)).toBe(parseIriReference(value, true));
+      if (reference) accepted++;
+    }
+    // Both verdicts are well represented, so the comparison means something on each side.
+    expect(accepted).toBeGreaterThan(2_000);
+    expect(generated.length - accepted).toBeGreaterThan(2_000);
+  });
+
+  it.each([
+    ['https://example.com/a/b', true],
+    ['git+https://github.com/x/y.git', true],
+    ['http://host:8080/', true],
+    ['http://', true],
+    ['http://:', true],
+    ["h://a/:@!$&'()*+,;=-._~", true],
+    ['http://ho st/', false],
+    ['http://host:80a/', false],
+    ['http://host/%zz', false],
+    ['1http://host/', false],
+    ['http://[::1/', false],
+  ])('%s → %s, as the parser says', (value, expected) => {
+    expect(isIriReference(value)).toBe(expected);
+    expect(parseIriReference(value, false)).toBe(expected);
   });
 });
