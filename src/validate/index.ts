@@ -344,9 +344,12 @@ function locate(diagnostics: Diagnostic[], kept: string | undefined, reread?: ()
   if (missing.length === 0) return diagnostics;
   const text = kept ?? reread?.();
   if (text === undefined) return diagnostics;
+  // The parser reports every repeated member name; without one, root members may be found from the text's end.
+  const uniqueMemberNames = !diagnostics.some((d) => d.ruleId === 'json/duplicate-key');
   const offsets = locatePointers(
     text,
     missing.map((d) => d.pointer),
+    { uniqueMemberNames },
   );
   const positions = offsetsToPositions(text, offsets.values());
   for (const d of missing) {
