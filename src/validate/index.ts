@@ -261,7 +261,7 @@ async function check(
   const profiled =
     options.profiles === undefined || options.profiles.length === 0
       ? undefined
-      : evaluateProfiles(document, options.profiles);
+      : evaluateProfiles(document, options.profiles, index);
   diagnostics.push(...ruleDiagnostics, ...fromSchema, ...(profiled?.diagnostics ?? []));
   return {
     ...finish(locate(diagnostics, text, reread), format.id),
