@@ -112,7 +112,12 @@ function subset(all: readonly string[], rnd: () => number, share: number): strin
 /** Both ways: as any text, and with the promise that no object repeats a name (true of JSON.stringify's output). */
 function expectAgrees(text: string, requested: readonly string[]): void {
   const reference = allPlaces(text);
-  const expected = new Map([...requested.filter((p) => reference.has(p)).map((p) => [p, reference.get(p)!])].sort());
+  const expected = new Map(
+    requested
+      .filter((p) => reference.has(p))
+      .map((p): [string, number] => [p, reference.get(p)!])
+      .sort(),
+  );
   expect(new Map([...locatePointers(text, requested)].sort()), requested.join(' ')).toEqual(expected);
   expect(
     new Map([...locatePointers(text, requested, { uniqueMemberNames: true })].sort()),

@@ -514,11 +514,8 @@ class Evaluator {
         const rest = check.path.slice(1);
         const judge = this.everyEntry(check);
         const slots = this.slots;
-        // arrayAt's reading, its first member from the slot.
-        return () => {
-          const member = slots[index];
-          return judge(member === ABSENT ? NONE : arrayAt(member, rest));
-        };
+        // arrayAt's reading, its first member from the slot (an inherited one, ABSENT, is no array or record).
+        return () => judge(arrayAt(slots[index], rest));
       }
       case 'reachable-from-primary': {
         const index = this.slot('bom-ref');
