@@ -285,3 +285,27 @@ describe('the dependency graph', () => {
     }
   });
 });
+
+describe('places of profile findings', () => {
+  it('point at the first of two root members of the same name, however far apart', async () => {
+    const components = Array.from({ length: 300 }, (_, i) => ({ type: 'library', name: `c${i}`, version: '1' }));
+    const head = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      metadata: { component: { 'bom-ref': 'app', name: 'app' } },
+    };
+    const body = JSON.stringify({ ...head, components }, null, 2).slice(0, -2);
+    const text = `${body},\n  "dependencies": [],\n  "dependencies": []\n}`;
+    const first = text.slice(0, text.indexOf('"dependencies"')).split('\n').length;
+    const profiles = [
+      policy({ primaryDependencies: {} }, 'document'),
+      { ...policy({ present: 'supplier' }), name: 'n' },
+    ];
+    const found = (await validate(text, { profiles })).diagnostics.find((d) => d.ruleId === 'profile/acme/rule');
+    expect(found).toMatchObject({ pointer: '/dependencies', line: first, column: 3 });
+    // Once: the same place without the repeat.
+    const once = `${body},\n  "dependencies": []\n}`;
+    const only = (await validate(once, { profiles })).diagnostics.find((d) => d.ruleId === 'profile/acme/rule');
+    expect(only).toMatchObject({ pointer: '/dependencies', line: first, column: 3 });
+  });
+});
