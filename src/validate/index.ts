@@ -219,7 +219,10 @@ async function check(
   seen.document = document;
 
   const index = parsedIndex ?? indexDocument(document);
-  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index)];
+  // Profiles take the refs the rules could not resolve rather than looking every ref up again.
+  const profiling = options.profiles !== undefined && options.profiles.length > 0;
+  const misses: { pointer: string; ref: string }[] | undefined = profiling ? [] : undefined;
+  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index, misses)];
   const mode = options.signatures ?? 'verify';
   if (mode === 'require' && document.signature === undefined) {
     ruleDiagnostics.push({
@@ -258,10 +261,7 @@ async function check(
   }
 
   // Profiles read the same parsed document, after the rules; their findings never hide the schema's.
-  const profiled =
-    options.profiles === undefined || options.profiles.length === 0
-      ? undefined
-      : evaluateProfiles(document, options.profiles, index);
+  const profiled = profiling ? evaluateProfiles(document, options.profiles!, { ...index, misses }) : undefined;
   diagnostics.push(...ruleDiagnostics, ...fromSchema, ...(profiled?.diagnostics ?? []));
   return {
     ...finish(locate(diagnostics, text, reread), format.id),

@@ -83,7 +83,7 @@ function own(record: Record<string, unknown>, key: string): unknown {
 }
 
 interface Graph {
-  unresolved: { pointer: string; ref: string }[];
+  unresolved: readonly { pointer: string; ref: string }[];
   /** Whether a dependency entry names the primary component's bom-ref (without one, it depends on nothing). */
   primaryListed: boolean;
 }
@@ -96,6 +96,11 @@ export interface IndexedRefs {
   duplicateBomRefs: readonly unknown[];
   /** -1 when the value nests deeper than the walk went (or has inherited members): then nothing is taken. */
   members: number;
+  /**
+   * Each dependency ref and dependsOn entry not among `bomRefs`, in document order, from the rules' check of the
+   * references (checks/references.ts), when it ran.
+   */
+  misses?: readonly { pointer: string; ref: string }[];
 }
 
 /** The document's facts the requirements share, gathered on first use. */
@@ -144,20 +149,27 @@ class DocumentFacts {
     return typeof ref === 'string' ? ref : undefined;
   }
 
+  private sameRefs?: boolean;
+
+  /** Whether the rules' bom-ref set is the components' (see {@link componentRefs}). */
+  private indexedRefsAreComponents(): boolean {
+    if (this.sameRefs !== undefined) return this.sameRefs;
+    const indexed = this.indexed;
+    if (indexed === undefined || indexed.members === -1) return (this.sameRefs = false);
+    const components = this.components;
+    let count = 0;
+    for (let i = 0; i < components.length; i++) if (typeof own(components[i]!.record, 'bom-ref') === 'string') count++;
+    return (this.sameRefs = count === indexed.bomRefs.size + indexed.duplicateBomRefs.length);
+  }
+
   /**
    * The components' bom-refs. When every string bom-ref the rules' walk found is a component's (as many
    * components with one as bom-refs in the document, and the components are among the places that walk
    * visited), they are the same set, and the walk's is taken rather than hashing every ref again.
    */
   private componentRefs(): ReadonlySet<string> {
+    if (this.indexedRefsAreComponents()) return this.indexed!.bomRefs;
     const components = this.components;
-    const indexed = this.indexed;
-    if (indexed !== undefined && indexed.members !== -1) {
-      let count = 0;
-      for (let i = 0; i < components.length; i++)
-        if (typeof own(components[i]!.record, 'bom-ref') === 'string') count++;
-      if (count === indexed.bomRefs.size + indexed.duplicateBomRefs.length) return indexed.bomRefs;
-    }
     const refs = new Set<string>();
     for (let i = 0; i < components.length; i++) {
       const ref = own(components[i]!.record, 'bom-ref');
@@ -172,11 +184,21 @@ class DocumentFacts {
    */
   dependencyGraph(): Graph {
     if (this.graph !== undefined) return this.graph;
-    const refs = this.componentRefs();
-    const unresolved: { pointer: string; ref: string }[] = [];
     const primaryRef = this.primaryRef();
     let primaryListed = false;
     const dependencies = own(this.document, 'dependencies');
+    const misses = this.indexed?.misses;
+    if (misses !== undefined && this.indexedRefsAreComponents()) {
+      // The rules have looked every ref up in the same set: only the primary component's entry is left to find.
+      if (Array.isArray(dependencies) && primaryRef !== undefined)
+        for (let i = 0; i < dependencies.length && !primaryListed; i++) {
+          const entry: unknown = dependencies[i];
+          primaryListed = isRecord(entry) && entry.ref === primaryRef;
+        }
+      return (this.graph = { unresolved: misses, primaryListed });
+    }
+    const refs = this.componentRefs();
+    const unresolved: { pointer: string; ref: string }[] = [];
     if (Array.isArray(dependencies)) {
       for (let i = 0; i < dependencies.length; i++) {
         const entry: unknown = dependencies[i];

@@ -240,6 +240,16 @@ describe('the dependency graph', () => {
       services: [inherited({ 'bom-ref': 's' })],
       dependencies: [{ ref: 'app', dependsOn: ['a', 'hidden', 's'] }],
     },
+    // A bom-ref spelled as a BOM-Link: a broken link for the rules, a component for profiles; a ghost in
+    // provides, which profiles do not read.
+    {
+      metadata: { component: { 'bom-ref': 'app' } },
+      components: [{ 'bom-ref': 'urn:cdx:f08a6ccd-4dce-4759-bd84-c626675d60a7/1#a' }, { 'bom-ref': 'b' }],
+      dependencies: [
+        { ref: 'app', dependsOn: ['urn:cdx:f08a6ccd-4dce-4759-bd84-c626675d60a7/1#a', 'urn:cdx:x/1#y'] },
+        { ref: 'b', provides: ['ghost'] },
+      ],
+    },
     // An inherited member somewhere: the rules' walk says nothing about the refs.
     {
       metadata: { component: { 'bom-ref': 'app' } },
@@ -255,6 +265,19 @@ describe('the dependency graph', () => {
 
   it('takes nothing from a walk that met inherited members', () => {
     expect(refsAndReach(documents[5]!, true)).toEqual(['profile/acme/rule /dependencies/0/dependsOn/2']);
+  });
+
+  it('reads a BOM-Link that is a component’s bom-ref as resolved, and never the provides lists', async () => {
+    const document = { bomFormat: 'CycloneDX', specVersion: '1.6', ...documents[6]! };
+    const result = await validate(document, { profiles: [policy({ refsResolve: true }, 'document')] });
+    expect(result.diagnostics.filter((d) => d.ruleId === 'ref/unresolved').map((d) => d.pointer)).toEqual([
+      '/dependencies/0/dependsOn/0',
+      '/dependencies/0/dependsOn/1',
+      '/dependencies/1/provides/0',
+    ]);
+    expect(result.diagnostics.filter((d) => d.ruleId === 'profile/acme/rule').map((d) => d.pointer)).toEqual([
+      '/dependencies/0/dependsOn/1',
+    ]);
   });
 
   it('reports a ref that names a service, not a component, as broken', () => {
@@ -274,7 +297,7 @@ describe('the dependency graph', () => {
   });
 
   it('gives validate the same findings as the evaluator on its own', async () => {
-    for (const document of documents.slice(0, 5)) {
+    for (const document of documents) {
       const profiles = [
         policy({ refsResolve: true }, 'document'),
         { ...policy({ reachableFromPrimary: true }), name: 'reach' },
