@@ -241,7 +241,7 @@ function findTailMembers(
 function rootMembersFrom(text: string, at: number): [string, number][] | undefined {
   const n = text.length;
   if (isEscaped(text, at)) return undefined; // inside a string
-  const strings = new StringSkipper(text);
+  const strings = new StringSkipper(text, at);
   const jumper = new BracketJumper(text, strings);
   const members: [string, number][] = [];
   let i = at;

@@ -281,8 +281,18 @@ function entered(value: unknown, test: Test): boolean {
  * every component, and builds nothing when it runs.
  */
 function atPath(path: Path, test: Test): Test {
-  const first = steps(path, test);
-  return (value) => (Array.isArray(value) ? entered(value, first) : first(value));
+  const key = path[0]!;
+  const next = path.length === 1 ? test : steps(path.slice(1), test);
+  const undefinedMeets = next(undefined);
+  // The first step of {@link steps}, which also enters an array given as the value (one call, not two, per value).
+  const first: Test = (value) => {
+    if (value === null || typeof value !== 'object') return false;
+    if (Array.isArray(value)) return entered(value, first);
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) return undefinedMeets && Object.hasOwn(value, key);
+    return Object.hasOwn(value, key) && (Array.isArray(member) ? entered(member, next) : next(member));
+  };
+  return first;
 }
 
 /** {@link atPath} on a value that is not an array (the subject's members read, arrays at them entered). */
