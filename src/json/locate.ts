@@ -20,6 +20,15 @@ interface TrieNode {
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,14})$/;
 
+export interface LocateOptions {
+  /**
+   * The caller knows no object of the text repeats a member name (the parser found no duplicate): a member of the
+   * root can then be found from the end of the text (see {@link findTailMembers}), which a duplicate would make
+   * the wrong one of two.
+   */
+  uniqueMemberNames?: boolean;
+}
+
 function trieNode(parent: TrieNode | null): TrieNode {
   return { children: new Map(), items: new Map(), lastItem: -1, parent, unfound: 0 };
 }
@@ -31,7 +40,11 @@ function trieNode(parent: TrieNode | null): TrieNode {
  * is found. Object members map to the offset of their name (where editors put the cursor); array items and the
  * root to the value.
  */
-export function locatePointers(text: string, pointers: Iterable<string>): Map<string, number> {
+export function locatePointers(
+  text: string,
+  pointers: Iterable<string>,
+  options: LocateOptions = {},
+): Map<string, number> {
   const found = new Map<string, number>();
   const root = trieNode(null);
   let wanted = 0;
@@ -57,6 +70,9 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
     }
   }
   if (wanted === 0) return found;
+  // Root members requested for themselves only (nothing inside them): those findTailMembers may find.
+  let tailLeft = 0;
+  for (const child of root.children.values()) if (isTailCandidate(child)) tailLeft++;
 
   interface Frame {
     isObject: boolean;
@@ -72,11 +88,20 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
   let i = 0;
   const strings = new StringSkipper(text);
   const jumper = new BracketJumper(text, strings);
+  // Tried once, when only members of the root are left to find and the scan is about to jump over a container.
+  let tailTried = options.uniqueMemberNames !== true;
 
   const record = (node: TrieNode | null, offset: number) => {
     if (node?.pointer === undefined || found.has(node.pointer)) return;
     found.set(node.pointer, offset);
     for (let up: TrieNode | null = node; up !== null; up = up.parent) up.unfound--;
+    if (node.parent === root && isTailCandidate(node)) tailLeft--;
+  };
+  // Whether the tail is worth trying here: only root members left, each requested for itself.
+  const tailNow = (): boolean => {
+    if (tailTried || tailLeft === 0 || tailLeft !== root.unfound) return false;
+    tailTried = true;
+    return true;
   };
   // Called at the start of every value: decides which trie node the value belongs to.
   const valueStart = (offset: number): TrieNode | null => {
@@ -104,6 +129,7 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
     const top = stack[stack.length - 1];
     if (top !== undefined && (top.node.unfound === 0 || (!top.isObject && top.index > top.node.lastItem))) {
       // Nothing requested is left in this container: jump to its end.
+      if (tailNow() && findTailMembers(text, i, root, record) && found.size === wanted) break;
       i = jumper.closing(i, top.isObject);
       stack.pop();
       continue;
@@ -127,6 +153,7 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
         const node = valueStart(i);
         if (node === null || node.unfound === 0) {
           // Off the way to every pointer not found yet: jump to the container's end.
+          if (tailNow() && findTailMembers(text, i, root, record) && found.size === wanted) break;
           i = jumper.closing(i + 1, c === 0x7b);
           continue;
         }
@@ -158,6 +185,97 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
     i++;
   }
   return found;
+}
+
+/** A node requested for itself, with nothing requested inside it. */
+function isTailCandidate(node: TrieNode): boolean {
+  return node.pointer !== undefined && node.children.size === 0;
+}
+
+/** Tries for the last occurrence of each member name before giving up on it. */
+const TAIL_TRIES = 8;
+
+/**
+ * When every pointer left is a member of the root object requested for itself (`/dependencies` after a large `/components`), finds
+ * them from the end of the text instead of jumping over what lies between: the last occurrence of the member's
+ * name (as JSON.stringify writes it; other spellings are left to the forward scan) is a member of the root when
+ * what follows it reads as the rest of an object that closes at the text's end. Tried only where that tail is
+ * shorter than the stretch the forward scan would jump over (from `from`), so it never costs more than it
+ * saves. Records what it finds; whether it found any.
+ */
+function findTailMembers(
+  text: string,
+  from: number,
+  root: TrieNode,
+  record: (node: TrieNode, offset: number) => void,
+): boolean {
+  const n = text.length;
+  let recorded = false;
+  for (const [name, child] of root.children) {
+    if (child.unfound === 0 || !isTailCandidate(child)) continue;
+    const needle = JSON.stringify(name);
+    let tries = 0;
+    for (let at = text.lastIndexOf(needle); at > from && tries < TAIL_TRIES; at = text.lastIndexOf(needle, at - 1)) {
+      if (n - at >= at - from) break; // earlier occurrences only have longer tails
+      tries++;
+      const members = rootMembersFrom(text, at);
+      if (members === undefined) continue;
+      for (const [key, offset] of members) {
+        const node = root.children.get(key);
+        if (node !== undefined && node.unfound === 1 && isTailCandidate(node)) {
+          record(node, offset);
+          recorded = true;
+        }
+      }
+      break;
+    }
+  }
+  return recorded;
+}
+
+/**
+ * The member names (with their offsets) from the member name at `at` to the end of the text, when they are the
+ * last members of the root object: the object they are in closes at the text's last non-space character. Assumes
+ * well-formed JSON text; anything else answers undefined.
+ */
+function rootMembersFrom(text: string, at: number): [string, number][] | undefined {
+  const n = text.length;
+  if (isEscaped(text, at)) return undefined; // inside a string
+  const strings = new StringSkipper(text, at);
+  const jumper = new BracketJumper(text, strings);
+  const members: [string, number][] = [];
+  let i = at;
+  for (;;) {
+    // A member: name, colon, value.
+    if (text.charCodeAt(i) !== 0x22) return undefined;
+    const end = strings.end(i);
+    if (end >= n) return undefined;
+    members.push([strings.value(i, end), i]);
+    i = skipSpace(text, end + 1);
+    if (text.charCodeAt(i) !== 0x3a) return undefined;
+    i = skipSpace(text, i + 1);
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = strings.end(i) + 1;
+    else if (c === 0x7b || c === 0x5b) i = jumper.closing(i + 1, c === 0x7b);
+    else while (i < n && !isDelimiter(text.charCodeAt(i))) i++;
+    i = skipSpace(text, i);
+    const next = text.charCodeAt(i);
+    if (next === 0x2c) i = skipSpace(text, i + 1);
+    else if (next === 0x7d) return skipSpace(text, i + 1) === n ? members : undefined;
+    else return undefined;
+  }
+}
+
+function skipSpace(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
+  return i;
+}
+
+function isEscaped(text: string, quote: number): boolean {
+  let backslashes = 0;
+  for (let k = quote - 1; k >= 0 && text.charCodeAt(k) === 0x5c; k--) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 const noneBefore = (text: string, char: string, from: number): number => {

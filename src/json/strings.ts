@@ -8,8 +8,12 @@ export class StringSkipper {
   /** Whether the literal passed to the last {@link end} call contains escapes. */
   hadEscape = false;
 
-  constructor(private readonly text: string) {
-    this.nextBackslash = this.find(0);
+  /** `from`: where the first literal asked about may start (no backslash before it is looked for). */
+  constructor(
+    private readonly text: string,
+    from = 0,
+  ) {
+    this.nextBackslash = this.find(from);
   }
 
   /** Index of the closing quote of the literal whose opening quote is at `start`. */

@@ -219,7 +219,10 @@ async function check(
   seen.document = document;
 
   const index = parsedIndex ?? indexDocument(document);
-  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index)];
+  // Profiles take the refs the rules could not resolve rather than looking every ref up again.
+  const profiling = options.profiles !== undefined && options.profiles.length > 0;
+  const misses: { pointer: string; ref: string }[] | undefined = profiling ? [] : undefined;
+  const ruleDiagnostics = [...checkIdentity(document, format), ...checkReferences(document, format, index, misses)];
   const mode = options.signatures ?? 'verify';
   if (mode === 'require' && document.signature === undefined) {
     ruleDiagnostics.push({
@@ -258,10 +261,7 @@ async function check(
   }
 
   // Profiles read the same parsed document, after the rules; their findings never hide the schema's.
-  const profiled =
-    options.profiles === undefined || options.profiles.length === 0
-      ? undefined
-      : evaluateProfiles(document, options.profiles);
+  const profiled = profiling ? evaluateProfiles(document, options.profiles!, { ...index, misses }) : undefined;
   diagnostics.push(...ruleDiagnostics, ...fromSchema, ...(profiled?.diagnostics ?? []));
   return {
     ...finish(locate(diagnostics, text, reread), format.id),
@@ -344,9 +344,12 @@ function locate(diagnostics: Diagnostic[], kept: string | undefined, reread?: ()
   if (missing.length === 0) return diagnostics;
   const text = kept ?? reread?.();
   if (text === undefined) return diagnostics;
+  // The parser reports every repeated member name; without one, root members may be found from the text's end.
+  const uniqueMemberNames = !diagnostics.some((d) => d.ruleId === 'json/duplicate-key');
   const offsets = locatePointers(
     text,
     missing.map((d) => d.pointer),
+    { uniqueMemberNames },
   );
   const positions = offsetsToPositions(text, offsets.values());
   for (const d of missing) {

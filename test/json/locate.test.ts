@@ -109,12 +109,20 @@ function subset(all: readonly string[], rnd: () => number, share: number): strin
   return all.filter(() => rnd() < share);
 }
 
+/** Both ways: as any text, and with the promise that no object repeats a name (true of JSON.stringify's output). */
 function expectAgrees(text: string, requested: readonly string[]): void {
   const reference = allPlaces(text);
-  const expected = new Map(requested.filter((p) => reference.has(p)).map((p) => [p, reference.get(p)!]));
-  expect(new Map([...locatePointers(text, requested)].sort()), requested.join(' ')).toEqual(
-    new Map([...expected].sort()),
+  const expected = new Map(
+    requested
+      .filter((p) => reference.has(p))
+      .map((p): [string, number] => [p, reference.get(p)!])
+      .sort(),
   );
+  expect(new Map([...locatePointers(text, requested)].sort()), requested.join(' ')).toEqual(expected);
+  expect(
+    new Map([...locatePointers(text, requested, { uniqueMemberNames: true })].sort()),
+    `unique names: ${requested.join(' ')}`,
+  ).toEqual(expected);
 }
 
 describe('locatePointers against a plain reading of the text', () => {
@@ -143,6 +151,67 @@ describe('locatePointers against a plain reading of the text', () => {
       // A member of an item found, and then the item after it, which is never entered otherwise.
       expectAgrees(text, [`/components/${indices[0]}/name`, `/components/${Math.min(indices[0]! + 1, 11)}`]);
     }
+  });
+
+  it('finds the last members of the root from the end of the text, and only real members of the root', () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ name: `c${i}`, refs: [`r${i}`], note: '"d": [{}] }' }));
+    const tails = [
+      { dependencies: [{ ref: 'a', dependsOn: ['b'] }] },
+      { dependencies: [], compositions: [{ aggregate: 'complete', dependencies: ['a'] }] },
+      { dependencies: 1, 'x"dependencies': 2, s: '"dependencies": 3}', t: 'dependencies' },
+      { dependencies: { dependencies: { dependencies: [] } }, z: [{ dependencies: null }] },
+    ];
+    for (const tail of tails)
+      for (const indent of [0, 2]) {
+        const text = JSON.stringify({ components: items, ...tail }, null, indent);
+        expectAgrees(text, ['/components/0/name', '/dependencies']);
+        expectAgrees(text, ['/components/3', '/dependencies', '/compositions', '/z', '/s']);
+        expectAgrees(text, ['/components/199/refs/0', '/dependencies']);
+        // Something inside a root member is found by the forward scan only.
+        expectAgrees(text, ['/components/0', '/dependencies', '/compositions/0/dependencies']);
+      }
+  });
+
+  // A repeated name tells which way a member was found: the forward scan takes the first, the tail the second.
+  const filler = (length: number) => `"${'f'.repeat(length)}"`;
+  const viaTail = (text: string) => {
+    const first = text.indexOf('"d"');
+    const second = text.indexOf('"d"', first + 1);
+    expect(locatePointers(text, ['/a/0/x', '/d']).get('/d')).toBe(first);
+    const found = locatePointers(text, ['/a/0/x', '/d'], { uniqueMemberNames: true }).get('/d');
+    expect([first, second]).toContain(found);
+    return found === second;
+  };
+
+  it('takes the tail only where it is shorter than the stretch the forward scan would jump over', () => {
+    const text = (fill: number, tail: number) => `{"a":[{"x":1},${filler(fill)}],"d":0,"d":${filler(tail)}}`;
+    const balance = (fill: number, tail: number) => {
+      const t = text(fill, tail);
+      const at = t.lastIndexOf('"d"');
+      return t.length - at - (at - t.indexOf('}'));
+    };
+    // The stretch grows by one with each filler character: find where it equals the tail.
+    const tail = 50;
+    let fill = 0;
+    while (balance(fill, tail) > 0) fill++;
+    expect(balance(fill, tail)).toBe(0);
+    expect(viaTail(text(fill, tail))).toBe(false);
+    expect(viaTail(text(fill + 1, tail))).toBe(true);
+    expect(viaTail(text(fill, tail - 1))).toBe(true);
+  });
+
+  it('gives up on a name after eight occurrences that are not members of the root', () => {
+    const text = (nested: number) =>
+      `{"a":[{"x":1},${filler(5000)}],"d":0,"d":1,"z":[${Array.from({ length: nested }, () => '{"d":1}').join(',')}]}`;
+    expect(viaTail(text(0))).toBe(true);
+    expect(viaTail(text(7))).toBe(true);
+    expect(viaTail(text(8))).toBe(false);
+  });
+
+  it('does not take a quote inside a string for the start of a member name', () => {
+    const text = `{"a":[{"x":1},${filler(5000)}],"d":0,"x\\"d":1}`;
+    expect(JSON.parse(text)).toEqual({ a: [{ x: 1 }, 'f'.repeat(5000)], d: 0, 'x"d': 1 });
+    expect(locatePointers(text, ['/a/0/x', '/d'], { uniqueMemberNames: true }).get('/d')).toBe(text.indexOf('"d"'));
   });
 
   it('finds nothing for places that do not exist, and still finds the others', () => {

@@ -6,14 +6,21 @@ import { BOM_LINK_PREFIX, refLinkMessage } from '../bom-link.js';
 
 const LISTS = ['dependsOn', 'provides'] as const;
 
+function pointerOf(entry: number, list: 'ref' | (typeof LISTS)[number], k: number): string {
+  return list === 'ref' ? `/dependencies/${entry}/ref` : `/dependencies/${entry}/${list}/${k}`;
+}
+
 /**
  * bom-ref uniqueness across the whole document and resolution of dependency references, which JSON Schema
- * cannot express. Built on the document index (one walk) and hash lookups: linear.
+ * cannot express. Built on the document index (one walk) and hash lookups: linear. `misses`, when given, receives
+ * each dependency ref and dependsOn entry that is not among the index's bom-refs, in document order (profiles
+ * take them rather than looking every ref up again).
  */
 export function checkReferences(
   document: Record<string, unknown>,
   format: SpecFormat,
   index: DocumentIndex,
+  misses?: { pointer: string; ref: string }[],
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (index.duplicateBomRefs.length > 0) {
@@ -40,14 +47,16 @@ export function checkReferences(
     // Even a bom-ref spelled as a BOM-Link (the schema says it should not be) reads as one here, as it does in
     // every other refLinkType place (validate/bom-link.ts).
     const isBomLink = bomLinks && ref.startsWith(BOM_LINK_PREFIX);
-    if (!isBomLink && index.bomRefs.has(ref)) return;
+    const known = (!isBomLink || misses !== undefined) && index.bomRefs.has(ref);
+    if (!known && misses !== undefined && list !== 'provides') misses.push({ pointer: pointerOf(entry, list, k), ref });
+    if (!isBomLink && known) return;
     diagnostics.push({
       ruleId: 'ref/unresolved',
       severity: 'error',
       message: isBomLink
         ? refLinkMessage('dependency', ref)
         : `Reference ${truncate(JSON.stringify(ref), 80)} does not match any bom-ref in the document`,
-      pointer: list === 'ref' ? `/dependencies/${entry}/ref` : `/dependencies/${entry}/${list}/${k}`,
+      pointer: pointerOf(entry, list, k),
       value: truncate(JSON.stringify(ref), 120),
     });
   };

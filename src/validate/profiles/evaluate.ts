@@ -83,9 +83,24 @@ function own(record: Record<string, unknown>, key: string): unknown {
 }
 
 interface Graph {
-  refs: Set<string>;
-  edges: Map<string, readonly unknown[]>;
-  unresolved: { pointer: string; ref: string }[];
+  unresolved: readonly { pointer: string; ref: string }[];
+  /** Whether a dependency entry names the primary component's bom-ref (without one, it depends on nothing). */
+  primaryListed: boolean;
+}
+
+/** What the rules' walk of the document (document-index.ts) found, which the graph can take instead of its own. */
+export interface IndexedRefs {
+  /** Every string bom-ref outside signatures, once each. */
+  bomRefs: ReadonlySet<string>;
+  /** Second and later definitions of a bom-ref. */
+  duplicateBomRefs: readonly unknown[];
+  /** -1 when the value nests deeper than the walk went (or has inherited members): then nothing is taken. */
+  members: number;
+  /**
+   * Each dependency ref and dependsOn entry not among `bomRefs`, in document order, from the rules' check of the
+   * references (checks/references.ts), when it ran.
+   */
+  misses?: readonly { pointer: string; ref: string }[];
 }
 
 /** The document's facts the requirements share, gathered on first use. */
@@ -93,10 +108,14 @@ class DocumentFacts {
   readonly components: Subject[] = [];
   readonly primary: Subject | undefined;
   private graph?: Graph;
+  private edges?: Map<string, readonly unknown[]>;
   private reached?: Set<string>;
   readonly specVersion: number | undefined;
 
-  constructor(readonly document: Record<string, unknown>) {
+  constructor(
+    readonly document: Record<string, unknown>,
+    private readonly indexed?: IndexedRefs,
+  ) {
     const metadata = own(document, 'metadata');
     const primary = isRecord(metadata) ? own(metadata, 'component') : undefined;
     if (isRecord(primary)) {
@@ -124,54 +143,115 @@ class DocumentFacts {
     }
   }
 
-  /**
-   * Component bom-refs, the dependsOn edges (non-string entries are skipped where they are read) and each
-   * dependency ref or dependsOn entry that names no component, in one pass over the dependencies: a large BOM's
-   * dependency strings lie all over memory, and reading them once instead of twice is most of the saving.
-   */
-  dependencyGraph(): Graph {
-    if (this.graph !== undefined) return this.graph;
-    const refs = new Set<string>();
+  /** The primary component's string bom-ref. */
+  primaryRef(): string | undefined {
+    const ref = this.primary === undefined ? undefined : own(this.primary.record, 'bom-ref');
+    return typeof ref === 'string' ? ref : undefined;
+  }
+
+  private sameRefs?: boolean;
+
+  /** Whether the rules' bom-ref set is the components' (see {@link componentRefs}). */
+  private indexedRefsAreComponents(): boolean {
+    if (this.sameRefs !== undefined) return this.sameRefs;
+    const indexed = this.indexed;
+    if (indexed === undefined || indexed.members === -1) return (this.sameRefs = false);
     const components = this.components;
+    let count = 0;
+    for (let i = 0; i < components.length; i++) if (typeof own(components[i]!.record, 'bom-ref') === 'string') count++;
+    return (this.sameRefs = count === indexed.bomRefs.size + indexed.duplicateBomRefs.length);
+  }
+
+  /**
+   * The components' bom-refs. When every string bom-ref the rules' walk found is a component's (as many
+   * components with one as bom-refs in the document, and the components are among the places that walk
+   * visited), they are the same set, and the walk's is taken rather than hashing every ref again.
+   */
+  private componentRefs(): ReadonlySet<string> {
+    if (this.indexedRefsAreComponents()) return this.indexed!.bomRefs;
+    const components = this.components;
+    const refs = new Set<string>();
     for (let i = 0; i < components.length; i++) {
       const ref = own(components[i]!.record, 'bom-ref');
       if (typeof ref === 'string') refs.add(ref);
     }
-    // The document's own dependsOn arrays, not copies: a ref listed twice (invalid, but seen) gets both lists.
-    const edges = new Map<string, readonly unknown[]>();
-    const unresolved: { pointer: string; ref: string }[] = [];
+    return refs;
+  }
+
+  /**
+   * Component bom-refs and each dependency ref or dependsOn entry that names no component (non-string entries
+   * are skipped), in one pass over the dependencies, which also notes whether the primary component has an entry.
+   */
+  dependencyGraph(): Graph {
+    if (this.graph !== undefined) return this.graph;
+    const primaryRef = this.primaryRef();
+    let primaryListed = false;
     const dependencies = own(this.document, 'dependencies');
+    const misses = this.indexed?.misses;
+    if (misses !== undefined && this.indexedRefsAreComponents()) {
+      // The rules have looked every ref up in the same set: only the primary component's entry is left to find.
+      if (Array.isArray(dependencies) && primaryRef !== undefined)
+        for (let i = 0; i < dependencies.length && !primaryListed; i++) {
+          const entry: unknown = dependencies[i];
+          primaryListed = isRecord(entry) && entry.ref === primaryRef;
+        }
+      return (this.graph = { unresolved: misses, primaryListed });
+    }
+    const refs = this.componentRefs();
+    const unresolved: { pointer: string; ref: string }[] = [];
     if (Array.isArray(dependencies)) {
       for (let i = 0; i < dependencies.length; i++) {
         const entry: unknown = dependencies[i];
         if (!isRecord(entry)) continue;
         const ref = entry.ref;
-        if (typeof ref === 'string' && !refs.has(ref)) unresolved.push({ pointer: `/dependencies/${i}/ref`, ref });
+        if (typeof ref === 'string') {
+          if (!refs.has(ref)) unresolved.push({ pointer: `/dependencies/${i}/ref`, ref });
+          if (ref === primaryRef) primaryListed = true;
+        }
         const on: readonly unknown[] = Array.isArray(entry.dependsOn) ? entry.dependsOn : NONE;
         for (let j = 0; j < on.length; j++) {
           const d = on[j];
           if (typeof d === 'string' && !refs.has(d))
             unresolved.push({ pointer: `/dependencies/${i}/dependsOn/${j}`, ref: d });
         }
-        if (typeof ref !== 'string') continue;
-        const before = edges.get(ref);
-        edges.set(ref, before === undefined ? on : [...before, ...on]);
       }
     }
-    return (this.graph = { refs, edges, unresolved });
+    return (this.graph = { unresolved, primaryListed });
+  }
+
+  /**
+   * The dependsOn entries of `ref` (of every entry for it: a ref listed twice, invalid but seen, gets both lists),
+   * asked only along paths from the primary component. The map of every ref's entries is built only when the
+   * primary component has one: without, nothing is reachable from it.
+   */
+  dependsOn(ref: string): readonly unknown[] {
+    if (!this.dependencyGraph().primaryListed) return NONE;
+    if (this.edges === undefined) {
+      const edges = new Map<string, readonly unknown[]>();
+      const dependencies = own(this.document, 'dependencies') as readonly unknown[];
+      for (let i = 0; i < dependencies.length; i++) {
+        const entry: unknown = dependencies[i];
+        if (!isRecord(entry) || typeof entry.ref !== 'string') continue;
+        // The document's own dependsOn arrays, not copies.
+        const on: readonly unknown[] = Array.isArray(entry.dependsOn) ? entry.dependsOn : NONE;
+        const before = edges.get(entry.ref);
+        edges.set(entry.ref, before === undefined ? on : [...before, ...on]);
+      }
+      this.edges = edges;
+    }
+    return this.edges.get(ref) ?? NONE;
   }
 
   /** bom-refs on a dependsOn path from the primary component (iterative: no recursion on hostile graphs). */
   reachable(): Set<string> {
     if (this.reached !== undefined) return this.reached;
     const reached = new Set<string>();
-    const start = this.primary === undefined ? undefined : own(this.primary.record, 'bom-ref');
-    if (typeof start === 'string') {
-      const { edges } = this.dependencyGraph();
+    const start = this.primaryRef();
+    if (start !== undefined) {
       const stack = [start];
       reached.add(start);
       while (stack.length > 0) {
-        const targets = edges.get(stack.pop()!) ?? NONE;
+        const targets = this.dependsOn(stack.pop()!);
         for (let i = 0; i < targets.length; i++) {
           const next = targets[i];
           if (typeof next === 'string' && !reached.has(next)) {
@@ -201,6 +281,22 @@ function entered(value: unknown, test: Test): boolean {
  * every component, and builds nothing when it runs.
  */
 function atPath(path: Path, test: Test): Test {
+  const key = path[0]!;
+  const next = path.length === 1 ? test : steps(path.slice(1), test);
+  const undefinedMeets = next(undefined);
+  // The first step of {@link steps}, which also enters an array given as the value (one call, not two, per value).
+  const first: Test = (value) => {
+    if (value === null || typeof value !== 'object') return false;
+    if (Array.isArray(value)) return entered(value, first);
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) return undefinedMeets && Object.hasOwn(value, key);
+    return Object.hasOwn(value, key) && (Array.isArray(member) ? entered(member, next) : next(member));
+  };
+  return first;
+}
+
+/** {@link atPath} on a value that is not an array (the subject's members read, arrays at them entered). */
+function steps(path: Path, test: Test): Test {
   let step: Test = test;
   for (let i = path.length - 1; i >= 0; i--) {
     const key = path[i]!;
@@ -217,8 +313,7 @@ function atPath(path: Path, test: Test): Test {
       return Object.hasOwn(value, key) && (Array.isArray(member) ? entered(member, next) : next(member));
     };
   }
-  const first = step;
-  return (value) => (Array.isArray(value) ? entered(value, first) : first(value));
+  return step;
 }
 
 const anything: Test = () => true;
@@ -258,7 +353,9 @@ export function isAbsoluteUrl(value: string): boolean {
   const end = authorityEnd(trimmed);
   if (end < 0) return parsesWithHost(trimmed);
   // The verdict depends on the scheme and authority only: what follows (path, query, fragment) is never refused
-  // by the URL parser. A BOM's URLs share a few hosts, so each `scheme://authority` is parsed once.
+  // by the URL parser. A BOM's URLs share a few hosts, so each `scheme://authority` is parsed once; the last one
+  // is compared in place, without cutting it out of the URL.
+  if (end === lastPrefix.length && trimmed.startsWith(lastPrefix)) return lastVerdict;
   const prefix = trimmed.slice(0, end);
   let verdict = urlPrefixes.get(prefix);
   if (verdict === undefined) {
@@ -266,10 +363,14 @@ export function isAbsoluteUrl(value: string): boolean {
     if (urlPrefixes.size >= 10_000) urlPrefixes.clear();
     urlPrefixes.set(prefix, verdict);
   }
+  lastPrefix = prefix;
+  lastVerdict = verdict;
   return verdict;
 }
 
 const urlPrefixes = new Map<string, boolean>();
+let lastPrefix = '';
+let lastVerdict = false;
 
 function parsesWithHost(url: string): boolean {
   try {
@@ -338,10 +439,131 @@ function detailed(outcome: (subject: unknown) => Outcome): Compiled {
   };
 }
 
+/** A slot's value when the component's member is inherited, not its own (undefined when it has none). */
+const ABSENT: unique symbol = Symbol('absent');
+
+/** A check on the component whose members are in the slots ({@link Evaluator.enter}). */
+type SlotTest = () => boolean;
+
 class Evaluator {
   constructor(private readonly facts: DocumentFacts) {}
 
   private readonly functions = new WeakMap<Check, Compiled>();
+  private readonly slotTests = new WeakMap<Check, SlotTest>();
+
+  /**
+   * The component being checked, and the members of it the checks read, each read once (not once per check that
+   * reads it), by the keys in `slotKeys`: checks read them by index, not by name, which on objects of many shapes
+   * would be a slow, megamorphic access each time.
+   */
+  private current: Record<string, unknown> = {};
+  private readonly slotKeys: string[] = [];
+  private readonly slotOf = new Map<string, number>();
+  private readonly slots: unknown[] = [];
+
+  private slot(key: string): number {
+    let index = this.slotOf.get(key);
+    if (index === undefined) {
+      index = this.slotKeys.length;
+      this.slotKeys.push(key);
+      this.slotOf.set(key, index);
+      this.slots.push(ABSENT);
+    }
+    return index;
+  }
+
+  /** Makes `record` the component the slot tests check: its members read the way {@link steps} reads them. */
+  enter(record: Record<string, unknown>): void {
+    this.current = record;
+    const keys = this.slotKeys;
+    const slots = this.slots;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const member = record[key];
+      // Most members the checks look for are missing: then the own-member test is left to the few that ask.
+      slots[i] = member === undefined || Object.hasOwn(record, key) ? member : ABSENT;
+    }
+  }
+
+  /** A check as a test of the current component, built once per document. */
+  slotTest(check: Check): SlotTest {
+    let fn = this.slotTests.get(check);
+    if (fn === undefined) {
+      fn = this.buildSlotTest(check);
+      this.slotTests.set(check, fn);
+    }
+    return fn;
+  }
+
+  /** Whether some value at `path` below the current component meets `test` (as {@link atPath} answers it). */
+  private slotPath(path: Path, test: Test): SlotTest {
+    const key = path[0]!;
+    const index = this.slot(key);
+    const next = path.length === 1 ? test : steps(path.slice(1), test);
+    const undefinedMeets = next(undefined);
+    const slots = this.slots;
+    return () => {
+      const member = slots[index];
+      if (member === undefined) return undefinedMeets && Object.hasOwn(this.current, key);
+      if (member === ABSENT) return false;
+      return Array.isArray(member) ? entered(member, next) : next(member);
+    };
+  }
+
+  private buildSlotTest(check: Check): SlotTest {
+    if ('paths' in check) {
+      const test = this.valueTest(check)!;
+      const { paths } = check;
+      if (paths.length === 1) return this.slotPath(paths[0]!, test);
+      const holds = paths.map((path) => this.slotPath(path, anything));
+      const meets = paths.map((path) => this.slotPath(path, test));
+      return () => {
+        for (let i = 0; i < holds.length; i++) if (holds[i]!()) return meets[i]!();
+        return false;
+      };
+    }
+    switch (check.kind) {
+      case 'anyOf': {
+        const checks = check.checks.map((c) => this.slotTest(c));
+        return () => {
+          for (let i = 0; i < checks.length; i++) if (checks[i]!()) return true;
+          return false;
+        };
+      }
+      case 'allOf': {
+        const checks = check.checks.map((c) => this.slotTest(c));
+        return () => {
+          for (let i = 0; i < checks.length; i++) if (!checks[i]!()) return false;
+          return true;
+        };
+      }
+      case 'not': {
+        const inner = this.slotTest(check.check);
+        return () => !inner();
+      }
+      case 'every': {
+        const index = this.slot(check.path[0]!);
+        const rest = check.path.slice(1);
+        const judge = this.everyEntry(check);
+        const slots = this.slots;
+        // arrayAt's reading, its first member from the slot (an inherited one, ABSENT, is no array or record).
+        return () => judge(arrayAt(slots[index], rest));
+      }
+      case 'reachable-from-primary': {
+        const index = this.slot('bom-ref');
+        const slots = this.slots;
+        return () => {
+          if (this.current === this.facts.primary?.record) return true;
+          const ref = slots[index];
+          return typeof ref === 'string' && this.facts.reachable().has(ref);
+        };
+      }
+      default: {
+        const test = this.compiled(check).test;
+        return () => test(this.current);
+      }
+    }
+  }
 
   /**
    * A check as functions, built once per document: the predicates and sub-checks are made here, not on each of
@@ -356,53 +578,81 @@ class Evaluator {
     return fn;
   }
 
-  private build(check: Check): Compiled {
-    const some = (paths: Paths, test: Test) => plain(someOf(paths, test));
+  /**
+   * The test of a check that asks whether some value at its paths meets it, for one such value; undefined for
+   * the other kinds of check.
+   */
+  private valueTest(check: Check): Test | undefined {
     switch (check.kind) {
       case 'present':
-        return some(check.paths, nonEmpty);
+        return nonEmpty;
       case 'entity': {
         const entity = entityTest(check.by, check.valid);
-        return some(check.paths, (e) => isRecord(e) && entity(e));
+        return (e) => isRecord(e) && entity(e);
       }
       case 'email': {
         const within = check.within;
-        return some(check.paths, (v) => isString(v) && hasEmail(v, within));
+        return (v) => isString(v) && hasEmail(v, within);
       }
       case 'url':
-        return some(check.paths, (v) => isString(v) && isAbsoluteUrl(v));
+        return (v) => isString(v) && isAbsoluteUrl(v);
       case 'timestamp':
-        return some(check.paths, (v) => isString(v) && isDateTime(v));
+        return (v) => isString(v) && isDateTime(v);
       case 'in': {
         const ignoreCase = check.ignoreCase;
         const values = new Set(ignoreCase ? check.values.map((v) => v.toLowerCase()) : check.values);
-        return some(check.paths, (v) => isString(v) && values.has(ignoreCase ? v.toLowerCase() : v));
+        return (v) => isString(v) && values.has(ignoreCase ? v.toLowerCase() : v);
       }
       case 'matches': {
         // A user's pattern meets hostile text: matched in linear time (RE2), never by a backtracking engine.
         const pattern = profileLibraries().linearRegex(check.pattern);
-        return some(check.paths, (v) => isString(v) && pattern.test(v));
+        return (v) => isString(v) && pattern.test(v);
       }
       case 'some': {
         const where = this.compiled(check.where).test;
-        return some(check.paths, (v) => isRecord(v) && where(v));
+        return (v) => isRecord(v) && where(v);
       }
+      case 'hash-at-least': {
+        const least = HASH_STRENGTH[check.alg]!;
+        return (h) =>
+          isRecord(h) &&
+          isString(h.alg) &&
+          Object.hasOwn(HASH_STRENGTH, h.alg) &&
+          HASH_STRENGTH[h.alg]! >= least &&
+          nonEmpty(h.content);
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Whether the entries (of the array an `every` check reads) meet it. */
+  private everyEntry(check: Extract<Check, { kind: 'every' }>): (entries: readonly unknown[]) => boolean {
+    const of = check.of === undefined ? undefined : this.compiled(check.of).test;
+    const where = this.compiled(check.where).test;
+    const required = check.nonEmpty;
+    return (entries) => {
+      let counted = 0;
+      for (let i = 0; i < entries.length; i++) {
+        const value = entries[i];
+        if (of !== undefined && !of(value)) continue;
+        counted++;
+        if (!where(value)) return false;
+      }
+      return counted > 0 || !required;
+    };
+  }
+
+  private build(check: Check): Compiled {
+    if ('paths' in check) return plain(someOf(check.paths, this.valueTest(check)!));
+    switch (check.kind) {
       case 'every': {
         const of = check.of === undefined ? undefined : this.compiled(check.of).test;
         const where = this.compiled(check.where);
-        const { path, nonEmpty: required } = check;
+        const { path } = check;
+        const judge = this.everyEntry(check);
         return {
-          test: (subject) => {
-            let counted = 0;
-            const entries = arrayAt(subject, path);
-            for (let i = 0; i < entries.length; i++) {
-              const value = entries[i];
-              if (of !== undefined && !of(value)) continue;
-              counted++;
-              if (!where.test(value)) return false;
-            }
-            return counted > 0 || !required;
-          },
+          test: (subject) => judge(arrayAt(subject, path)),
           explain: (subject) => {
             const entries = arrayAt(subject, path);
             for (let i = 0; i < entries.length; i++) {
@@ -452,18 +702,6 @@ class Evaluator {
           return verdict === undefined || { at: ['licenses', verdict.entry], detail: verdict.reason };
         });
       }
-      case 'hash-at-least': {
-        const least = HASH_STRENGTH[check.alg]!;
-        return some(
-          check.paths,
-          (h) =>
-            isRecord(h) &&
-            isString(h.alg) &&
-            Object.hasOwn(HASH_STRENGTH, h.alg) &&
-            HASH_STRENGTH[h.alg]! >= least &&
-            nonEmpty(h.content),
-        );
-      }
       case 'denied-components': {
         const deny = check.deny;
         return detailed((subject) => (isRecord(subject) ? denied(subject, deny) : true));
@@ -504,7 +742,7 @@ class Evaluator {
     const ref = own(primary.record, 'bom-ref');
     if (typeof ref !== 'string' || ref.trim() === '')
       return { at: ['metadata', 'component', 'bom-ref'], detail: 'metadata.component has no bom-ref' };
-    if ((this.facts.dependencyGraph().edges.get(ref) ?? NONE).some((d) => typeof d === 'string')) return true;
+    if (this.facts.dependsOn(ref).some((d) => typeof d === 'string')) return true;
     const list = own(this.facts.document, 'compositions');
     if (compositions.length > 0 && Array.isArray(list)) {
       for (const c of list) {
@@ -660,12 +898,20 @@ function judge(unit: Unit, subject: Subject): void {
  * components checks every requirement that applies to them (profiles share many: bsi-2.1 inherits most of
  * bsi-2.0's, NTIA and CISA ask for the same names and versions), then the findings are listed profile by profile.
  */
-export function evaluateProfiles(document: Record<string, unknown>, profiles: readonly Profile[]): ProfileEvaluation {
-  const facts = new DocumentFacts(document);
+export function evaluateProfiles(
+  document: Record<string, unknown>,
+  profiles: readonly Profile[],
+  indexed?: IndexedRefs,
+): ProfileEvaluation {
+  const facts = new DocumentFacts(document, indexed);
   const evaluator = new Evaluator(facts);
   const units = new Map<string, Unit>();
   const unitOf = new Map<Requirement, Unit>();
-  const perComponent: { unit: Unit; types: ReadonlySet<string> | undefined }[] = [];
+  // The units checked on every component, their tests on the slots, and the component types they apply to.
+  const perComponent: Unit[] = [];
+  const slotWhen: (SlotTest | undefined)[] = [];
+  const slotCheck: SlotTest[] = [];
+  const typesOf: (ReadonlySet<string> | undefined)[] = [];
   for (const profile of profiles)
     for (const requirement of profile.requirements) {
       if (requirement.check.kind === 'refs-resolve' && requirement.appliesTo.kind === 'document') continue;
@@ -681,9 +927,12 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
           listed: [],
         };
         units.set(key, unit);
-        if (appliesTo.kind === 'components')
-          perComponent.push({ unit, types: appliesTo.types === undefined ? undefined : new Set(appliesTo.types) });
-        else if (appliesTo.kind === 'document') judge(unit, { record: facts.document, base: '', index: -1 });
+        if (appliesTo.kind === 'components') {
+          perComponent.push(unit);
+          slotWhen.push(requirement.when === undefined ? undefined : evaluator.slotTest(requirement.when));
+          slotCheck.push(evaluator.slotTest(requirement.check));
+          typesOf.push(appliesTo.types === undefined ? undefined : new Set(appliesTo.types));
+        } else if (appliesTo.kind === 'document') judge(unit, { record: facts.document, base: '', index: -1 });
         else if (facts.primary !== undefined) judge(unit, facts.primary);
       }
       unitOf.set(requirement, unit);
@@ -693,10 +942,17 @@ export function evaluateProfiles(document: Record<string, unknown>, profiles: re
   const components = facts.components;
   for (let c = 0; c < components.length; c++) {
     const component = components[c]!;
-    const type = component.record.type;
+    const record = component.record;
+    evaluator.enter(record);
+    const type = record.type;
     for (let u = 0; u < perComponent.length; u++) {
-      const { unit, types } = perComponent[u]!;
-      if (types === undefined || (isString(type) && types.has(type))) judge(unit, component);
+      const types = typesOf[u];
+      if (types !== undefined && !(isString(type) && types.has(type))) continue;
+      const when = slotWhen[u];
+      if ((when !== undefined && !when()) || slotCheck[u]!()) continue;
+      const unit = perComponent[u]!;
+      if (unit.unmet++ < MAX_FINDINGS_PER_REQUIREMENT)
+        unit.listed.push({ subject: component, failure: unit.check.explain(record) });
     }
   }
 
