@@ -34,7 +34,16 @@ export function compileFormat(format: SpecFormat): { ajv: Ajv; validate: Validat
  * imports as ES imports; `runtime` is the specifier of the run-time module (validate/schema-runtime.ts).
  */
 export function validatorModule(ajv: Ajv, validate: ValidateFunction, runtime: string, comment: string): string {
-  const code = positionalCalls(standaloneCode(ajv, validate));
+  const { body, importLines } = requiresAsImports(positionalCalls(standaloneCode(ajv, validate)));
+  const header = [`// ${comment}`, `import * as runtime from '${runtime}';`, ...importLines];
+  return header.join('\n') + '\n' + body + '\n';
+}
+
+/**
+ * ajv's standalone code (CommonJS) as the body of an ES module: each `require("x")` becomes a name imported once
+ * from `x.js`, and the leading "use strict" goes (modules are strict).
+ */
+export function requiresAsImports(code: string): { body: string; importLines: string[] } {
   const imports = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)/g, (_match: string, specifier: string) => {
     let name = imports.get(specifier);
@@ -44,12 +53,10 @@ export function validatorModule(ajv: Ajv, validate: ValidateFunction, runtime: s
     }
     return name;
   });
-  const header = [
-    `// ${comment}`,
-    `import * as runtime from '${runtime}';`,
-    ...[...imports].map(([specifier, name]) => `import ${name} from '${specifier}.js';`),
-  ];
-  return header.join('\n') + '\n' + body.replace(/^"use strict";/, '') + '\n';
+  return {
+    body: body.replace(/^"use strict";/, ''),
+    importLines: [...imports].map(([specifier, name]) => `import ${name} from '${specifier}.js';`),
+  };
 }
 
 /** The module the build writes for `format` (generated/validators-src/<id>.js). */

@@ -201,7 +201,8 @@ describe('the examples of the rule pages', () => {
   it('excuse a rule only for a reason that holds: no precompiled validator reports "const"', () => {
     expect(Object.keys(EXCUSED)).toEqual(['schema/const']);
     const dir = path.join(ROOT, 'generated/validators');
-    const validators = readdirSync(dir).filter((f) => f.endsWith('.cjs'));
+    // The BOM validators; service-shapes.cjs checks the service's bodies and resources, not documents.
+    const validators = readdirSync(dir).filter((f) => f.endsWith('.cjs') && f !== 'service-shapes.cjs');
     expect(validators.length).toBeGreaterThanOrEqual(7);
     for (const file of validators) expect(readFileSync(path.join(dir, file), 'utf8')).not.toMatch(/keyword:"const"/);
     // The excused page does not pretend: its failing example has no command whose output a test would check.
