@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DecodeResult } from './decode.js';
 import { firstSyntaxError } from './syntax.js';
 import { offsetsToPositions } from './locate.js';
 import { markRoundedInteger } from './numbers.js';
@@ -34,6 +35,43 @@ export function parseJsonText(text: string, agrees: TreeCheck = treeAgrees): Par
   }
   if (members >= 0 && agrees(value, members)) return { value, diagnostics: illFormed(text) };
   return exactChecks(text, value);
+}
+
+/** What {@link parseJsonTextLettingGo} gives back: a parse result, and the text when it had to read it again. */
+export interface LetGoParseResult extends ParseResult {
+  /** The text read again for the exact scan (positions can come from it); absent when it was not read again. */
+  readAgain?: string;
+}
+
+/**
+ * {@link parseJsonText} for a caller that can read the text again: the caller hands the text over (`take` must
+ * leave no reference to it behind), and it is let go of as soon as JSON.parse has returned, before the tree is
+ * walked. A full collection V8 started during a large parse then finds the text garbage, where it would otherwise
+ * keep it, beside the tree, until the end of the validation (about 110 MB for a 115 MB document). The text is
+ * read again only for the exact scan, which a tree that disagrees with its text needs (duplicate member names,
+ * numbers JSON.parse rounds, nesting too deep, an integer directly inside an array); the whole parse is then made
+ * on what was read again, so a file that changed in between is judged as it is now.
+ */
+export function parseJsonTextLettingGo(
+  take: () => string,
+  readAgain: () => DecodeResult,
+  agrees: TreeCheck,
+): LetGoParseResult {
+  let text: string | undefined = take();
+  const members = countMembers(text);
+  const lone = illFormed(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { diagnostics: [syntaxDiagnostic(text, error)] };
+  }
+  text = undefined;
+  if (members >= 0 && agrees(value, members)) return { value, diagnostics: lone };
+  value = undefined;
+  const again = readAgain();
+  if (again.text === undefined) return { diagnostics: again.diagnostics };
+  return { ...parseJsonText(again.text, agrees), readAgain: again.text };
 }
 
 /** The exact scan's findings on text that JSON.parse accepted as `value`. */

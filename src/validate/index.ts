@@ -4,7 +4,7 @@ import { malformedSignatureReport, verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
 import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
-import { parseJsonText } from '../json/parse.js';
+import { parseJsonText, parseJsonTextLettingGo, type ParseResult } from '../json/parse.js';
 import { routeDocument } from '../formats/route.js';
 import { findPlaces } from '../formats/signable.js';
 import { checkIdentity } from './checks/identity.js';
@@ -141,11 +141,13 @@ async function check(
   let value: unknown;
   // How to get the text back for positions once it has been released (only for rereadable sources).
   let reread: (() => string | undefined) | undefined;
+  let readAgain: (() => DecodeResult) | undefined;
   // The index of the parsed tree, when the parser had it built.
   let parsedIndex: DocumentIndex | undefined;
 
   if (input instanceof RereadableSource) {
     const source = input;
+    readAgain = () => source.read();
     reread = () => source.read().text;
     // Handed on as a string, so the text path below parses it; positions come from `reread`. Nothing else may
     // hold the text: it is released after parsing (a 100 MB document's text outweighs the validation's work).
@@ -193,19 +195,31 @@ async function check(
       };
     }
     // The document index's walk doubles as the parser's check of the tree (one walk, not two).
-    const parsed = parseJsonText(text, (tree, members) => {
+    const indexAndAgree = (tree: unknown, members: number): boolean => {
       parsedIndex = indexDocument(tree);
       return parsedIndex.members === members;
-    });
+    };
+    let parsed: ParseResult;
+    if (readAgain !== undefined && !keepsTextForProfiles(options, text)) {
+      // Handed over, both references: the parsed value is all that is needed once JSON.parse is done.
+      const letGo = parseJsonTextLettingGo(
+        () => {
+          const handed = text!;
+          text = undefined;
+          input = '';
+          return handed;
+        },
+        readAgain,
+        indexAndAgree,
+      );
+      // Read again for the exact scan: positions come from that text rather than a third read.
+      text = letGo.readAgain;
+      parsed = letGo;
+    } else parsed = parseJsonText(text, indexAndAgree);
     diagnostics.push(...parsed.diagnostics);
     if (!('value' in parsed)) return { ...finish(diagnostics, undefined), syntax: 'json' };
     value = parsed.value;
     if (reread === undefined) parsedInput.text = text;
-    else if (!keepsTextForProfiles(options, text)) {
-      // Released (both references): the parsed value is all that is needed now.
-      text = undefined;
-      input = '';
-    }
   } else {
     value = input;
   }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseJsonText } from '../../src/json/parse.js';
+import { parseJsonText, parseJsonTextLettingGo } from '../../src/json/parse.js';
+import { decodedText } from '../../src/json/decode.js';
+import { treeAgrees } from '../../src/json/quick-scan.js';
 import { MAX_DEPTH } from '../../src/json/scan.js';
 import { RULES } from '../../src/diagnostics/rules.js';
 
@@ -122,6 +124,72 @@ describe('syntax error messages', () => {
       message: 'Something went wrong',
       line: 2,
       column: 3,
+    });
+  });
+});
+
+describe('parseJsonTextLettingGo: the text handed over, read again only for the exact scan', () => {
+  const run = (first: string, again: string = first) => {
+    const calls = { take: 0, readAgain: 0 };
+    const result = parseJsonTextLettingGo(
+      () => (calls.take++, first),
+      () => (calls.readAgain++, decodedText(again)),
+      treeAgrees,
+    );
+    return { result, calls };
+  };
+
+  it('gives a clean text the same result as parseJsonText without reading it again', () => {
+    for (const text of ['{"a": [1.5, {"b": "c"}]}', '[]', '"x"', '{"a": {}}']) {
+      const { result, calls } = run(text);
+      expect(result).toEqual(parseJsonText(text));
+      expect(calls).toEqual({ take: 1, readAgain: 0 });
+    }
+  });
+
+  it('reports a syntax error at its place without reading again', () => {
+    const { result, calls } = run('{\n "a": }');
+    expect(result).toEqual(parseJsonText('{\n "a": }'));
+    expect(result.diagnostics).toMatchObject([{ ruleId: 'json/syntax', line: 2, column: 7 }]);
+    expect(calls).toEqual({ take: 1, readAgain: 0 });
+  });
+
+  it('finds an unpaired surrogate in a tree that agrees with its text, without reading again', () => {
+    const text = '{"a": "x\ud800"}';
+    const { result, calls } = run(text);
+    expect(result.diagnostics).toMatchObject([
+      { ruleId: 'json/lone-surrogate', message: 'Text contains an unpaired surrogate' },
+    ]);
+    expect(result).toEqual(parseJsonText(text));
+    expect(calls.readAgain).toBe(0);
+  });
+
+  it.each([
+    ['a duplicate member name', '{"a": 1,\n "a": 2}', 'json/duplicate-key'],
+    ['a number JSON.parse rounds to an integer', '{"a": 1.0000000000000001}', undefined],
+    ['an integer directly inside an array', '{"a": [1, 2]}', undefined],
+  ])('reads again for %s, and gives what parseJsonText gives on that text', (_name, text, ruleId) => {
+    const { result, calls } = run(text);
+    expect(calls).toEqual({ take: 1, readAgain: 1 });
+    const { readAgain, ...parsed } = result;
+    expect(readAgain).toBe(text);
+    expect(parsed).toEqual(parseJsonText(text));
+    expect(result.diagnostics.map((d) => d.ruleId)).toEqual(ruleId === undefined ? [] : [ruleId]);
+  });
+
+  it('parses what the second read holds when the text changed in between', () => {
+    const { result } = run('{"a": 1, "a": 2}', '{"b": [true]}');
+    expect(result).toEqual({ value: { b: [true] }, diagnostics: [], readAgain: '{"b": [true]}' });
+  });
+
+  it('reports why the second read could not be decoded, with no value', () => {
+    const result = parseJsonTextLettingGo(
+      () => '{"a": 1, "a": 2}',
+      () => ({ diagnostics: [{ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' }] }),
+      treeAgrees,
+    );
+    expect(result).toEqual({
+      diagnostics: [{ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' }],
     });
   });
 });

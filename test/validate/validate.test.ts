@@ -512,4 +512,38 @@ describe('rereadable sources (large files)', () => {
     expect(result.diagnostics).toMatchObject([{ ruleId: 'bom/version', line: 5, column: 3 }]);
     expect(reads).toBe(2);
   });
+
+  it('reads again for the exact scan of a tree that disagrees with its text, and places its findings from that read', async () => {
+    const { RereadableSource } = await import('../../src/validate/index.js');
+    const { decodedText } = await import('../../src/json/decode.js');
+    const duplicated = text(minimalBom('1.6')).replace('"version": 1', '"version": 1,\n  "version": 1');
+    let reads = 0;
+    const result = await validate(
+      new RereadableSource(() => {
+        reads++;
+        return decodedText(duplicated);
+      }),
+    );
+    expect(result.diagnostics).toEqual((await validate(duplicated)).diagnostics);
+    expect(result.diagnostics).toMatchObject([{ ruleId: 'json/duplicate-key', line: 6, column: 3 }]);
+    expect(reads).toBe(2);
+  });
+
+  it('judges a file that changed between the reads as it is now', async () => {
+    const { RereadableSource } = await import('../../src/validate/index.js');
+    const { decodedText } = await import('../../src/json/decode.js');
+    // First read: a duplicate member name, so the exact scan reads again; the second read is another document.
+    const first = text(minimalBom('1.6')).replace('"version": 1', '"version": 1,\n  "version": 1');
+    const now = text(minimalBom('1.6', { version: 0 }));
+    const texts = [first, now, now];
+    const result = await validate(new RereadableSource(() => decodedText(texts.shift()!)));
+    expect(result.diagnostics).toEqual((await validate(now)).diagnostics);
+    expect(result.diagnostics).toMatchObject([{ ruleId: 'bom/version', line: 5, column: 3 }]);
+    // Invalid UTF-8 by the second read: what the file holds now is reported.
+    const { decodeJsonBytes } = await import('../../src/json/decode.js');
+    const reads = [decodedText(first), decodeJsonBytes(Uint8Array.of(0x7b, 0xff, 0x7d))];
+    const undecodable = await validate(new RereadableSource(() => reads.shift()!));
+    expect(undecodable.valid).toBe(false);
+    expect(undecodable.diagnostics.map((d) => d.ruleId)).toEqual(['read/invalid-utf8']);
+  });
 });
