@@ -412,8 +412,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       authenticate: (token) => verified.principal(token),
       commit,
       durable: (seq) => journal?.whenDurable(seq),
-      record: (request) => requestJournal.record(request),
-      maxBodyBytesKept: requestJournal.limits.maxBodyBytes,
+      record: (request) => requestJournal.recordRaw(request),
       faults: () => faults,
       noteCall: (caller, need) => permissionUsage.note(caller, need),
       async admin(method, adminPath, body, request, query): Promise<HandlerResult | undefined> {

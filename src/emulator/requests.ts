@@ -98,28 +98,147 @@ export function queryObject(rawQuery: string): Readonly<Record<string, string>> 
   return query;
 }
 
+/**
+ * A request as the server saw it. The journal turns it into a {@link RecordedRequest} only when it is read: most
+ * entries are evicted unread, and decoding the query, parsing the body and formatting the time cost more than the
+ * request's own handling of a simple call.
+ */
+export interface RawRequest {
+  readonly method: string;
+  /** The path as sent, without the query. */
+  readonly path: string;
+  /** The query as sent, without the `?`. */
+  readonly rawQuery: string;
+  /** The body's bytes as received (the journal keeps at most maxBodyBytes of them). */
+  readonly body: Buffer | undefined;
+  readonly status: number;
+  /** `Date.now()` when the request arrived. */
+  readonly arrivedMs: number;
+  readonly durationMs: number;
+  readonly caller?: Caller;
+  readonly operation?: string;
+  readonly fault?: string;
+}
+
+interface Slot {
+  readonly seq: number;
+  /** Until the entry is built. */
+  raw: RawRequest | undefined;
+  /** The body as kept (at most maxBodyBytes of it), and its full length when it was cut. */
+  body: Buffer | undefined;
+  readonly bodyTruncatedFrom: number | undefined;
+  request: RecordedRequest | undefined;
+  /** The entry's JSON bytes when `exact`, else a bound they cannot exceed. */
+  bytes: number;
+  exact: boolean;
+}
+
+/**
+ * Bytes of JSON any entry's fixed parts take at most: member names, punctuation, `seq`, `status`, `durationMs`
+ * and `bodyTruncatedFrom` (numbers of at most 24 characters), and `time` (an ISO 8601 text of at most 27).
+ */
+const ENTRY_FIXED_BOUND = 256;
+
+/**
+ * At most how many bytes of JSON a text of `length` UTF-16 units or bytes becomes, in any of the forms the journal
+ * keeps: a string (an escape is at most 6 bytes for one unit), the decoded query (each part adds quotes, a colon
+ * and a comma), or a JSON body written again (a number literal grows at most from `1e20` to 21 digits).
+ */
+const textBound = (length: number): number => 12 * length + 8;
+
+const callerBytes = new WeakMap<Caller, number>();
+
+function callerBound(caller: Caller | undefined): number {
+  if (caller === undefined) return 0;
+  let bytes = callerBytes.get(caller);
+  if (bytes === undefined) callerBytes.set(caller, (bytes = jsonBytes(caller)!));
+  return bytes;
+}
+
 export class RequestJournal {
-  private entries: { readonly request: RecordedRequest; readonly bytes: number }[] = [];
+  /** Evicted slots before `head` are emptied at once (a kept raw body goes with them). */
+  private slots: (Slot | undefined)[] = [];
   private head = 0;
+  /** The sum of the kept slots' `bytes`: exact when every kept slot is, else a bound. */
   private bytes = 0;
   private seq = 0;
 
   constructor(readonly limits: RequestJournalLimits) {}
 
+  /** Keeps an entry already built (its `seq` is assigned here). */
   record(request: Omit<RecordedRequest, 'seq'>): void {
     const entry = { seq: ++this.seq, ...request };
-    const size = jsonBytes(entry)!;
-    this.entries.push({ request: entry, bytes: size });
-    this.bytes += size;
-    while (this.entries.length - this.head > this.limits.maxRequests || this.bytes > this.limits.maxBytes) {
-      const oldest = this.entries[this.head]!;
-      this.bytes -= oldest.bytes;
-      this.head++;
+    this.keep({
+      seq: entry.seq,
+      raw: undefined,
+      body: undefined,
+      bodyTruncatedFrom: undefined,
+      request: entry,
+      bytes: jsonBytes(entry)!,
+      exact: true,
+    });
+  }
+
+  /** Keeps a request as the server saw it; the entry is built when the journal is read. */
+  recordRaw(request: RawRequest): void {
+    const max = this.limits.maxBodyBytes;
+    let body = request.body === undefined || request.body.length === 0 ? undefined : request.body;
+    let bodyTruncatedFrom: number | undefined;
+    if (body !== undefined && body.length > max) {
+      bodyTruncatedFrom = body.length;
+      // A copy: a view would hold the whole body in memory.
+      body = Buffer.from(body.subarray(0, max));
+    }
+    const bound =
+      ENTRY_FIXED_BOUND +
+      textBound(request.method.length) +
+      textBound(request.path.length) +
+      textBound(request.rawQuery.length) +
+      (body === undefined ? 0 : textBound(body.length)) +
+      callerBound(request.caller) +
+      (request.operation === undefined ? 0 : textBound(request.operation.length)) +
+      (request.fault === undefined ? 0 : textBound(request.fault.length));
+    this.keep({
+      seq: ++this.seq,
+      raw: request,
+      body,
+      bodyTruncatedFrom,
+      request: undefined,
+      bytes: bound,
+      exact: false,
+    });
+  }
+
+  private keep(slot: Slot): void {
+    this.slots.push(slot);
+    this.bytes += slot.bytes;
+    while (this.slots.length - this.head > this.limits.maxRequests) this.dropOldest();
+    if (this.bytes > this.limits.maxBytes) {
+      // Over by the bounds: count exactly, then drop the oldest while the exact total is still over.
+      this.countExactly();
+      while (this.bytes > this.limits.maxBytes) this.dropOldest();
     }
     // Drop the evicted prefix once it is half the array, so eviction stays amortized O(1).
-    if (this.head > 0 && this.head * 2 >= this.entries.length) {
-      this.entries = this.entries.slice(this.head);
+    if (this.head > 0 && this.head * 2 >= this.slots.length) {
+      this.slots = this.slots.slice(this.head);
       this.head = 0;
+    }
+  }
+
+  private dropOldest(): void {
+    this.bytes -= this.slots[this.head]!.bytes;
+    this.slots[this.head++] = undefined;
+  }
+
+  /** Every kept slot counted exactly (each is counted once in its life). */
+  private countExactly(): void {
+    for (let i = this.head; i < this.slots.length; i++) {
+      const slot = this.slots[i]!;
+      if (slot.exact) continue;
+      const exact = jsonBytes(built(slot))!;
+      this.bytes += exact - slot.bytes;
+      slot.bytes = exact;
+      slot.exact = true;
     }
   }
 
@@ -128,28 +247,58 @@ export class RequestJournal {
     const method = filter.method?.toUpperCase();
     const path = filter.path;
     const out: RecordedRequest[] = [];
-    for (let i = this.head; i < this.entries.length; i++) {
-      const request = this.entries[i]!.request;
-      if (method !== undefined && request.method !== method) continue;
-      if (filter.operation !== undefined && request.operation !== filter.operation) continue;
-      if (typeof path === 'string' && request.path !== path && request.path !== `/v1.0${path}`) continue;
+    for (let i = this.head; i < this.slots.length; i++) {
+      const slot = this.slots[i]!;
+      // Filtered on what the raw request already says: only the entries listed are built.
+      const seen = slot.request ?? slot.raw!;
+      if (method !== undefined && seen.method !== method) continue;
+      if (filter.operation !== undefined && seen.operation !== filter.operation) continue;
+      if (typeof path === 'string' && seen.path !== path && seen.path !== `/v1.0${path}`) continue;
       if (path instanceof RegExp) {
         path.lastIndex = 0;
-        if (!path.test(request.path)) continue;
+        if (!path.test(seen.path)) continue;
       }
-      out.push(request);
+      out.push(built(slot));
     }
     return out;
   }
 
-  /** How many requests and bytes are kept now. */
+  /** How many requests and bytes (exactly) are kept now. */
   size(): { requests: number; bytes: number } {
-    return { requests: this.entries.length - this.head, bytes: this.bytes };
+    this.countExactly();
+    return { requests: this.slots.length - this.head, bytes: this.bytes };
   }
 
   clear(): void {
-    this.entries = [];
+    this.slots = [];
     this.head = 0;
     this.bytes = 0;
   }
+}
+
+/** The slot's entry, built from its raw request on first use (in the order a built entry has its members). */
+function built(slot: Slot): RecordedRequest {
+  if (slot.request !== undefined) return slot.request;
+  const raw = slot.raw!;
+  const head = { seq: slot.seq, method: raw.method, path: raw.path, query: queryObject(raw.rawQuery) };
+  const body =
+    slot.body === undefined
+      ? undefined
+      : slot.bodyTruncatedFrom !== undefined
+        ? { body: slot.body.toString('utf8'), bodyTruncatedFrom: slot.bodyTruncatedFrom }
+        : keptBody(slot.body, slot.body.length);
+  const entry: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
+    ...head,
+    ...body,
+    status: raw.status,
+    time: new Date(raw.arrivedMs).toISOString(),
+    durationMs: raw.durationMs,
+  };
+  if (raw.caller !== undefined) entry.caller = raw.caller;
+  if (raw.operation !== undefined) entry.operation = raw.operation;
+  if (raw.fault !== undefined) entry.fault = raw.fault;
+  slot.request = entry;
+  slot.raw = undefined;
+  slot.body = undefined;
+  return entry;
 }

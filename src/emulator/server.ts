@@ -20,7 +20,7 @@ import { HANDLERS } from './handlers/index.js';
 import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.js';
 import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
 import { renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
-import { keptBody, queryObject, type Caller, type RecordedRequest } from './requests.js';
+import { queryObject, type Caller, type RawRequest } from './requests.js';
 import { constantJson } from './json-bytes.js';
 import { Transaction, type Change, type Store } from './store.js';
 
@@ -85,9 +85,7 @@ export interface EmulatorCore {
   ): Promise<HandlerResult | undefined>;
   now(): Date;
   /** Keeps a request in the request journal (requests to /_emulator/ are not kept). */
-  record?(request: Omit<RecordedRequest, 'seq'>): void;
-  /** The largest request body the journal keeps whole (bytes). */
-  readonly maxBodyBytesKept?: number;
+  record?(request: RawRequest): void;
   /** The fault rules in force, if any. */
   faults?(): FaultPlan | undefined;
   /** Notes what a call with a valid token to an operation needed (permission guidance). */
@@ -165,16 +163,6 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
 
 let isoMs = -1;
 let isoText = '';
-
-/** The time as ISO 8601, formatted once per millisecond however many requests arrive in it. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    isoText = new Date(ms).toISOString();
-  }
-  return isoText;
-}
 
 /** A clock reading as ISO 8601, through the same once-per-millisecond text (an invalid date throws, as always). */
 function isoOf(date: Date): string {
@@ -328,7 +316,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     let operationName: string | undefined;
     let decision: FaultDecision | undefined;
     let faulted: string | undefined;
-    const arrived = core.record === undefined || admin ? '' : isoNow();
+    const arrivedMs = core.record === undefined || admin ? 0 : Date.now();
 
     const send = (result: HandlerResult): void => {
       const headers = result.headers === undefined ? common : { ...common, ...result.headers };
@@ -376,25 +364,19 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     const record = (status: number): void => {
       if (recorded || core.record === undefined || admin) return;
       recorded = true;
-      // Built in the journal's order with few spreads: most entries share a shape, and the journal counts them cheaply.
-      const query = queryObject(rawQuery);
-      const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      const entry: { -readonly [K in keyof Omit<RecordedRequest, 'seq'>]: RecordedRequest[K] } =
-        bodyBytes === undefined || bodyBytes.length === 0
-          ? { method, path: rawPath, query, status, time: arrived, durationMs }
-          : {
-              method,
-              path: rawPath,
-              query,
-              ...keptBody(bodyBytes, core.maxBodyBytesKept ?? 16 * 1024),
-              status,
-              time: arrived,
-              durationMs,
-            };
-      if (caller !== undefined) entry.caller = caller;
-      if (operationName !== undefined) entry.operation = operationName;
-      if (faulted !== undefined) entry.fault = faulted;
-      core.record(entry);
+      const raw: { -readonly [K in keyof RawRequest]: RawRequest[K] } = {
+        method,
+        path: rawPath,
+        rawQuery,
+        body: bodyBytes,
+        status,
+        arrivedMs,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      };
+      if (caller !== undefined) raw.caller = caller;
+      if (operationName !== undefined) raw.operation = operationName;
+      if (faulted !== undefined) raw.fault = faulted;
+      core.record(raw);
     };
     // One listener per request: 'close' follows 'finish' for an answer sent whole, and comes alone for one that was
     // not (a reset or a cut body from fault rules, or the client went away).

@@ -1,7 +1,7 @@
 /** The request journal: `emulator.requests()`, `clearRequests()` and `GET|DELETE /_emulator/requests`. */
 import { describe, expect, it } from 'vitest';
 import { SEED_IDS, startEmulator } from '../../src/emulator/index.js';
-import { keptBody, queryObject, RequestJournal } from '../../src/emulator/requests.js';
+import { keptBody, queryObject, RequestJournal, type RawRequest } from '../../src/emulator/requests.js';
 import { useEmulator } from './harness.js';
 
 const api = useEmulator();
@@ -175,6 +175,124 @@ describe('its bounds', () => {
       over.record(entry);
       expect(over.size()).toEqual({ requests: 0, bytes: 0 });
     }
+  });
+
+  describe('requests kept as the server saw them, built when read', () => {
+    const raw = (overrides: Partial<RawRequest> = {}): RawRequest => ({
+      method: 'POST',
+      path: '/v1.0/me/messages',
+      rawQuery: '',
+      body: undefined,
+      status: 201,
+      arrivedMs: Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+      durationMs: 1.25,
+      ...overrides,
+    });
+    const builtOf = (request: RawRequest, maxBodyBytes = 16 * 1024) => {
+      const journal = new RequestJournal({ maxRequests: 10, maxBytes: 1e9, maxBodyBytes });
+      journal.recordRaw(request);
+      return journal.list()[0]!;
+    };
+
+    it('builds the entry a built one would be, member for member and in the same order', () => {
+      const caller = { kind: 'user', id: 'u', userPrincipalName: 'u@contoso.example' } as const;
+      const request = raw({
+        rawQuery: '%24select=subject&x=%E2%82%AC',
+        body: Buffer.from('{"subject": "hi"}'),
+        caller,
+        operation: 'createMessage',
+        fault: 'rule-1',
+      });
+      const entry = builtOf(request);
+      expect(JSON.stringify(entry)).toBe(
+        JSON.stringify({
+          seq: 1,
+          method: 'POST',
+          path: '/v1.0/me/messages',
+          query: { $select: 'subject', x: '€' },
+          body: { subject: 'hi' },
+          status: 201,
+          time: '2026-01-02T03:04:05.678Z',
+          durationMs: 1.25,
+          caller,
+          operation: 'createMessage',
+          fault: 'rule-1',
+        }),
+      );
+      expect(JSON.stringify(builtOf(raw({ method: 'GET', status: 200, body: Buffer.alloc(0) })))).toBe(
+        '{"seq":1,"method":"GET","path":"/v1.0/me/messages","query":{},"status":200,"time":"2026-01-02T03:04:05.678Z","durationMs":1.25}',
+      );
+    });
+
+    it('cuts a body longer than maxBodyBytes to its first bytes (a copy), with its full length', () => {
+      const body = Buffer.from('{"subject":"0123456789"}');
+      expect(builtOf(raw({ body }), body.length)).toMatchObject({ body: { subject: '0123456789' } });
+      const cut = builtOf(raw({ body }), body.length - 1);
+      expect(cut).toMatchObject({ body: '{"subject":"0123456789"', bodyTruncatedFrom: body.length });
+      body.fill(0x20);
+      expect(builtOf(raw({ body: Buffer.from('not json') }))).toMatchObject({ body: 'not json' });
+    });
+
+    it('filters on the raw request and builds each entry once', () => {
+      const journal = new RequestJournal({ maxRequests: 10, maxBytes: 1e9, maxBodyBytes: 100 });
+      journal.recordRaw(raw({ method: 'GET', path: '/v1.0/me/a', operation: 'a' }));
+      journal.recordRaw(raw({ path: '/v1.0/me/b', operation: 'b' }));
+      expect(journal.list({ method: 'get' }).map((r) => r.path)).toEqual(['/v1.0/me/a']);
+      expect(journal.list({ operation: 'b' }).map((r) => r.path)).toEqual(['/v1.0/me/b']);
+      expect(journal.list({ path: '/me/b' }).map((r) => r.seq)).toEqual([2]);
+      expect(journal.list({ path: /\/a$/ }).map((r) => r.seq)).toEqual([1]);
+      expect(journal.list()[1]).toBe(journal.list()[1]);
+    });
+
+    // Entries whose JSON is as large as possible for their raw size: escapes, non-ASCII text, numbers that
+    // JSON.stringify writes longer than they were sent, a query that decodes to many members.
+    const heavy: RawRequest[] = [
+      raw({ body: Buffer.from(`[${Array(50).fill('1e20').join(',')}]`) }),
+      raw({ body: Buffer.from(`[${Array(50).fill('-9E+20').join(',')}]`) }),
+      raw({ body: Buffer.from('\u0001\u0002 not json \u001f') }),
+      raw({ body: Buffer.from('"\\" " \u0001 é 😀') }),
+      raw({ path: '/v1.0/users/\u00e4\u0001"\\/x', rawQuery: 'a&b&c&d&e&f&g&h&%01=%01&%22=%5C' }),
+      raw({ body: Buffer.from('{"a":1,"b":2}'.repeat(40)), operation: '\u0001\u0002', fault: '"\\"' }),
+      raw({ method: 'GET', body: undefined, durationMs: 1.2345678901234567e21, status: 599 }),
+    ];
+
+    it.each(heavy.map((request, i) => [i, request] as const))(
+      'heavy entry %i: kept when its JSON fits maxBytes exactly, dropped one byte below; size() exact',
+      (_i, request) => {
+        const exact = Buffer.byteLength(JSON.stringify(builtOf(request, 4096)));
+        const fits = new RequestJournal({ maxRequests: 10, maxBytes: exact, maxBodyBytes: 4096 });
+        fits.recordRaw(request);
+        expect(fits.size()).toEqual({ requests: 1, bytes: exact });
+        const over = new RequestJournal({ maxRequests: 10, maxBytes: exact - 1, maxBodyBytes: 4096 });
+        over.recordRaw(request);
+        expect(over.list()).toEqual([]);
+        expect(over.size()).toEqual({ requests: 0, bytes: 0 });
+      },
+    );
+
+    it('keeps the newest entries whose JSON fits maxBytes after every request, mixing raw and built ones', () => {
+      const sizes: number[] = [];
+      const maxBytes = 3_000;
+      const journal = new RequestJournal({ maxRequests: 1_000, maxBytes, maxBodyBytes: 4096 });
+      for (let i = 0; i < 60; i++) {
+        const request = heavy[i % heavy.length]!;
+        if (i % 5 === 4) {
+          const { seq: _seq, ...entry } = builtOf(request, 4096);
+          journal.record(entry);
+        } else journal.recordRaw(request);
+        const kept = journal.list();
+        sizes[kept.at(-1)!.seq] = Buffer.byteLength(JSON.stringify(kept.at(-1)));
+        const expected: number[] = [];
+        let total = 0;
+        for (let seq = sizes.length - 1; seq >= 1; seq--) {
+          total += sizes[seq]!;
+          if (total > maxBytes) break;
+          expected.unshift(seq);
+        }
+        expect(kept.map((r) => r.seq)).toEqual(expected);
+        expect(journal.size().bytes).toBe(kept.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0));
+      }
+    });
   });
 
   it('keeps a body up to maxBodyBytes whole; a longer one as its first bytes of text, with its full length', () => {
