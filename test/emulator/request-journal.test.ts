@@ -219,6 +219,11 @@ describe('its bounds', () => {
           fault: 'rule-1',
         }),
       );
+      const bare = builtOf(raw({ method: 'GET', status: 200, body: Buffer.alloc(0) }));
+      expect(Object.keys(bare)).toEqual(['seq', 'method', 'path', 'query', 'status', 'time', 'durationMs']);
+      // No query: the one frozen object shared by every entry without one.
+      expect(Object.isFrozen(bare.query)).toBe(true);
+      expect(builtOf(raw()).query).toBe(bare.query);
       expect(JSON.stringify(builtOf(raw({ method: 'GET', status: 200, body: Buffer.alloc(0) })))).toBe(
         '{"seq":1,"method":"GET","path":"/v1.0/me/messages","query":{},"status":200,"time":"2026-01-02T03:04:05.678Z","durationMs":1.25}',
       );
@@ -254,6 +259,13 @@ describe('its bounds', () => {
       raw({ path: '/v1.0/users/\u00e4\u0001"\\/x', rawQuery: 'a&b&c&d&e&f&g&h&%01=%01&%22=%5C' }),
       raw({ body: Buffer.from('{"a":1,"b":2}'.repeat(40)), operation: '\u0001\u0002', fault: '"\\"' }),
       raw({ method: 'GET', body: undefined, durationMs: 1.2345678901234567e21, status: 599 }),
+      // Each part of the entry alone outgrowing the fixed allowance.
+      raw({ path: '/v1.0/' + '\u0001'.repeat(500) }),
+      raw({ rawQuery: 'a%01=%01&'.repeat(200) + 'z' }),
+      raw({ method: '\u0001'.repeat(300) }),
+      raw({ operation: '\u0001'.repeat(300) }),
+      raw({ fault: '\u0001'.repeat(300) }),
+      raw({ caller: { kind: 'user', id: 'x'.repeat(600), userPrincipalName: '\u0001'.repeat(300) } }),
     ];
 
     it.each(heavy.map((request, i) => [i, request] as const))(
@@ -272,7 +284,7 @@ describe('its bounds', () => {
 
     it('keeps the newest entries whose JSON fits maxBytes after every request, mixing raw and built ones', () => {
       const sizes: number[] = [];
-      const maxBytes = 3_000;
+      const maxBytes = 6_000;
       const journal = new RequestJournal({ maxRequests: 1_000, maxBytes, maxBodyBytes: 4096 });
       for (let i = 0; i < 60; i++) {
         const request = heavy[i % heavy.length]!;
@@ -281,7 +293,8 @@ describe('its bounds', () => {
           journal.record(entry);
         } else journal.recordRaw(request);
         const kept = journal.list();
-        sizes[kept.at(-1)!.seq] = Buffer.byteLength(JSON.stringify(kept.at(-1)));
+        // This entry's size on its own (with its own seq), kept or not.
+        sizes[i + 1] = Buffer.byteLength(JSON.stringify({ ...builtOf(request, 4096), seq: i + 1 }));
         const expected: number[] = [];
         let total = 0;
         for (let seq = sizes.length - 1; seq >= 1; seq--) {
