@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseJsonText, parseJsonTextLettingGo } from '../../src/json/parse.js';
 import { decodedText } from '../../src/json/decode.js';
 import { treeAgrees } from '../../src/json/quick-scan.js';
+import { roundedIntegerLiteral } from '../../src/json/numbers.js';
 import { MAX_DEPTH } from '../../src/json/scan.js';
 import { RULES } from '../../src/diagnostics/rules.js';
 
@@ -168,6 +169,8 @@ describe('parseJsonTextLettingGo: the text handed over, read again only for the 
     ['a duplicate member name', '{"a": 1,\n "a": 2}', 'json/duplicate-key'],
     ['a number JSON.parse rounds to an integer', '{"a": 1.0000000000000001}', undefined],
     ['an integer directly inside an array', '{"a": [1, 2]}', undefined],
+    // Both passes unsure (-1 each): still the exact scan, never taken as agreeing.
+    ['a rounded number beside an integer inside an array', '{"a": 1.0000000000000001, "b": [1]}', undefined],
   ])('reads again for %s, and gives what parseJsonText gives on that text', (_name, text, ruleId) => {
     const { result, calls } = run(text);
     expect(calls).toEqual({ take: 1, readAgain: 1 });
@@ -191,5 +194,22 @@ describe('parseJsonTextLettingGo: the text handed over, read again only for the 
     expect(result).toEqual({
       diagnostics: [{ ruleId: 'read/empty', severity: 'error', message: 'The file is empty', pointer: '' }],
     });
+  });
+});
+
+describe('both quick passes unsure', () => {
+  it('marks a rounded integer even when the tree also holds an integer inside an array', () => {
+    for (const parse of [
+      (text: string) => parseJsonText(text),
+      (text: string) =>
+        parseJsonTextLettingGo(
+          () => text,
+          () => decodedText(text),
+          treeAgrees,
+        ),
+    ]) {
+      const { value } = parse('{"a": 1.0000000000000001, "b": [1]}');
+      expect(roundedIntegerLiteral(value, 'a')).toBe('1.0000000000000001');
+    }
   });
 });
