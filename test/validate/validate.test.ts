@@ -495,38 +495,35 @@ describe('operational failures', () => {
 });
 
 describe('rereadable sources (large files)', () => {
-  it('reads once for a valid document, and again only to place diagnostics', async () => {
+  /** A source of `text` that counts its reads. */
+  const counting = async (content: string) => {
     const { RereadableSource } = await import('../../src/validate/index.js');
     const { decodedText } = await import('../../src/json/decode.js');
-    let reads = 0;
-    const source = (text: string) =>
-      new RereadableSource(() => {
-        reads++;
-        return decodedText(text);
-      });
-    reads = 0;
-    expect((await validate(source(text(minimalBom('1.6'))))).valid).toBe(true);
-    expect(reads).toBe(1);
-    reads = 0;
-    const result = await validate(source(text(minimalBom('1.6', { version: 0 }))));
+    const counter = { reads: 0 };
+    const source = new RereadableSource(() => {
+      counter.reads++;
+      return decodedText(content);
+    });
+    return { source, counter };
+  };
+
+  it('reads once for a valid document, and again only to place diagnostics', async () => {
+    const valid = await counting(text(minimalBom('1.6')));
+    expect((await validate(valid.source)).valid).toBe(true);
+    expect(valid.counter.reads).toBe(1);
+    const invalid = await counting(text(minimalBom('1.6', { version: 0 })));
+    const result = await validate(invalid.source);
     expect(result.diagnostics).toMatchObject([{ ruleId: 'bom/version', line: 5, column: 3 }]);
-    expect(reads).toBe(2);
+    expect(invalid.counter.reads).toBe(2);
   });
 
   it('reads again for the exact scan of a tree that disagrees with its text, and places its findings from that read', async () => {
-    const { RereadableSource } = await import('../../src/validate/index.js');
-    const { decodedText } = await import('../../src/json/decode.js');
     const duplicated = text(minimalBom('1.6')).replace('"version": 1', '"version": 1,\n  "version": 1');
-    let reads = 0;
-    const result = await validate(
-      new RereadableSource(() => {
-        reads++;
-        return decodedText(duplicated);
-      }),
-    );
+    const { source, counter } = await counting(duplicated);
+    const result = await validate(source);
     expect(result.diagnostics).toEqual((await validate(duplicated)).diagnostics);
     expect(result.diagnostics).toMatchObject([{ ruleId: 'json/duplicate-key', line: 6, column: 3 }]);
-    expect(reads).toBe(2);
+    expect(counter.reads).toBe(2);
   });
 
   it('judges a file that changed between the reads as it is now', async () => {
