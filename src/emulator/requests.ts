@@ -184,10 +184,12 @@ export class RequestJournal {
     const max = this.limits.maxBodyBytes;
     let body = request.body === undefined || request.body.length === 0 ? undefined : request.body;
     let bodyTruncatedFrom: number | undefined;
+    let raw = request;
     if (body !== undefined && body.length > max) {
       bodyTruncatedFrom = body.length;
-      // A copy: a view would hold the whole body in memory.
+      // A copy, and the request without its body: either would hold the whole body in memory.
       body = Buffer.from(body.subarray(0, max));
+      raw = { ...request, body: undefined };
     }
     const bound =
       ENTRY_FIXED_BOUND +
@@ -200,7 +202,7 @@ export class RequestJournal {
       (request.fault === undefined ? 0 : textBound(request.fault.length));
     this.keep({
       seq: ++this.seq,
-      raw: request,
+      raw,
       body,
       bodyTruncatedFrom,
       request: undefined,

@@ -1,4 +1,6 @@
 /** The request journal: `emulator.requests()`, `clearRequests()` and `GET|DELETE /_emulator/requests`. */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { SEED_IDS, startEmulator } from '../../src/emulator/index.js';
 import { keptBody, queryObject, RequestJournal, type RawRequest } from '../../src/emulator/requests.js';
@@ -236,6 +238,23 @@ describe('its bounds', () => {
       expect(cut).toMatchObject({ body: '{"subject":"0123456789"', bodyTruncatedFrom: body.length });
       body.fill(0x20);
       expect(builtOf(raw({ body: Buffer.from('not json') }))).toMatchObject({ body: 'not json' });
+    });
+
+    it('holds no reference to a body it cut, only to its first bytes', async () => {
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      const journal = new RequestJournal({ maxRequests: 10, maxBytes: 1e9, maxBodyBytes: 10 });
+      let whole: WeakRef<Buffer> | undefined;
+      (() => {
+        const body = Buffer.alloc(1_000_000, 0x61);
+        whole = new WeakRef(body);
+        journal.recordRaw(raw({ body }));
+      })();
+      // A WeakRef's target is kept until the current job ends.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+      expect(whole!.deref()).toBeUndefined();
+      expect(journal.list()[0]).toMatchObject({ body: 'aaaaaaaaaa', bodyTruncatedFrom: 1_000_000 });
     });
 
     it('filters on the raw request and builds each entry once', () => {
