@@ -7,6 +7,7 @@
 //   I3  the emulator's resident memory after I2
 //   I4  kill -9 loop: writers running, the emulator killed at a random moment and restarted on the same --state,
 //       every acknowledged write checked after each restart
+// --floor-curve runs only the durable floor under I2's mix with 0, 20, 40 and 60 µs of CPU added per request.
 // --baseline DIR adds I2 with --state for another built checkout (e.g. main), run alternately with this one's
 // (three rounds each), so a change is compared on the same machine in the same run.
 // Markdown goes to stdout, progress to stderr.
@@ -24,7 +25,11 @@ const autocannon = createRequire(new URL('../test/package.json', import.meta.url
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/bomwright.cjs');
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, baseline: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
+    'floor-curve': { type: 'boolean', default: false },
+  },
 });
 const BASELINE_BIN = values.baseline === undefined ? undefined : join(values.baseline, 'bin/bomwright.cjs');
 const DURATION_S = values.quick ? 4 : 10;
@@ -115,11 +120,16 @@ async function readLoad() {
  * I2's mixed load against the emulator (`bin`, with `--state stateDir` when given) or, with `floorBody`, against
  * bench/peers/bare-durable-http.js: the same load on a bare server that group-commits each write with fdatasync.
  */
-async function mixedLoad(stateDir, bin = BIN, floorBody = undefined) {
+async function mixedLoad(stateDir, bin = BIN, floorBody = undefined, burnMicroseconds = 0) {
   const emulator =
     floorBody === undefined
       ? await startEmulator(stateDir === undefined ? [] : ['--state', stateDir], bin)
-      : await startChild([join(ROOT, 'bench/peers/bare-durable-http.js'), floorBody, stateDir]);
+      : await startChild([
+          join(ROOT, 'bench/peers/bare-durable-http.js'),
+          floorBody,
+          stateDir,
+          String(burnMicroseconds),
+        ]);
   const token = floorBody === undefined ? await tokenFor(emulator.url) : 'none';
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const read = { method: 'GET', path: PHONE_METHODS };
@@ -205,7 +215,47 @@ async function killLoop() {
   return { kills: KILLS, acknowledged: acknowledged.length, lost, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * `--floor-curve`: the durable floor under I2's load with a fixed CPU cost added to every request (0 to 60 µs),
+ * alternating rounds. It shows how much work per request a server can do on top of Node's HTTP and still
+ * acknowledge 2,000 writes/s here, with the load generator on the other core.
+ */
+async function floorCurve() {
+  const emulator = await startEmulator();
+  const token = await tokenFor(emulator.url);
+  const body = await (
+    await fetch(`${emulator.url}${PHONE_METHODS}`, { headers: { Authorization: `Bearer ${token}` } })
+  ).text();
+  await stop(emulator.child);
+  const burns = [0, 20, 40, 60];
+  const runs = new Map(burns.map((burn) => [burn, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const burn of burns) {
+      const dir = mkdtempSync(join(tmpdir(), 'bomwright-floor-'));
+      const result = await mixedLoad(dir, BIN, body, burn);
+      rmSync(dir, { recursive: true, force: true });
+      runs.get(burn).push(result);
+      log(`  floor + ${burn} µs round ${round + 1}: ${fmt(result.rps)} req/s, ${fmt(result.writesPerSecond)} writes/s`);
+    }
+  const lines = [
+    '### I2 floor curve: the durable floor with a fixed CPU cost per request',
+    '',
+    `\`bench/peers/bare-durable-http.js\` under I2's mix (20% writes, 50 connections, ${DURATION_S} s per run), medians of ${ROUNDS} alternating round${ROUNDS === 1 ? '' : 's'}.`,
+    '',
+    '| CPU added per request | requests/s | acknowledged writes/s | p99 |',
+    '|---:|---:|---:|---:|',
+    ...burns.map((burn) => {
+      const list = runs.get(burn);
+      const byWrites = [...list].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[list.length >> 1];
+      return `| ${burn} µs | ${fmt(byWrites.rps)} | ${fmt(byWrites.writesPerSecond)} | ${byWrites.p99} ms |`;
+    }),
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
 async function main() {
+  if (values['floor-curve']) return floorCurve();
   log(
     `[I] the emulator under load (${DURATION_S} s per run, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, ${KILLS} kills)`,
   );

@@ -8,6 +8,13 @@ import { join } from 'node:path';
 
 const body = Buffer.from(process.argv[2] ?? '{}');
 const file = join(process.argv[3] ?? '.', 'journal.ndjson');
+/** argv[4]: microseconds of CPU to spend on every request before answering it (0: none), for the floor curve. */
+const burnMs = Number(process.argv[4] ?? 0) / 1000;
+const burn = () => {
+  if (burnMs <= 0) return;
+  const end = performance.now() + burnMs;
+  while (performance.now() < end);
+};
 const fd = openSync(file, 'a');
 const created = Buffer.from('{"ok":true}');
 
@@ -35,6 +42,7 @@ function commit() {
 }
 
 const server = createServer((request, response) => {
+  burn();
   if (request.method !== 'POST') {
     request.resume();
     response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
