@@ -146,15 +146,6 @@ const ENTRY_FIXED_BOUND = 256;
  */
 const textBound = (length: number): number => 12 * length + 8;
 
-const callerBytes = new WeakMap<Caller, number>();
-
-function callerBound(caller: Caller | undefined): number {
-  if (caller === undefined) return 0;
-  let bytes = callerBytes.get(caller);
-  if (bytes === undefined) callerBytes.set(caller, (bytes = jsonBytes(caller)!));
-  return bytes;
-}
-
 export class RequestJournal {
   /** Evicted slots before `head` are emptied at once (a kept raw body goes with them). */
   private slots: (Slot | undefined)[] = [];
@@ -197,7 +188,8 @@ export class RequestJournal {
       textBound(request.path.length) +
       textBound(request.rawQuery.length) +
       (body === undefined ? 0 : textBound(body.length)) +
-      callerBound(request.caller) +
+      // Exact: the server's callers are counted once, when it makes them (constantJson).
+      (request.caller === undefined ? 0 : jsonBytes(request.caller)!) +
       (request.operation === undefined ? 0 : textBound(request.operation.length)) +
       (request.fault === undefined ? 0 : textBound(request.fault.length));
     this.keep({
