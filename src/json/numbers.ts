@@ -1,11 +1,5 @@
 /** Number literals that a JSON parser cannot hold exactly (beyond a double's precision). */
 
-/**
- * String literals (skipped), or number literals that may not survive a double: long enough to exceed its
- * precision, or with an exponent (1e400 overflows to Infinity, which a rewrite would write as null).
- */
-const RISKY_NUMBERS = /"(?:[^"\\]|\\.)*"|(-?\d[\d.]*[eE][+-]?\d+|-?\d[\d.eE+-]{15,})/g;
-
 /** `0.digits × 10^point`, signed, without leading or trailing zeros: equal for numerically equal literals. */
 function normalizeNumber(literal: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
@@ -19,14 +13,55 @@ function normalizeNumber(literal: string): string {
   return digits === '' ? '0' : `${sign}${digits}e${point}`;
 }
 
-/** Number literals whose value a double cannot hold exactly: rewriting the document would change them. */
+/** Digits, and the characters a number literal may hold besides them. */
+const isNumberChar = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x2b || (c | 0x20) === 0x65;
+
+/**
+ * Number literals whose value a double cannot hold exactly: rewriting the document would change them. Only
+ * literals that may not survive a double are read: those with an exponent (1e400 overflows to Infinity, which a
+ * rewrite would write as null) and those of 16 characters or more besides a sign.
+ *
+ * `text` is a JSON text that parsed. It hops from string to string with indexOf and looks at the characters
+ * between strings only, so a large document costs one pass with no allocation per string.
+ */
 export function numbersThatWouldChange(text: string): string[] {
   const changed: string[] = [];
-  for (const [, literal] of text.matchAll(RISKY_NUMBERS)) {
-    if (literal !== undefined && normalizeNumber(literal) !== normalizeNumber(String(Number(literal))))
-      changed.push(literal);
+  const n = text.length;
+  let from = 0;
+  while (from < n) {
+    const quote = text.indexOf('"', from);
+    const gapEnd = quote === -1 ? n : quote;
+    for (let k = from; k < gapEnd; k++) {
+      const c = text.charCodeAt(k);
+      if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+      const start = k;
+      let exponent = false;
+      while (k < gapEnd && isNumberChar(text.charCodeAt(k))) {
+        if ((text.charCodeAt(k) | 0x20) === 0x65) exponent = true;
+        k++;
+      }
+      const literal = text.slice(start, k);
+      const length = c === 0x2d ? literal.length - 1 : literal.length;
+      if ((exponent || length >= 16) && normalizeNumber(literal) !== normalizeNumber(String(Number(literal))))
+        changed.push(literal);
+    }
+    if (quote === -1) break;
+    from = stringEnd(text, quote) + 1;
   }
   return changed;
+}
+
+/** The index of the quote that closes the string opened at `open` (the text's length when none does). */
+function stringEnd(text: string, open: number): number {
+  let close = text.indexOf('"', open + 1);
+  while (close !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(close - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+    if (backslashes % 2 === 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+  return text.length;
 }
 
 const NUMBER_PARTS = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
