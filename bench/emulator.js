@@ -7,7 +7,8 @@
 //   I3  the emulator's resident memory after I2
 //   I4  kill -9 loop: writers running, the emulator killed at a random moment and restarted on the same --state,
 //       every acknowledged write checked after each restart
-// --floor-curve runs only the durable floor under I2's mix with 0, 20, 40 and 60 µs of CPU added per request.
+// --floor-curve runs only the durable floor under I2's mix with 0, 20, 40 and 60 µs of CPU added per request, then
+// the emulator and that floor at a fixed 5,000 requests/s: the CPU per request the emulator adds.
 // --baseline DIR adds I2 with --state for another built checkout (e.g. main), run alternately with this one's
 // (three rounds each), so a change is compared on the same machine in the same run.
 // Markdown goes to stdout, progress to stderr.
@@ -36,6 +37,10 @@ const DURATION_S = values.quick ? 4 : 10;
 const ROUNDS = values.quick ? 1 : 3;
 const KILLS = values.quick ? 20 : 100;
 const PHONE_METHODS = '/v1.0/me/authentication/phoneMethods';
+/** USER_HZ: the unit of /proc's CPU times, 100 on every Linux the bench runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+/** A request rate below both servers' capacity here, for comparing CPU per request without saturation. */
+const FIXED_RATE = 5000;
 
 const log = (text) => process.stderr.write(`${text}\n`);
 
@@ -120,7 +125,7 @@ async function readLoad() {
  * I2's mixed load against the emulator (`bin`, with `--state stateDir` when given) or, with `floorBody`, against
  * bench/peers/bare-durable-http.js: the same load on a bare server that group-commits each write with fdatasync.
  */
-async function mixedLoad(stateDir, bin = BIN, floorBody = undefined, burnMicroseconds = 0) {
+async function mixedLoad(stateDir, bin = BIN, floorBody = undefined, burnMicroseconds = 0, rate = undefined) {
   const emulator =
     floorBody === undefined
       ? await startEmulator(stateDir === undefined ? [] : ['--state', stateDir], bin)
@@ -138,7 +143,17 @@ async function mixedLoad(stateDir, bin = BIN, floorBody = undefined, burnMicrose
     path: '/v1.0/me/mailFolders/inbox/messages',
     body: JSON.stringify({ subject: 'load' }),
   };
-  const result = await load({ url: emulator.url, headers, requests: [read, read, read, read, write] });
+  const requests = [read, read, read, read, write];
+  // At a fixed rate the server is warmed up first, and its main thread's CPU per request is what is measured.
+  if (rate !== undefined) await load({ url: emulator.url, headers, requests, overallRate: rate, duration: 2 });
+  const before = rate === undefined ? undefined : mainThreadCpuMs(emulator.child.pid);
+  const result = await load({
+    url: emulator.url,
+    headers,
+    requests,
+    ...(rate === undefined ? {} : { overallRate: rate }),
+  });
+  const cpuMs = before === undefined ? undefined : mainThreadCpuMs(emulator.child.pid) - before;
   const created = result.statusCodeStats?.['201']?.count ?? 0;
   const ok = result.statusCodeStats?.['200']?.count ?? 0;
   const rss = rssOf(emulator.child.pid);
@@ -151,7 +166,16 @@ async function mixedLoad(stateDir, bin = BIN, floorBody = undefined, burnMicrose
     writesPerSecond: created / DURATION_S,
     readsPerSecond: ok / DURATION_S,
     rss,
+    mainThreadMicrosecondsPerRequest: cpuMs === undefined ? undefined : (cpuMs * 1000) / result.requests.total,
   };
+}
+
+/** CPU time (user + system) of a process's main thread so far, in ms; its thread id is its pid. */
+function mainThreadCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Subjects of the inbox, through message delta. */
@@ -237,6 +261,25 @@ async function floorCurve() {
       runs.get(burn).push(result);
       log(`  floor + ${burn} µs round ${round + 1}: ${fmt(result.rps)} req/s, ${fmt(result.writesPerSecond)} writes/s`);
     }
+  // The same mix at a fixed rate: the CPU per request the emulator (--state) adds to the durable floor's.
+  const added = { emulator: [], floor: [] };
+  const achieved = { emulator: [], floor: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [name, floorBody] of [
+      ['emulator', undefined],
+      ['floor', body],
+    ]) {
+      const dir = mkdtempSync(join(tmpdir(), 'bomwright-floor-'));
+      const result = await mixedLoad(dir, BIN, floorBody, 0, FIXED_RATE);
+      rmSync(dir, { recursive: true, force: true });
+      added[name].push(result.mainThreadMicrosecondsPerRequest);
+      achieved[name].push(result.rps);
+      log(
+        `  ${name} at ${fmt(FIXED_RATE)} req/s round ${round + 1}: ${fmt(result.mainThreadMicrosecondsPerRequest, 1)} µs per request`,
+      );
+    }
+  const emulatorCost = median(added.emulator);
+  const floorCost = median(added.floor);
   const lines = [
     '### I2 floor curve: the durable floor with a fixed CPU cost per request',
     '',
@@ -249,6 +292,8 @@ async function floorCurve() {
       const byWrites = [...list].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[list.length >> 1];
       return `| ${burn} µs | ${fmt(byWrites.rps)} | ${fmt(byWrites.writesPerSecond)} | ${byWrites.p99} ms |`;
     }),
+    '',
+    `What the emulator adds: the same mix at a fixed ${fmt(FIXED_RATE)} requests/s (below both servers' capacity; they answered ${fmt(median(achieved.emulator))} and ${fmt(median(achieved.floor))} requests/s), the server's main thread's CPU per request, medians of ${ROUNDS} alternating round${ROUNDS === 1 ? '' : 's'}: the emulator with \`--state\` ${fmt(emulatorCost, 1)} µs, the durable floor ${fmt(floorCost, 1)} µs, so the emulator adds **${fmt(emulatorCost - floorCost, 1)} µs** per request.`,
     '',
   ];
   process.stdout.write(lines.join('\n'));

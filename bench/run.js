@@ -205,6 +205,12 @@ const CASE_BUILDERS = {
         rows: [
           row(READ_AND_PARSE_LABEL, readAndParse(input.path), runs.fast, { reference: true }),
           row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { subject: true }),
+          // The floor of this design: the checks validate cannot skip, bare (peers/validate-parts.cjs).
+          row(
+            'floor: read, JSON.parse, duplicate-name check and schema validator only, no CLI',
+            ['bench/peers/validate-parts.cjs', input.path],
+            runs.fast,
+          ),
           library,
         ],
         goals: [{ text: 'bomwright CLI ÷ read + JSON.parse', target: '≤ 2× (issue 33)', met: (r) => r <= 2 }],
