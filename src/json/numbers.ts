@@ -18,12 +18,12 @@ const isNumberChar = (c: number): boolean =>
   (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x2b || (c | 0x20) === 0x65;
 
 /**
- * Number literals whose value a double cannot hold exactly: rewriting the document would change them. Only
- * literals that may not survive a double are read: those with an exponent (1e400 overflows to Infinity, which a
- * rewrite would write as null) and those of 16 characters or more besides a sign.
+ * Number literals whose value a double cannot hold exactly: rewriting the document would change them (1e400
+ * overflows to Infinity, which a rewrite would write as null).
  *
- * `text` is a JSON text that parsed. It hops from string to string with indexOf and looks at the characters
- * between strings only, so a large document costs one pass with no allocation per string.
+ * `text` is a JSON text that parsed. It hops from string to string with indexOf and reads only the characters
+ * between strings, so a large document costs one pass with no allocation per string. Numbers outside strings are
+ * few in a BOM, so each is compared whole.
  */
 export function numbersThatWouldChange(text: string): string[] {
   const changed: string[] = [];
@@ -34,17 +34,13 @@ export function numbersThatWouldChange(text: string): string[] {
     const gapEnd = quote === -1 ? n : quote;
     for (let k = from; k < gapEnd; k++) {
       const c = text.charCodeAt(k);
-      if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
-      const start = k;
-      let exponent = false;
-      while (k < gapEnd && isNumberChar(text.charCodeAt(k))) {
-        if ((text.charCodeAt(k) | 0x20) === 0x65) exponent = true;
-        k++;
+      if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        // A literal ends at a delimiter or white space, never at the quote of the next string.
+        const start = k;
+        while (isNumberChar(text.charCodeAt(k + 1))) k++;
+        const literal = text.slice(start, k + 1);
+        if (normalizeNumber(literal) !== normalizeNumber(String(Number(literal)))) changed.push(literal);
       }
-      const literal = text.slice(start, k);
-      const length = c === 0x2d ? literal.length - 1 : literal.length;
-      if ((exponent || length >= 16) && normalizeNumber(literal) !== normalizeNumber(String(Number(literal))))
-        changed.push(literal);
     }
     if (quote === -1) break;
     from = stringEnd(text, quote) + 1;
