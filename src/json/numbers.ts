@@ -1,7 +1,7 @@
 /** Number literals that a JSON parser cannot hold exactly (beyond a double's precision). */
 
 /** `0.digits × 10^point`, signed, without leading or trailing zeros: equal for numerically equal literals. */
-function normalizeNumber(literal: string): string {
+export function normalizeNumber(literal: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
   if (match === null) return literal;
   const [, sign, int, frac = '', exp = '0'] = match as unknown as [string, string, string, string?, string?];

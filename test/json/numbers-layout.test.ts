@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutOf, serializeJson } from '../../src/json/layout.js';
-import { numbersThatWouldChange } from '../../src/json/numbers.js';
+import { normalizeNumber, numbersThatWouldChange } from '../../src/json/numbers.js';
 
 // A document rewritten in place (sign, bump, edit) must keep every number it holds; these are the literals a
 // double cannot carry through JSON.parse and JSON.stringify.
@@ -41,24 +41,14 @@ describe('numbers a rewrite would change', () => {
   });
 });
 
-// The regular expression the scan replaced, kept as the oracle: every string skipped whole, then a literal with an
-// exponent or of 16 characters or more besides its sign.
+// The regular expression the scan replaced, kept as the oracle of which literals are read: every string skipped
+// whole, then a literal with an exponent or of 16 characters or more besides its sign.
 const ORACLE_PATTERN = /"(?:[^"\\]|\\.)*"|(-?\d[\d.]*[eE][+-]?\d+|-?\d[\d.eE+-]{15,})/g;
 function oracleNumbersThatWouldChange(text: string): string[] {
-  const normalize = (literal: string): string => {
-    const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
-    if (match === null) return literal;
-    const [, sign, int, frac = '', exp = '0'] = match as unknown as [string, string, string, string?, string?];
-    let digits = int + frac;
-    let point = int.length + Number(exp);
-    const lead = /^0*/.exec(digits)![0].length;
-    digits = digits.slice(lead).replace(/0+$/, '');
-    point -= lead;
-    return digits === '' ? '0' : `${sign}${digits}e${point}`;
-  };
   const changed: string[] = [];
   for (const [, literal] of text.matchAll(ORACLE_PATTERN))
-    if (literal !== undefined && normalize(literal) !== normalize(String(Number(literal)))) changed.push(literal);
+    if (literal !== undefined && normalizeNumber(literal) !== normalizeNumber(String(Number(literal))))
+      changed.push(literal);
   return changed;
 }
 
