@@ -92,6 +92,8 @@ function load(options) {
   });
 }
 
+/** The run with the median acknowledged writes/s, so its other figures come from the same run. */
+const byWrites = (runs) => [...runs].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[runs.length >> 1];
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -288,9 +290,8 @@ async function floorCurve() {
     '| CPU added per request | requests/s | acknowledged writes/s | p99 |',
     '|---:|---:|---:|---:|',
     ...burns.map((burn) => {
-      const list = runs.get(burn);
-      const byWrites = [...list].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[list.length >> 1];
-      return `| ${burn} µs | ${fmt(byWrites.rps)} | ${fmt(byWrites.writesPerSecond)} | ${byWrites.p99} ms |`;
+      const middle = byWrites(runs.get(burn));
+      return `| ${burn} µs | ${fmt(middle.rps)} | ${fmt(middle.writesPerSecond)} | ${middle.p99} ms |`;
     }),
     '',
     `What the emulator adds: the same mix at a fixed ${fmt(FIXED_RATE)} requests/s (below both servers' capacity; they answered ${fmt(median(achieved.emulator))} and ${fmt(median(achieved.floor))} requests/s), the server's main thread's CPU per request, medians of ${ROUNDS} alternating round${ROUNDS === 1 ? '' : 's'}: the emulator with \`--state\` ${fmt(emulatorCost, 1)} µs, the durable floor ${fmt(floorCost, 1)} µs, so the emulator adds **${fmt(emulatorCost - floorCost, 1)} µs** per request.`,
@@ -321,7 +322,6 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const byWrites = (runs) => [...runs].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[runs.length >> 1];
   const durable = byWrites(durableRuns);
   const floor = byWrites(floorRuns);
   const compared = { ours: [], baseline: [] };
