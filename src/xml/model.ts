@@ -166,6 +166,7 @@ function valueOf(frame: Frame): unknown {
 
 /** The children of a list wrapper; in a licence choice each keeps its kind (`{ license }`, `{ expression, … }`). */
 function itemsOf(frame: Frame): unknown[] {
+  if (!hasTaggedItems(frame.type)) return frame.values.slice(0, frame.count);
   const items: unknown[] = [];
   for (let i = 0; i < frame.count; i++) {
     const declaration = frame.declarations[i];
@@ -196,8 +197,8 @@ function recordOf(frame: Frame): Record<string, unknown> {
   }
   const { names, declarations, values, count } = frame;
   // Members in the order their elements first appear; a declared repeating element is an array however many
-  // times it appears, an undeclared one when it repeats.
-  const groups = new Map<string, { many: boolean; values: unknown[] }>();
+  // times it appears, an undeclared one when it repeats. The lists are made only for members that need one.
+  let lists: Map<string, unknown[]> | undefined;
   for (let i = 0; i < count; i++) {
     const declaration = declarations[i];
     const value = values[i];
@@ -206,12 +207,14 @@ function recordOf(frame: Frame): Record<string, unknown> {
       continue;
     }
     const name = declaration?.json ?? names[i]!;
-    const group = groups.get(name);
-    if (group === undefined) groups.set(name, { many: declaration?.many === true, values: [value] });
-    else group.values.push(value);
+    const list = lists?.get(name);
+    if (list !== undefined) list.push(value);
+    else if (declaration?.many === true || Object.hasOwn(record, name)) {
+      const started = declaration?.many === true && !Object.hasOwn(record, name) ? [value] : [record[name], value];
+      (lists ??= new Map()).set(name, started);
+      setMember(record, name, started);
+    } else setMember(record, name, value);
   }
-  for (const [name, group] of groups)
-    setMember(record, name, group.many || group.values.length > 1 ? group.values : group.values[0]);
   if (type?.text !== undefined) {
     if (frame.text !== '') setMember(record, type.text.json, textOf(frame.text, type.text));
   } else if (type === undefined && count === 0 && frame.text.trim() !== '')
@@ -265,6 +268,16 @@ function singleMember(name: string, value: unknown): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   setMember(record, name, value);
   return record;
+}
+
+const taggedLists = new WeakMap<MappedType, boolean>();
+
+/** Whether a list's items keep their kind in JSON (a licence choice), once per type. */
+function hasTaggedItems(type: MappedType | undefined): boolean {
+  if (type === undefined) return false;
+  let tagged = taggedLists.get(type);
+  if (tagged === undefined) taggedLists.set(type, (tagged = type.elements.some((e) => e.item !== undefined)));
+  return tagged;
 }
 
 const elementIndexes = new WeakMap<MappedType, Map<string, MappedElement>>();
