@@ -10,7 +10,8 @@ import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js'
 import { truncate } from '../values.js';
 import { checkXml, type XmlProblem } from '../xml/engine.js';
 import { rootVersion, startXmlWorker, xmlWorkerFor, type XmlWorkerCheck } from '../xml/engine-thread.js';
-import { locator, ModelSink, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
+import { locator, ModelSink, type XmlModel } from '../xml/model.js';
+import { elementAt, xmlPath } from '../xml/paths.js';
 import { lineColumn, scanInto, scanXml, type XmlNode } from '../xml/scan.js';
 import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
 import { judgeSignatures } from '../jsf/judge.js';
@@ -335,7 +336,7 @@ function schemaDiagnostics(
     const detail = sentence((parsed?.[3] ?? problem.message).replaceAll(`{${namespace}}`, ''));
     const ruleId = classify(detail);
     if (ruleId === undefined) continue;
-    const node = problem.xpath === undefined ? undefined : resolveLibxmlPath(root, problem.xpath);
+    const node = problem.path === undefined ? undefined : elementAt(root, problem.path);
     const attributeName = parsed?.[2];
     const attribute =
       attributeName === undefined || node === undefined
