@@ -4,7 +4,8 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { BomwrightError } from '../errors.js';
-import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import type { DecodeResult } from '../json/decode.js';
+import { decodedDocumentText, decodeDocumentBytes, headText } from '../xml/decode.js';
 import { STDIN } from './discover.js';
 
 /** Files that are not documents (keys, certificates, package.json) are small; this bounds what they may cost. */
@@ -149,8 +150,8 @@ export function looksLikeBom(content: string | Uint8Array): boolean {
   }
   const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (buffer.length <= 64 && BLANK.test(buffer.toString('latin1'))) return true;
-  const head = buffer.subarray(buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0, 4096);
-  if (XML_START.test(head.toString('latin1')) && buffer.includes(XML_NAMESPACE)) return true;
+  // XML in UTF-8 or UTF-16: its root element opens near the top.
+  if (looksLikeXmlBom(headText(content))) return true;
   return BYTE_MARKERS.some((marker) => buffer.includes(marker));
 }
 
@@ -176,10 +177,10 @@ export function readDocumentText(
     closeSync(first.fd);
   }
   if (!text.includes('\uFFFD') && !text.includes('\u0000')) {
-    const decoded = decodedText(text);
+    const decoded = decodedDocumentText(text);
     // Text that cannot be decoded is reported, never skipped.
     return { decoded, looksLikeBom: decoded.text === undefined || looksLikeBom(decoded.text) };
   }
   const bytes = readFileOrFail(file, maxSize);
-  return { decoded: decodeJsonBytes(bytes), looksLikeBom: looksLikeBom(bytes) };
+  return { decoded: decodeDocumentBytes(bytes), looksLikeBom: looksLikeBom(bytes) };
 }

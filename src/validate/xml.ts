@@ -8,6 +8,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/rules.js';
 import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js';
 import { truncate } from '../values.js';
+import { decodeDocumentBytes, startsAsXml } from '../xml/decode.js';
 import { checkXml, type XmlProblem } from '../xml/engine.js';
 import { rootVersion, startXmlWorker, xmlWorkerFor, type XmlWorkerCheck } from '../xml/engine-thread.js';
 import { locator, ModelSink, type XmlModel } from '../xml/model.js';
@@ -25,12 +26,16 @@ import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
 import type { Profile } from './profiles/model.js';
 import { versionRule, type Baseline } from './version-rule.js';
 
-/** XML text starts, after white space, with markup; JSON never does. */
+/** XML text starts, after white space, with markup; JSON never does. A second byte-order mark is XML's error. */
 export function looksLikeXml(text: string): boolean {
-  return /^[\t\n\r ]*</.test(text);
+  return startsAsXml(text);
 }
 
-const ACCEPTED_ENCODINGS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+/** The declarations xmllint accepts for each encoding the bytes were in (UTF-8 bytes labelled UTF-16 it refuses). */
+const ACCEPTED_ENCODINGS = {
+  'UTF-8': new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']),
+  'UTF-16': new Set(['utf-16', 'utf-16le', 'utf-16be', 'utf-8', 'utf8']),
+};
 
 export interface XmlValidation {
   diagnostics: Diagnostic[];
@@ -47,6 +52,8 @@ export interface XmlValidateOptions {
   requireTrusted?: boolean;
   allowUnverifiable?: boolean;
   skipSignatureVerification?: boolean;
+  /** The bytes were UTF-16 (xml/decode.ts), not UTF-8. */
+  encoding?: 'UTF-16LE' | 'UTF-16BE';
   /** Receives each signature's report (for validate's details). */
   reportsOut?: SignerReport[];
   profiles?: readonly Profile[];
@@ -64,14 +71,29 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
   // Line starts are indexed only when a finding needs a line (a valid document never does).
   let position: ((offset: number) => { line: number; column: number }) | undefined;
   const at = (offset: number) => (position ??= lineColumn(text))(offset);
+  // The decoder took the one byte-order mark an encoding may have; another is text before the document.
+  if (text.charCodeAt(0) === 0xfeff)
+    return {
+      diagnostics: [
+        {
+          ruleId: 'xml/syntax',
+          severity: 'error',
+          message: 'Not well-formed XML: a second byte-order mark (U+FEFF) stands before the document',
+          pointer: '',
+          line: 1,
+          column: 1,
+        },
+      ],
+    };
+  const read = options.encoding === undefined ? 'UTF-8' : 'UTF-16';
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
-  if (declared !== undefined && !ACCEPTED_ENCODINGS.has(declared.toLowerCase())) {
+  if (declared !== undefined && !ACCEPTED_ENCODINGS[read].has(declared.toLowerCase())) {
     return {
       diagnostics: [
         {
           ruleId: 'read/unsupported-encoding',
           severity: 'error',
-          message: `The XML declaration names encoding ${truncate(JSON.stringify(declared), 40)}; bomwright reads XML in UTF-8`,
+          message: `The XML declaration names encoding ${truncate(JSON.stringify(declared), 40)}, but the document is ${options.encoding ?? 'UTF-8'}; bomwright reads XML in UTF-8 or UTF-16`,
           pointer: '',
           line: 1,
           column: 1,
@@ -298,8 +320,13 @@ function signatureDiagnostics(
 /** The baseline for the version rule: XML text or bytes are read with the same mapping reader. */
 function xmlBaseline(baseline: Baseline): Baseline {
   const input = baseline.document;
-  const text = input instanceof Uint8Array ? new TextDecoder().decode(input) : input;
-  if (typeof text !== 'string' || !looksLikeXml(text.replace(/^\uFEFF/, ''))) return baseline;
+  const text =
+    input instanceof Uint8Array
+      ? decodeDocumentBytes(input).text
+      : typeof input === 'string'
+        ? input.replace(/^\uFEFF/, '')
+        : undefined;
+  if (text === undefined || !looksLikeXml(text)) return baseline;
   const sink = new ModelSink();
   const read = scanInto(text, sink) === undefined;
   const version = read ? xmlSpecVersion(sink.root?.namespace) : undefined;
