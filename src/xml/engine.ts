@@ -160,9 +160,14 @@ export function loadLibxml(): Promise<Libxml> {
   return loading;
 }
 
-/** Parser options for documents: no DTD loading, no entity substitution, no XInclude, no network, no XXE. */
+/**
+ * Parser options for documents: no DTD loading, no entity substitution, no XInclude, no network, no XXE. And no
+ * 10 MB limit on one text node or attribute (XML_PARSE_HUGE): a base64 licence text may be larger, the same
+ * content is valid in JSON, and the document's size is bounded by --max-size before libxml2 sees it. The limits
+ * HUGE also lifts guard entity expansion, which never happens here: a DOCTYPE is refused before the parse.
+ */
 function documentOptions(lib: Libxml): number {
-  return lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE;
+  return lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_HUGE;
 }
 
 async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
