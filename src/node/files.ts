@@ -126,12 +126,26 @@ const BYTE_MARKERS = MARKERS.flatMap((m) => [
   Buffer.from(m, 'utf16le').swap16(),
 ]);
 const BLANK = /^[\t\n\r ]*$/;
-/** A CycloneDX XML document names its namespace near the top: markup first, then the namespace. */
+/** A CycloneDX XML document's root element declares the namespace (not a comment or another element). */
 const XML_NAMESPACE = 'http://cyclonedx.org/schema/bom/';
 const XML_START = /^\uFEFF?[\t\n\r ]*</;
+/** What may stand before the root element: white space, the declaration and other instructions, comments, a DOCTYPE. */
+const PROLOG = /^(?:[\t\n\r ]+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]|\[[^\]]*\])*>)*/;
+/** A start tag, its attribute values quoted (a `>` may stand inside one). */
+const START_TAG = /^<[^\s/>!?]+(?:[^"'>]|"[^"]*"|'[^']*')*>?/;
+const CYCLONEDX_XMLNS = /\sxmlns(?::[^\s=]+)?\s*=\s*(["'])http:\/\/cyclonedx\.org\/schema\/bom\//;
 
+/**
+ * Whether the root element of `text` (all of it, or the head of a file) declares the CycloneDX namespace. A pom.xml
+ * that names it in a comment is not a BOM; a head that ends in the prolog falls back to any mention.
+ */
 function looksLikeXmlBom(text: string): boolean {
-  return XML_START.test(text) && text.includes(XML_NAMESPACE);
+  if (!XML_START.test(text)) return false;
+  const body = text.replace(/^\uFEFF/, '');
+  const prolog = PROLOG.exec(body)![0].length;
+  if (prolog === body.length) return body.includes(XML_NAMESPACE);
+  const root = START_TAG.exec(body.slice(prolog, prolog + 65536));
+  return root !== null && CYCLONEDX_XMLNS.test(root[0]);
 }
 
 /**
