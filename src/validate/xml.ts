@@ -185,6 +185,8 @@ async function readAndCheck(
   if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
   const located = [
     ...ruleDiagnostics.map((d) => locateInModel(d, model, at)),
+    // The 1.1 dependency graph is an extension in its own namespace, outside the model: checked on the tree.
+    ...(text.includes(DEPENDENCY_GRAPH) ? dependencyGraphRefs((tree ??= treeOf(text)), index.bomRefs, at) : []),
     ...signatureDiagnostics(sink.signed, text, options, options.reportsOut ?? []),
   ];
   // A rule that explains a place replaces the schema's complaint there (as for JSON).
@@ -248,6 +250,39 @@ function routeRoot(
     };
   }
   return undefined;
+}
+
+const DEPENDENCY_GRAPH = 'http://cyclonedx.org/schema/ext/dependency-graph/1.0';
+
+/**
+ * The dependency-graph extension of CycloneDX 1.1 (`<dg:dependencies>` below the root, `<dg:dependency ref>`
+ * nested to any depth): each ref must name a bom-ref of the document, as in the dependencies of 1.2 and later.
+ */
+function dependencyGraphRefs(
+  root: XmlNode,
+  bomRefs: ReadonlySet<string>,
+  at: (offset: number) => { line: number; column: number },
+): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const pending = root.children.filter((c) => c.namespace === DEPENDENCY_GRAPH && c.local === 'dependencies');
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    for (const child of node.children)
+      if (child.namespace === DEPENDENCY_GRAPH && child.local === 'dependency') pending.push(child);
+    if (node.local !== 'dependency') continue;
+    const ref = node.attributes.find((a) => a.namespace === undefined && a.local === 'ref');
+    if (ref === undefined || bomRefs.has(ref.value)) continue;
+    found.push({
+      ruleId: 'ref/unresolved',
+      severity: 'error',
+      message: `Reference ${truncate(JSON.stringify(ref.value), 80)} does not match any bom-ref in the document`,
+      pointer: `${xmlPath(node)}/@${ref.name}`,
+      value: truncate(JSON.stringify(ref.value), 120),
+      ...at(ref.offset),
+    });
+  }
+  // In document order, as every other rule reports.
+  return found.sort((a, b) => a.line! - b.line! || a.column! - b.column!);
 }
 
 /** 1.7: `versionRange` only on a component marked isExternal="true" (an XSD 1.1 assertion libxml2 cannot run). */

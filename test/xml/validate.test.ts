@@ -299,3 +299,42 @@ describe('the JSON rules, on XML through the mapping reader', () => {
     expect((await validate('{')).syntax).toBe('json');
   });
 });
+
+describe('the 1.1 dependency-graph extension', () => {
+  const graph = (missing: string) => `<?xml version="1.0"?>
+<bom serialNumber="${SERIAL}" version="1" xmlns="${NS('1.1')}" xmlns:dg="http://cyclonedx.org/schema/ext/dependency-graph/1.0">
+  <components>
+    <component type="framework" bom-ref="web"><name>web</name><version>1.0.0</version></component>
+    <component type="library" bom-ref="util"><name>util</name><version>3.0.0</version></component>
+  </components>
+  <dg:dependencies>
+    <dg:dependency ref="web">
+      <dg:dependency ref="util"/>
+      <dg:dependency ref="${missing}"/>
+    </dg:dependency>
+    <dg:dependency ref="util"/>
+  </dg:dependencies>
+</bom>
+`;
+
+  it('a ref that names no component is an error, as in JSON, at its place (cyclonedx-core-java’s example)', async () => {
+    const result = await validate(graph('persistence'));
+    expect(result.diagnostics).toEqual([
+      {
+        ruleId: 'ref/unresolved',
+        severity: 'error',
+        message: 'Reference "persistence" does not match any bom-ref in the document',
+        pointer: '/bom/dg:dependencies/dg:dependency[1]/dg:dependency[2]/@ref',
+        value: '"persistence"',
+        line: 10,
+        column: 22,
+      },
+    ]);
+  });
+
+  it('a graph whose refs all resolve is valid', async () => {
+    const result = await validate(graph('web'));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+});
