@@ -5,12 +5,10 @@
  * document can make it read a file or a URL; documents are parsed without DTD loading, entity substitution,
  * XInclude or network access.
  */
-import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { BomwrightError } from '../errors.js';
+import { importLibxml2, schemaFile } from './engine-assets.js';
 import { xsdFile, type XmlSpecVersion } from './versions.js';
 
 type Libxml = typeof import('libxml2-wasm');
@@ -80,7 +78,7 @@ function pointerOf(wrapper: object): number {
 
 /** The schemas' virtual home: imports (`spdx.SNAPSHOT.xsd`) resolve beside the including schema, in memory. */
 const SCHEMA_BASE = 'bomwright-schema:///';
-const SCHEMA_FILES = [
+export const SCHEMA_FILES = [
   ...['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7'].map((v) => `bom-${v}.SNAPSHOT.xsd`),
   'spdx.SNAPSHOT.xsd',
 ];
@@ -104,27 +102,11 @@ function patternInMessage(message: string): string {
   return message.includes(HASH_VALUE_FAST) ? message.replaceAll(HASH_VALUE_FAST, HASH_VALUE) : message;
 }
 
-/** In the CLI's bundles: a CommonJS file beside the bundle that imports libxml2-wasm (src/build/bundle.ts). */
-declare const __BOMWRIGHT_LIBXML2_LOADER__: string | undefined;
-
 let loading: Promise<Libxml> | undefined;
 let binding: { raw: Binding; collector: number } | undefined;
 /** The findings of the validation under way (validation is synchronous: one at a time per thread). */
 let collecting: { message: string; line: number; column: number; node: number }[] = [];
-
-async function importLibxml(): Promise<[Libxml, unknown]> {
-  if (typeof __BOMWRIGHT_LIBXML2_LOADER__ === 'string') {
-    const load = createRequire(import.meta.url)(__BOMWRIGHT_LIBXML2_LOADER__) as () => Promise<[Libxml, unknown]>;
-    return load();
-  }
-  return Promise.all([import('libxml2-wasm'), import('libxml2-wasm/lib/libxml2.mjs')]);
-}
 const validators = new Map<XmlSpecVersion, XsdValidator>();
-
-function schemaDirectory(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@cyclonedx/cyclonedx-library/package.json')), 'res/schema');
-}
 
 /** libxml2, loaded on first use (a JSON-only run never pays for it), with the schema files as its only input. */
 export function loadLibxml(): Promise<Libxml> {
@@ -132,7 +114,7 @@ export function loadLibxml(): Promise<Libxml> {
     let lib: Libxml;
     let raw: unknown;
     try {
-      [lib, raw] = await importLibxml();
+      [lib, raw] = await importLibxml2();
       if (!isBinding(raw)) throw new Error('lib/libxml2.mjs lacks the functions bomwright validates with');
     } catch (error) {
       loading = undefined;
@@ -141,9 +123,8 @@ export function loadLibxml(): Promise<Libxml> {
         `The XML engine (libxml2-wasm) cannot be loaded: ${(error as Error).message.split('\n')[0]}`,
       );
     }
-    const dir = schemaDirectory();
     const files: Record<string, Uint8Array> = {};
-    for (const file of SCHEMA_FILES) files[SCHEMA_BASE + file] = readFileSync(path.join(dir, file));
+    for (const file of SCHEMA_FILES) files[SCHEMA_BASE + file] = schemaFile(file);
     lib.xmlRegisterInputProvider(new lib.XmlBufferInputProvider(files));
     const Error_ = raw.XmlErrorStruct;
     const collector = raw.addFunction((_data, error) => {
@@ -175,7 +156,7 @@ async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
   let validator = validators.get(version);
   if (validator === undefined) {
     const url = SCHEMA_BASE + xsdFile(version);
-    const schema = lib.XmlDocument.fromBuffer(readFileSync(path.join(schemaDirectory(), xsdFile(version))), {
+    const schema = lib.XmlDocument.fromBuffer(schemaFile(xsdFile(version)), {
       url,
       option: lib.ParseOption.XML_PARSE_NONET,
       encoding: 'utf-8',
