@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|X|Y ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -28,7 +28,7 @@ function canLoadLibxmljs2() {
   }
 }
 
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'X'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'X', 'Y'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -41,7 +41,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|X|Y ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -291,6 +291,42 @@ const CASE_BUILDERS = {
         ],
       },
     ];
+  },
+
+  Y(runs) {
+    // Findings at scale (issue 43): 40,000 invalid components (each one finding) against the valid document of
+    // the same size, per syntax. Locating XML findings and gathering JSON ones once grew with their square.
+    const n = 40000;
+    const sections = [];
+    for (const [syntax, valid] of [
+      ['JSON', prepareBom(n)],
+      ['XML', prepareXmlBom(n)],
+    ]) {
+      const invalid = prepareInvalidTypes(valid);
+      sections.push({
+        caseId: 'Y',
+        title: `${syntax}: ${formatCount(n)} findings vs the valid document of the same size, whole process`,
+        input: invalid,
+        rows: [
+          row(`bomwright CLI \`validate\` ${valid.name} (valid)`, bomwrightCli(valid.path), runs.fast, {
+            reference: true,
+          }),
+          row(
+            `bomwright CLI \`validate\` ${invalid.name} (${formatCount(n)} findings)`,
+            bomwrightCli(invalid.path),
+            runs.fast,
+            {
+              subject: true,
+              okExitCodes: [1],
+            },
+          ),
+        ],
+        goals: [
+          { text: `${syntax}: ${formatCount(n)} findings ÷ valid`, target: '≤ 2× (issue 43)', met: (r) => r <= 2 },
+        ],
+      });
+    }
+    return sections;
   },
 
   D(runs) {
@@ -942,6 +978,20 @@ function prepareXmlBom(n) {
     writeFileSync(path, text);
     log(`generated ${relative(ROOT, path)}`);
   }
+  return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * Case Y's invalid input: `valid` (a case C or X document) with every component's type `library` written
+ * `libr4ry`, the same length and in no version's enumeration: one schema finding per component, same size.
+ */
+function prepareInvalidTypes(valid) {
+  const name = valid.name.replace(/\.(json|xml)$/, '.bad-types.$1');
+  const path = join(DATA_DIR, name);
+  const text = readFileSync(join(ROOT, valid.path), 'utf8')
+    .replaceAll('"type": "library"', '"type": "libr4ry"')
+    .replaceAll('type="library"', 'type="libr4ry"');
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
   return { name, path: relative(ROOT, path), bytes: Buffer.byteLength(text) };
 }
 

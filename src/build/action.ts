@@ -7,21 +7,88 @@
  *   node dist/build/action.js [OUT_FILE]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { SPEC_FORMATS } from '../formats/formats.js';
 import { BUILTIN_PROFILE_NAMES } from '../node/builtin-profiles.js';
 import { unstampBundle } from '../runtime/code-cache.js';
+import { SCHEMA_FILES } from '../xml/engine.js';
 import { thirdPartyNotices } from './notices.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ACTION_BUNDLE = path.join(root, 'action/dist/index.cjs');
 
 /** Seams that load code from beside the package at run time become modules that carry it inside. */
-const selfContained: Plugin = {
+/**
+ * libxml2-wasm as one ES module (it has top-level await, which a CommonJS bundle cannot hold), to be carried as
+ * text and imported from a data: URL: its module and its lower layer (src/xml/engine.ts validates through both),
+ * with `import.meta.url` a file URL (its loader makes a require from it, which a data: URL cannot give).
+ */
+async function libxml2Module(): Promise<{ code: string; inputs: string[] }> {
+  const result = await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: "export * as lib from 'libxml2-wasm';\nexport * as raw from 'libxml2-wasm/lib/libxml2.mjs';\n",
+      resolveDir: root,
+      loader: 'js',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    write: false,
+    metafile: true,
+    define: { 'import.meta.url': JSON.stringify('file:///bomwright-action/libxml2-wasm.mjs') },
+  });
+  return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/**
+ * The XML engine's assets (src/xml/engine-assets.ts) carried inside: libxml2-wasm and the schema files, gzipped
+ * and in base64 (2.4 MB of text would otherwise add 4 MB to the bundle, its WebAssembly image escaped byte by byte).
+ */
+function engineAssets(libxml2: string): string {
+  const dir = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@cyclonedx/cyclonedx-library/package.json')),
+    'res/schema',
+  );
+  const packed = (text: string | Buffer) => gzipSync(text, { level: 9 }).toString('base64');
+  const schemas = Object.fromEntries(SCHEMA_FILES.map((f) => [f, packed(readFileSync(path.join(dir, f)))]));
+  return [
+    "import { gunzipSync } from 'node:zlib';",
+    `const LIBXML2 = ${JSON.stringify(packed(libxml2))};`,
+    `const SCHEMAS = ${JSON.stringify(schemas)};`,
+    'let imported;',
+    'export function importLibxml2() {',
+    "  imported ??= import('data:text/javascript;base64,' + gunzipSync(Buffer.from(LIBXML2, 'base64')).toString('base64'))",
+    '    .then((m) => [m.lib, m.raw]);',
+    '  return imported;',
+    '}',
+    'export function schemaFile(file) {',
+    '  if (!Object.hasOwn(SCHEMAS, file)) throw new Error(`no schema ${file} in the bundle`);',
+    "  return gunzipSync(Buffer.from(SCHEMAS[file], 'base64'));",
+    '}',
+  ].join('\n');
+}
+
+const selfContained = (libxml2: string): Plugin => ({
   name: 'self-contained',
   setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /[\\/]engine-assets\.js$/ }, () => ({
+      path: 'engine-assets',
+      namespace: 'bomwright-action',
+    }));
+    pluginBuild.onLoad({ filter: /^engine-assets$/, namespace: 'bomwright-action' }, () => ({
+      contents: engineAssets(libxml2),
+      loader: 'js',
+      resolveDir: root,
+    }));
     pluginBuild.onResolve({ filter: /[\\/]validator-modules\.js$/ }, () => ({
       path: 'validator-modules',
       namespace: 'bomwright-action',
@@ -110,11 +177,12 @@ const selfContained: Plugin = {
       resolveDir: root,
     }));
   },
-};
+});
 
 export async function buildAction(outfile: string): Promise<void> {
   const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
   mkdirSync(path.dirname(outfile), { recursive: true });
+  const libxml2 = await libxml2Module();
   const result = await build({
     absWorkingDir: root,
     metafile: true,
@@ -127,10 +195,9 @@ export async function buildAction(outfile: string): Promise<void> {
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [selfContained],
-    // libxml2-wasm (an ES module with top-level await and a 1 MB WebAssembly image) is not carried: XML documents
-    // fail in the Action with one line (src/xml/engine.ts), JSON documents are unaffected.
-    external: ['libxml2-wasm'],
+    // libxml2-wasm (an ES module with top-level await and a 1 MB WebAssembly image) is carried as text, imported
+    // from a data: URL when the first XML document turns up.
+    plugins: [selfContained(libxml2.code)],
     banner: {
       js: '// bomwright GitHub Action: generated by npm run build:action from src/action/main.ts; do not edit.\nconst __bundleUrl = require("node:url").pathToFileURL(__filename).href;',
     },
@@ -149,6 +216,7 @@ export async function buildAction(outfile: string): Promise<void> {
     path.join(path.dirname(outfile), 'THIRD-PARTY-NOTICES.txt'),
     thirdPartyNotices('index.cjs (the bomwright GitHub Action bundle)', 'npm run build:action', [
       ...Object.keys(result.metafile.inputs),
+      ...libxml2.inputs,
       ...validators,
     ]),
   );

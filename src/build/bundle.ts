@@ -165,7 +165,8 @@ if (fastPackages.length > 0) throw new Error(`the fast path's bundle carries pac
 // top-level await, is imported by this file, which Node's own require loads (src/xml/engine.ts).
 writeFileSync(
   path.join(root, 'dist/bundle/libxml2.cjs'),
-  "'use strict';\nmodule.exports = () => import('libxml2-wasm');\n",
+  // The binding and its lower layer, from which engine.ts validates (the same instance: one module graph).
+  "'use strict';\nmodule.exports = () => Promise.all([import('libxml2-wasm'), import('libxml2-wasm/lib/libxml2.mjs')]);\n",
 );
 
 // The bin entry is CommonJS (faster to start than an ES module entry) and needs the loader, and the recogniser of

@@ -26,11 +26,14 @@ export function thirdPartyNotices(carrier: string, generator: string, inputs: re
       version?: string;
       license?: string;
     };
-    const licenseFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    // Every licence file: a package may carry another's beside its own (libxml2-wasm: LICENSE.libxml2).
+    const licenseFiles = readdirSync(dir)
+      .filter((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f))
+      .sort();
     const text =
-      licenseFile === undefined
+      licenseFiles.length === 0
         ? `(no licence file; package.json says ${pkg.license ?? 'nothing'})`
-        : readFileSync(path.join(dir, licenseFile), 'utf8').trim();
+        : licenseFiles.map((f) => readFileSync(path.join(dir, f), 'utf8').trim()).join('\n\n');
     return `${name}@${pkg.version ?? '?'} (${pkg.license ?? 'unknown'})\n\n${text}\n`;
   });
   return [

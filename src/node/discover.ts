@@ -17,7 +17,7 @@ export interface Input {
 const IGNORED = ['**/node_modules/**', '**/.git/**'];
 
 /**
- * Command-line operands → inputs: `-` (stdin), files, directories (their *.json and *.xml, without node_modules and
+ * Command-line operands → inputs: `-` (stdin), files, directories (their *.json and *.xml in any case, without node_modules and
  * .git) and fast-glob patterns. A missing path or a pattern that matches nothing is a usage error (exit 2),
  * so a typo in CI can never pass as "nothing to validate".
  */
@@ -37,7 +37,8 @@ export async function resolveInputs(operands: readonly string[], cwd: string): P
     const absolute = path.resolve(cwd, operand);
     const stat = statOrUndefined(absolute);
     if (stat?.isDirectory()) {
-      for (const file of await glob(['**/*.{json,xml}'], absolute)) add(file, false);
+      // The extension in any case: Windows tools write BOM.XML.
+      for (const file of await glob(['**/*.{[jJ][sS][oO][nN],[xX][mM][lL]}'], absolute)) add(file, false);
     } else if (stat !== undefined) {
       add(absolute, true);
     } else {

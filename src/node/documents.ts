@@ -5,6 +5,7 @@ import type { DecodeResult } from '../json/decode.js';
 import { DEFAULT_MAX_DOCUMENT, readDocumentText, readInput } from './files.js';
 import { STDIN } from './discover.js';
 import { decodeJsonBytes } from '../json/decode.js';
+import { decodeDocumentBytes, headText, startsAsXml } from '../xml/decode.js';
 import { validateAndParse } from '../validate/index.js';
 import { writeFileAtomic } from './write.js';
 import { parseJsonText } from '../json/parse.js';
@@ -39,14 +40,14 @@ export async function loadJsonInput(source: string): Promise<LoadedJson | { prob
   return loadDecoded(decodeJsonBytes(bytes));
 }
 
-/** Whether a file's first bytes are markup (CycloneDX XML) rather than JSON; unreadable files say no. */
+/** Whether a file's first bytes are markup (CycloneDX XML, UTF-8 or UTF-16) rather than JSON; unreadable files say no. */
 export function startsWithMarkup(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
     const head = Buffer.alloc(1024);
     const read = readSync(fd, head, 0, head.length, 0);
-    return /^(?:\uFEFF)?[\t\n\r ]*</.test(head.subarray(0, read).toString('utf8'));
+    return startsAsXml(headText(head.subarray(0, read)));
   } catch {
     return false;
   } finally {
@@ -67,7 +68,7 @@ export async function loadDocumentInput(
         'E_READ',
         `Cannot read standard input: over the limit of ${DEFAULT_MAX_DOCUMENT} bytes (${size})`,
       );
-    decoded = decodeJsonBytes(bytes);
+    decoded = decodeDocumentBytes(bytes);
   }
   if (decoded.text !== undefined && /^[\t\n\r ]*</.test(decoded.text)) return { xml: decoded.text };
   return loadDecoded(decoded);

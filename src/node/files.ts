@@ -4,7 +4,8 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { BomwrightError } from '../errors.js';
-import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import type { DecodeResult } from '../json/decode.js';
+import { decodedDocumentText, decodeDocumentBytes, headText } from '../xml/decode.js';
 import { STDIN } from './discover.js';
 
 /** Files that are not documents (keys, certificates, package.json) are small; this bounds what they may cost. */
@@ -125,12 +126,26 @@ const BYTE_MARKERS = MARKERS.flatMap((m) => [
   Buffer.from(m, 'utf16le').swap16(),
 ]);
 const BLANK = /^[\t\n\r ]*$/;
-/** A CycloneDX XML document names its namespace near the top: markup first, then the namespace. */
+/** A CycloneDX XML document's root element declares the namespace (not a comment or another element). */
 const XML_NAMESPACE = 'http://cyclonedx.org/schema/bom/';
 const XML_START = /^\uFEFF?[\t\n\r ]*</;
+/** What may stand before the root element: white space, the declaration and other instructions, comments, a DOCTYPE. */
+const PROLOG = /^(?:[\t\n\r ]+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]|\[[^\]]*\])*>)*/;
+/** A start tag, its attribute values quoted (a `>` may stand inside one). */
+const START_TAG = /^<[^\s/>!?]+(?:[^"'>]|"[^"]*"|'[^']*')*>?/;
+const CYCLONEDX_XMLNS = /\sxmlns(?::[^\s=]+)?\s*=\s*(["'])http:\/\/cyclonedx\.org\/schema\/bom\//;
 
+/**
+ * Whether the root element of `text` (all of it, or the head of a file) declares the CycloneDX namespace. A pom.xml
+ * that names it in a comment is not a BOM; a head that ends in the prolog falls back to any mention.
+ */
 function looksLikeXmlBom(text: string): boolean {
-  return XML_START.test(text) && text.includes(XML_NAMESPACE);
+  if (!XML_START.test(text)) return false;
+  const body = text.replace(/^\uFEFF/, '');
+  const prolog = PROLOG.exec(body)![0].length;
+  if (prolog === body.length) return body.includes(XML_NAMESPACE);
+  const root = START_TAG.exec(body.slice(prolog, prolog + 65536));
+  return root !== null && CYCLONEDX_XMLNS.test(root[0]);
 }
 
 /**
@@ -149,8 +164,8 @@ export function looksLikeBom(content: string | Uint8Array): boolean {
   }
   const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (buffer.length <= 64 && BLANK.test(buffer.toString('latin1'))) return true;
-  const head = buffer.subarray(buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0, 4096);
-  if (XML_START.test(head.toString('latin1')) && buffer.includes(XML_NAMESPACE)) return true;
+  // XML in UTF-8 or UTF-16: its root element opens near the top.
+  if (looksLikeXmlBom(headText(content))) return true;
   return BYTE_MARKERS.some((marker) => buffer.includes(marker));
 }
 
@@ -176,10 +191,10 @@ export function readDocumentText(
     closeSync(first.fd);
   }
   if (!text.includes('\uFFFD') && !text.includes('\u0000')) {
-    const decoded = decodedText(text);
+    const decoded = decodedDocumentText(text);
     // Text that cannot be decoded is reported, never skipped.
     return { decoded, looksLikeBom: decoded.text === undefined || looksLikeBom(decoded.text) };
   }
   const bytes = readFileOrFail(file, maxSize);
-  return { decoded: decodeJsonBytes(bytes), looksLikeBom: looksLikeBom(bytes) };
+  return { decoded: decodeDocumentBytes(bytes), looksLikeBom: looksLikeBom(bytes) };
 }

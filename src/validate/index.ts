@@ -2,7 +2,8 @@ import { judgeSignatures, misplacedSignatures, unsafeSignedNumbers } from '../js
 import type { SpecFormat } from '../formats/formats.js';
 import { malformedSignatureReport, verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import type { DecodeResult } from '../json/decode.js';
+import { decodeDocumentBytes } from '../xml/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText, parseJsonTextLettingGo, type ParseResult } from '../json/parse.js';
 import { routeDocument } from '../formats/route.js';
@@ -142,6 +143,8 @@ async function check(
   // How to get the text back for positions once it has been released (only for rereadable sources).
   let reread: (() => string | undefined) | undefined;
   let readAgain: (() => DecodeResult) | undefined;
+  // XML read from UTF-16 (its declaration may say so).
+  let encoding: DecodeResult['encoding'];
   // The index of the parsed tree, when the parser had it built.
   let parsedIndex: DocumentIndex | undefined;
 
@@ -155,18 +158,20 @@ async function check(
     diagnostics.push(...read.diagnostics);
     if (read.text === undefined) return finish(diagnostics, undefined);
     input = read.text;
+    encoding = read.encoding;
     read = undefined;
   }
   if (input instanceof Uint8Array || typeof input === 'string') {
     const size = typeof input === 'string' ? input.length : input.byteLength;
     if (size > maxSize) return tooLargeResult(size, maxSize);
     if (input instanceof Uint8Array) {
-      const decoded = decodeJsonBytes(input);
+      const decoded = decodeDocumentBytes(input);
       // Release the bytes: from here on only the text is needed.
       input = '';
       diagnostics.push(...decoded.diagnostics);
       if (decoded.text === undefined) return finish(diagnostics, undefined);
       text = decoded.text;
+      encoding = decoded.encoding;
     } else {
       text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
       if (/^[\t\n\r ]*$/.test(text))
@@ -177,6 +182,7 @@ async function check(
     }
     if (looksLikeXml(text)) {
       const xml = await validateXmlText(text, {
+        ...(encoding === undefined ? {} : { encoding }),
         ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
         ...(options.signatures === undefined ? {} : { signatures: options.signatures }),
         ...(options.baseline === undefined ? {} : { baseline: options.baseline }),

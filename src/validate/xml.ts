@@ -8,9 +8,11 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/rules.js';
 import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js';
 import { truncate } from '../values.js';
+import { decodeDocumentBytes, startsAsXml } from '../xml/decode.js';
 import { checkXml, type XmlProblem } from '../xml/engine.js';
 import { rootVersion, startXmlWorker, xmlWorkerFor, type XmlWorkerCheck } from '../xml/engine-thread.js';
-import { locator, ModelSink, resolveLibxmlPath, xmlPath, type XmlModel } from '../xml/model.js';
+import { locator, ModelSink, type XmlModel } from '../xml/model.js';
+import { elementAt, xmlPath } from '../xml/paths.js';
 import { lineColumn, scanInto, scanXml, type XmlNode } from '../xml/scan.js';
 import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
 import { judgeSignatures } from '../jsf/judge.js';
@@ -24,12 +26,16 @@ import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
 import type { Profile } from './profiles/model.js';
 import { versionRule, type Baseline } from './version-rule.js';
 
-/** XML text starts, after white space, with markup; JSON never does. */
+/** XML text starts, after white space, with markup; JSON never does. A second byte-order mark is XML's error. */
 export function looksLikeXml(text: string): boolean {
-  return /^[\t\n\r ]*</.test(text);
+  return startsAsXml(text);
 }
 
-const ACCEPTED_ENCODINGS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+/** The declarations xmllint accepts for each encoding the bytes were in (UTF-8 bytes labelled UTF-16 it refuses). */
+const ACCEPTED_ENCODINGS = {
+  'UTF-8': new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']),
+  'UTF-16': new Set(['utf-16', 'utf-16le', 'utf-16be', 'utf-8', 'utf8']),
+};
 
 export interface XmlValidation {
   diagnostics: Diagnostic[];
@@ -46,6 +52,8 @@ export interface XmlValidateOptions {
   requireTrusted?: boolean;
   allowUnverifiable?: boolean;
   skipSignatureVerification?: boolean;
+  /** The bytes were UTF-16 (xml/decode.ts), not UTF-8. */
+  encoding?: 'UTF-16LE' | 'UTF-16BE';
   /** Receives each signature's report (for validate's details). */
   reportsOut?: SignerReport[];
   profiles?: readonly Profile[];
@@ -63,14 +71,29 @@ export async function validateXmlText(text: string, options: XmlValidateOptions 
   // Line starts are indexed only when a finding needs a line (a valid document never does).
   let position: ((offset: number) => { line: number; column: number }) | undefined;
   const at = (offset: number) => (position ??= lineColumn(text))(offset);
+  // The decoder took the one byte-order mark an encoding may have; another is text before the document.
+  if (text.charCodeAt(0) === 0xfeff)
+    return {
+      diagnostics: [
+        {
+          ruleId: 'xml/syntax',
+          severity: 'error',
+          message: 'Not well-formed XML: a second byte-order mark (U+FEFF) stands before the document',
+          pointer: '',
+          line: 1,
+          column: 1,
+        },
+      ],
+    };
+  const read = options.encoding === undefined ? 'UTF-8' : 'UTF-16';
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
-  if (declared !== undefined && !ACCEPTED_ENCODINGS.has(declared.toLowerCase())) {
+  if (declared !== undefined && !ACCEPTED_ENCODINGS[read].has(declared.toLowerCase())) {
     return {
       diagnostics: [
         {
           ruleId: 'read/unsupported-encoding',
           severity: 'error',
-          message: `The XML declaration names encoding ${truncate(JSON.stringify(declared), 40)}; bomwright reads XML in UTF-8`,
+          message: `The XML declaration names encoding ${truncate(JSON.stringify(declared), 40)}, but the document is ${options.encoding ?? 'UTF-8'}; bomwright reads XML in UTF-8 or UTF-16`,
           pointer: '',
           line: 1,
           column: 1,
@@ -162,6 +185,8 @@ async function readAndCheck(
   if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
   const located = [
     ...ruleDiagnostics.map((d) => locateInModel(d, model, at)),
+    // The 1.1 dependency graph is an extension in its own namespace, outside the model: checked on the tree.
+    ...(text.includes(DEPENDENCY_GRAPH) ? dependencyGraphRefs((tree ??= treeOf(text)), index.bomRefs, at) : []),
     ...signatureDiagnostics(sink.signed, text, options, options.reportsOut ?? []),
   ];
   // A rule that explains a place replaces the schema's complaint there (as for JSON).
@@ -225,6 +250,39 @@ function routeRoot(
     };
   }
   return undefined;
+}
+
+const DEPENDENCY_GRAPH = 'http://cyclonedx.org/schema/ext/dependency-graph/1.0';
+
+/**
+ * The dependency-graph extension of CycloneDX 1.1 (`<dg:dependencies>` below the root, `<dg:dependency ref>`
+ * nested to any depth): each ref must name a bom-ref of the document, as in the dependencies of 1.2 and later.
+ */
+function dependencyGraphRefs(
+  root: XmlNode,
+  bomRefs: ReadonlySet<string>,
+  at: (offset: number) => { line: number; column: number },
+): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const pending = root.children.filter((c) => c.namespace === DEPENDENCY_GRAPH && c.local === 'dependencies');
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    for (const child of node.children)
+      if (child.namespace === DEPENDENCY_GRAPH && child.local === 'dependency') pending.push(child);
+    if (node.local !== 'dependency') continue;
+    const ref = node.attributes.find((a) => a.namespace === undefined && a.local === 'ref');
+    if (ref === undefined || bomRefs.has(ref.value)) continue;
+    found.push({
+      ruleId: 'ref/unresolved',
+      severity: 'error',
+      message: `Reference ${truncate(JSON.stringify(ref.value), 80)} does not match any bom-ref in the document`,
+      pointer: `${xmlPath(node)}/@${ref.name}`,
+      value: truncate(JSON.stringify(ref.value), 120),
+      ...at(ref.offset),
+    });
+  }
+  // In document order, as every other rule reports.
+  return found.sort((a, b) => a.line! - b.line! || a.column! - b.column!);
 }
 
 /** 1.7: `versionRange` only on a component marked isExternal="true" (an XSD 1.1 assertion libxml2 cannot run). */
@@ -297,8 +355,13 @@ function signatureDiagnostics(
 /** The baseline for the version rule: XML text or bytes are read with the same mapping reader. */
 function xmlBaseline(baseline: Baseline): Baseline {
   const input = baseline.document;
-  const text = input instanceof Uint8Array ? new TextDecoder().decode(input) : input;
-  if (typeof text !== 'string' || !looksLikeXml(text.replace(/^\uFEFF/, ''))) return baseline;
+  const text =
+    input instanceof Uint8Array
+      ? decodeDocumentBytes(input).text
+      : typeof input === 'string'
+        ? input.replace(/^\uFEFF/, '')
+        : undefined;
+  if (text === undefined || !looksLikeXml(text)) return baseline;
   const sink = new ModelSink();
   const read = scanInto(text, sink) === undefined;
   const version = read ? xmlSpecVersion(sink.root?.namespace) : undefined;
@@ -335,7 +398,7 @@ function schemaDiagnostics(
     const detail = sentence((parsed?.[3] ?? problem.message).replaceAll(`{${namespace}}`, ''));
     const ruleId = classify(detail);
     if (ruleId === undefined) continue;
-    const node = problem.xpath === undefined ? undefined : resolveLibxmlPath(root, problem.xpath);
+    const node = problem.path === undefined ? undefined : elementAt(root, problem.path);
     const attributeName = parsed?.[2];
     const attribute =
       attributeName === undefined || node === undefined

@@ -66,6 +66,12 @@ const CURVES: Record<string, string> = {
 };
 export const CURVE_OIDS: Record<string, string> = Object.fromEntries(Object.entries(CURVES).map(([k, v]) => [v, k]));
 
+/** A certificate named in X509Data rather than carried (XMLDSig §4.5.4): a hint, never key material. */
+export type CertificateName =
+  | { kind: 'subject'; name: string }
+  | { kind: 'issuerSerial'; issuer: string; serial: bigint }
+  | { kind: 'ski'; ski: Buffer };
+
 export interface ParsedXmlSignature {
   element: Element;
   method?: string;
@@ -73,6 +79,8 @@ export interface ParsedXmlSignature {
   keyName?: string;
   keyValue?: KeyObject;
   certificates?: X509Certificate[];
+  /** X509SubjectName, X509IssuerSerial and X509SKI entries; only consulted when no certificate is carried. */
+  certificateNames?: CertificateName[];
   problems: string[];
 }
 
@@ -265,8 +273,11 @@ function readKeyInfo(keyInfo: Element, parsed: ParsedXmlSignature): void {
   const children = childrenOf(keyInfo, problems);
   if (children.length === 0) problems.push('KeyInfo is empty');
   const seen = new Set<string>();
+  const certificates: X509Certificate[] = [];
+  const names: CertificateName[] = [];
   for (const child of children) {
-    if (seen.has(child.localName)) {
+    // XMLDSig allows several X509Data (one per certificate, say); one key name or key value.
+    if (seen.has(child.localName) && child.localName !== 'X509Data') {
       problems.push(`KeyInfo holds more than one <${child.localName}>`);
       continue;
     }
@@ -274,25 +285,118 @@ function readKeyInfo(keyInfo: Element, parsed: ParsedXmlSignature): void {
     checkAttributes(child, [], problems);
     if (child.localName === 'KeyName') parsed.keyName = textOf(child, problems).trim();
     else if (child.localName === 'KeyValue') readKeyValue(child, parsed);
-    else if (child.localName === 'X509Data') {
-      const certificates: X509Certificate[] = [];
-      for (const entry of childrenOf(child, problems)) {
-        if (entry.localName !== 'X509Certificate') {
-          problems.push(`<${entry.localName}> inside <X509Data> is not accepted (only X509Certificate)`);
-          continue;
-        }
+    else if (child.localName === 'X509Data') readX509Data(child, certificates, names, problems);
+    else problems.push(`<${child.localName}> inside <KeyInfo> is not accepted (KeyName, KeyValue, X509Data)`);
+  }
+  if (certificates.length > 0) parsed.certificates = certificates;
+  if (names.length > 0) parsed.certificateNames = names;
+  if (seen.has('X509Data') && certificates.length === 0 && names.length === 0)
+    problems.push('X509Data holds neither a certificate nor a certificate’s name');
+}
+
+/**
+ * One X509Data: certificates, and the names of a certificate XMLDSig allows beside them (subject, issuer and
+ * serial, subject key identifier) and CRLs. An empty name element (a signing template's leftover, as xmlsec1
+ * leaves them) names nothing.
+ */
+function readX509Data(
+  data: Element,
+  certificates: X509Certificate[],
+  names: CertificateName[],
+  problems: string[],
+): void {
+  for (const entry of childrenOf(data, problems)) {
+    const empty = entry.firstChild === null;
+    checkAttributes(entry, [], problems);
+    switch (entry.localName) {
+      case 'X509Certificate': {
         const der = base64Of(entry, problems);
-        if (der === undefined) continue;
+        if (der === undefined) break;
         try {
           certificates.push(new X509Certificate(der));
         } catch {
           problems.push('an X509Certificate is not a certificate');
         }
+        break;
       }
-      if (certificates.length === 0) problems.push('X509Data holds no certificate');
-      else parsed.certificates = certificates;
-    } else problems.push(`<${child.localName}> inside <KeyInfo> is not accepted (KeyName, KeyValue, X509Data)`);
+      case 'X509SubjectName': {
+        const name = textOf(entry, problems).trim();
+        if (name !== '') names.push({ kind: 'subject', name });
+        break;
+      }
+      case 'X509IssuerSerial': {
+        if (empty) break;
+        const parts = sequence(entry, ['X509IssuerName', 'X509SerialNumber'], problems);
+        const issuer = parts.get('X509IssuerName');
+        const serial = parts.get('X509SerialNumber');
+        if (issuer === undefined || serial === undefined) break;
+        const number = textOf(serial, problems).trim();
+        if (!/^[0-9]+$/.test(number)) problems.push(`X509SerialNumber ${clip(number, 40)} is not a serial number`);
+        else names.push({ kind: 'issuerSerial', issuer: textOf(issuer, problems).trim(), serial: BigInt(number) });
+        break;
+      }
+      case 'X509SKI': {
+        if (empty) break;
+        const ski = base64Of(entry, problems);
+        if (ski !== undefined) names.push({ kind: 'ski', ski });
+        break;
+      }
+      case 'X509CRL':
+        // Revocation lists are not consulted (as JSF's certificate paths, trust is the configured roots).
+        base64Of(entry, problems);
+        break;
+      default:
+        problems.push(
+          `<${entry.localName}> inside <X509Data> is not accepted (X509Certificate, X509SubjectName, X509IssuerSerial, X509SKI, X509CRL)`,
+        );
+    }
   }
+}
+
+/** A distinguished name as a set of lower-cased `type=value` pairs (escapes undone), from RFC 4514 text or Node's subject form. */
+export function distinguishedName(text: string, form: 'rfc4514' | 'node'): Set<string> {
+  const pairs: string[] = [];
+  // Node puts one attribute a line and escapes as RFC 4514 does; RFC 4514 separates them with commas.
+  const separators = form === 'node' ? '\n' : ',;+';
+  {
+    let current = '';
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === '\\' && i + 1 < text.length) current += text[++i];
+      else if (separators.includes(c)) {
+        pairs.push(current);
+        current = '';
+      } else current += c;
+    }
+    pairs.push(current);
+  }
+  const TYPES: Record<string, string> = { e: 'emailaddress', email: 'emailaddress', s: 'st' };
+  return new Set(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      const type = pair.slice(0, at).trim().toLowerCase();
+      return `${TYPES[type] ?? type}=${pair
+        .slice(at + 1)
+        .trim()
+        .toLowerCase()}`;
+    }),
+  );
+}
+
+/** The subject key identifier extension (2.5.29.14) of a certificate, read from its DER; undefined without one. */
+export function subjectKeyIdentifier(certificate: X509Certificate): Buffer | undefined {
+  const der = certificate.raw;
+  const oid = Buffer.from([0x06, 0x03, 0x55, 0x1d, 0x0e]);
+  for (let at = der.indexOf(oid); at !== -1; at = der.indexOf(oid, at + 1)) {
+    let i = at + oid.length;
+    if (der[i] === 0x01 && der[i + 1] === 0x01) i += 3; // critical: BOOLEAN
+    // extnValue OCTET STRING holding the KeyIdentifier OCTET STRING (both short, under 128 bytes).
+    if (der[i] !== 0x04 || der[i + 2] !== 0x04) continue;
+    const length = der[i + 3]!;
+    if (length >= 0x80 || der[i + 1] !== length + 2) continue;
+    return Buffer.from(der.subarray(i + 4, i + 4 + length));
+  }
+  return undefined;
 }
 
 function readKeyValue(keyValue: Element, parsed: ParsedXmlSignature): void {

@@ -5,28 +5,80 @@
  * document can make it read a file or a URL; documents are parsed without DTD loading, entity substitution,
  * XInclude or network access.
  */
-import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { BomwrightError } from '../errors.js';
+import { importLibxml2, schemaFile } from './engine-assets.js';
 import { xsdFile, type XmlSpecVersion } from './versions.js';
 
 type Libxml = typeof import('libxml2-wasm');
 type XsdValidator = import('libxml2-wasm').XsdValidator;
 
-/** One libxml2 finding: message, 1-based line (0 when unknown), column (0 when unknown), the node's XPath. */
+/**
+ * One libxml2 finding: message, 1-based line (0 when unknown), column (0 when unknown), and the element it is
+ * about as its position among its parent's child elements at each level below the root (`[]`: the root).
+ */
 export interface XmlProblem {
   message: string;
   line: number;
   column: number;
-  xpath?: string;
+  path?: number[];
+}
+
+/**
+ * The lower layer of the same libxml2-wasm binding (lib/libxml2.mjs, no separate instance): its validate() asks
+ * libxml2 for every finding's XPath, which counts the node's preceding siblings, so n findings among n siblings
+ * cost n² (66 s for 40,000). bomwright validates through this layer instead, with a collector that keeps the
+ * node and counts each parent's children once (positionsOf).
+ */
+interface Binding {
+  addFunction(fn: (data: number, error: number) => void, signature: string): number;
+  xmlSchemaNewValidCtxt(schema: number): number;
+  xmlSchemaSetValidStructuredErrors(context: number, handler: number, data: number): void;
+  xmlSchemaValidateDoc(context: number, document: number): number;
+  xmlSchemaFreeValidCtxt(context: number): void;
+  XmlErrorStruct: {
+    message(e: number): string;
+    line(e: number): number;
+    col(e: number): number;
+    node(e: number): number;
+  };
+  XmlTreeCommonStruct: {
+    type(n: number): number;
+    children(n: number): number;
+    parent(n: number): number;
+    next(n: number): number;
+  };
+}
+
+function isBinding(value: unknown): value is Binding {
+  const has = (o: unknown, names: string[]) =>
+    (typeof o === 'object' || typeof o === 'function') &&
+    o !== null &&
+    names.every((n) => typeof Reflect.get(o, n) === 'function');
+  return (
+    has(value, [
+      'addFunction',
+      'xmlSchemaNewValidCtxt',
+      'xmlSchemaSetValidStructuredErrors',
+      'xmlSchemaValidateDoc',
+      'xmlSchemaFreeValidCtxt',
+    ]) &&
+    has(Reflect.get(value as object, 'XmlErrorStruct'), ['message', 'line', 'col', 'node']) &&
+    has(Reflect.get(value as object, 'XmlTreeCommonStruct'), ['type', 'children', 'parent', 'next'])
+  );
+}
+
+/** A wrapper object's libxml2 pointer (libxml2-wasm keeps it in `_ptr`, undeclared in its types). */
+function pointerOf(wrapper: object): number {
+  const pointer: unknown = Reflect.get(wrapper, '_ptr');
+  if (typeof pointer !== 'number' || pointer === 0) throw new Error('libxml2-wasm: an object without its pointer');
+  return pointer;
 }
 
 /** The schemas' virtual home: imports (`spdx.SNAPSHOT.xsd`) resolve beside the including schema, in memory. */
 const SCHEMA_BASE = 'bomwright-schema:///';
-const SCHEMA_FILES = [
+export const SCHEMA_FILES = [
   ...['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7'].map((v) => `bom-${v}.SNAPSHOT.xsd`),
   'spdx.SNAPSHOT.xsd',
 ];
@@ -50,31 +102,20 @@ function patternInMessage(message: string): string {
   return message.includes(HASH_VALUE_FAST) ? message.replaceAll(HASH_VALUE_FAST, HASH_VALUE) : message;
 }
 
-/** In the CLI's bundles: a CommonJS file beside the bundle that imports libxml2-wasm (src/build/bundle.ts). */
-declare const __BOMWRIGHT_LIBXML2_LOADER__: string | undefined;
-
 let loading: Promise<Libxml> | undefined;
-
-function importLibxml(): Promise<Libxml> {
-  if (typeof __BOMWRIGHT_LIBXML2_LOADER__ === 'string') {
-    const load = createRequire(import.meta.url)(__BOMWRIGHT_LIBXML2_LOADER__) as () => Promise<Libxml>;
-    return load();
-  }
-  return import('libxml2-wasm');
-}
+let binding: { raw: Binding; collector: number } | undefined;
+/** The findings of the validation under way (validation is synchronous: one at a time per thread). */
+let collecting: { message: string; line: number; column: number; node: number }[] = [];
 const validators = new Map<XmlSpecVersion, XsdValidator>();
-
-function schemaDirectory(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@cyclonedx/cyclonedx-library/package.json')), 'res/schema');
-}
 
 /** libxml2, loaded on first use (a JSON-only run never pays for it), with the schema files as its only input. */
 export function loadLibxml(): Promise<Libxml> {
   loading ??= (async () => {
     let lib: Libxml;
+    let raw: unknown;
     try {
-      lib = await importLibxml();
+      [lib, raw] = await importLibxml2();
+      if (!isBinding(raw)) throw new Error('lib/libxml2.mjs lacks the functions bomwright validates with');
     } catch (error) {
       loading = undefined;
       throw new BomwrightError(
@@ -82,18 +123,32 @@ export function loadLibxml(): Promise<Libxml> {
         `The XML engine (libxml2-wasm) cannot be loaded: ${(error as Error).message.split('\n')[0]}`,
       );
     }
-    const dir = schemaDirectory();
     const files: Record<string, Uint8Array> = {};
-    for (const file of SCHEMA_FILES) files[SCHEMA_BASE + file] = readFileSync(path.join(dir, file));
+    for (const file of SCHEMA_FILES) files[SCHEMA_BASE + file] = schemaFile(file);
     lib.xmlRegisterInputProvider(new lib.XmlBufferInputProvider(files));
+    const Error_ = raw.XmlErrorStruct;
+    const collector = raw.addFunction((_data, error) => {
+      collecting.push({
+        message: Error_.message(error),
+        line: Error_.line(error),
+        column: Error_.col(error),
+        node: Error_.node(error),
+      });
+    }, 'vii');
+    binding = { raw, collector };
     return lib;
   })();
   return loading;
 }
 
-/** Parser options for documents: no DTD loading, no entity substitution, no XInclude, no network, no XXE. */
+/**
+ * Parser options for documents: no DTD loading, no entity substitution, no XInclude, no network, no XXE. And no
+ * 10 MB limit on one text node or attribute (XML_PARSE_HUGE): a base64 licence text may be larger, the same
+ * content is valid in JSON, and the document's size is bounded by --max-size before libxml2 sees it. The limits
+ * HUGE also lifts guard entity expansion, which never happens here: a DOCTYPE is refused before the parse.
+ */
 function documentOptions(lib: Libxml): number {
-  return lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE;
+  return lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_HUGE;
 }
 
 async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
@@ -101,7 +156,7 @@ async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
   let validator = validators.get(version);
   if (validator === undefined) {
     const url = SCHEMA_BASE + xsdFile(version);
-    const schema = lib.XmlDocument.fromBuffer(readFileSync(path.join(schemaDirectory(), xsdFile(version))), {
+    const schema = lib.XmlDocument.fromBuffer(schemaFile(xsdFile(version)), {
       url,
       option: lib.ParseOption.XML_PARSE_NONET,
       encoding: 'utf-8',
@@ -124,12 +179,65 @@ async function validatorFor(version: XmlSpecVersion): Promise<XsdValidator> {
 function problems(error: unknown): XmlProblem[] | undefined {
   const details = (error as { details?: unknown } | undefined)?.details;
   if (!Array.isArray(details)) return undefined;
-  return details.map((d: { message: string; line: number; col: number; xpath?: string }) => ({
+  return details.map((d: { message: string; line: number; col: number }) => ({
     message: patternInMessage(d.message.trim()),
     line: d.line,
     column: d.col,
-    ...(d.xpath === undefined ? {} : { xpath: d.xpath }),
   }));
+}
+
+const ELEMENT_NODE = 1;
+const ATTRIBUTE_NODE = 2;
+
+/**
+ * Validates `document` against `validator`'s schema: its findings, each with the position path of its element.
+ * A parent's child elements are counted once, when a finding first needs one of them: linear in the findings.
+ */
+function validateDocument(validator: XsdValidator, document: import('libxml2-wasm').XmlDocument): XmlProblem[] {
+  const { raw, collector } = binding!;
+  const tree = raw.XmlTreeCommonStruct;
+  const context = raw.xmlSchemaNewValidCtxt(pointerOf(validator));
+  if (context === 0) throw new Error('libxml2 could not allocate a validation context');
+  collecting = [];
+  let result: number;
+  try {
+    raw.xmlSchemaSetValidStructuredErrors(context, collector, 0);
+    result = raw.xmlSchemaValidateDoc(context, pointerOf(document));
+  } finally {
+    raw.xmlSchemaFreeValidCtxt(context);
+  }
+  const found = collecting;
+  collecting = [];
+  if (result < 0) throw new Error('libxml2 could not validate the document (an internal error)');
+  // As libxml2-wasm's validate(): a valid document has no findings (libxml2 may have warned).
+  if (result === 0) return [];
+  const positions = new Map<number, number>();
+  const positionOf = (node: number): number => {
+    let position = positions.get(node);
+    if (position === undefined) {
+      let i = 0;
+      for (let child = tree.children(tree.parent(node)); child !== 0; child = tree.next(child))
+        if (tree.type(child) === ELEMENT_NODE) positions.set(child, i++);
+      position = positions.get(node) ?? 0;
+    }
+    return position;
+  };
+  const pathOf = (node: number): number[] | undefined => {
+    if (node !== 0 && tree.type(node) === ATTRIBUTE_NODE) node = tree.parent(node);
+    if (node === 0 || tree.type(node) !== ELEMENT_NODE) return undefined;
+    const path: number[] = [];
+    for (let at = node; tree.type(tree.parent(at)) === ELEMENT_NODE; at = tree.parent(at)) path.push(positionOf(at));
+    return path.reverse();
+  };
+  return found.map((f) => {
+    const path = pathOf(f.node);
+    return {
+      message: patternInMessage(f.message.trim()),
+      line: f.line,
+      column: f.column,
+      ...(path === undefined ? {} : { path }),
+    };
+  });
 }
 
 /**
@@ -202,14 +310,7 @@ export async function checkXmlBytes(
         : version;
     if (chosen === undefined) return { check: { wellFormed: true, problems: [] }, version: chosen };
     const validator = await validatorFor(chosen);
-    try {
-      validator.validate(document);
-      return { check: { wellFormed: true, problems: [] }, version: chosen };
-    } catch (error) {
-      const found = problems(error);
-      if (found === undefined) throw error;
-      return { check: { wellFormed: true, problems: found }, version: chosen };
-    }
+    return { check: { wellFormed: true, problems: validateDocument(validator, document) }, version: chosen };
   } finally {
     document.dispose();
   }

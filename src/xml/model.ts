@@ -7,6 +7,7 @@
  */
 import { isRecord } from '../values.js';
 import { xmlMapping } from './mapping.js';
+import { xmlPath } from './paths.js';
 import type { ScanSink, XmlAttribute, XmlNode } from './scan.js';
 import { xmlSpecVersion } from './versions.js';
 import type { MappedAttribute, MappedElement, MappedType, Scalar, XmlMapping } from './xsd.js';
@@ -435,31 +436,4 @@ function setMember(record: Record<string, unknown>, name: string, value: unknown
 
 function unescapePointer(segment: string): string {
   return segment.replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-/** `/bom/components/component[3]/purl`: a position only where siblings share the name. */
-export function xmlPath(place: XmlNode): string {
-  const segments: string[] = [];
-  for (let node: XmlNode | undefined = place; node !== undefined; node = node.parent) {
-    const parent: XmlNode | undefined = node.parent;
-    const siblings = parent === undefined ? [] : parent.children.filter((c) => c.name === node!.name);
-    segments.push(siblings.length > 1 ? `${node.name}[${siblings.indexOf(node) + 1}]` : node.name);
-  }
-  return '/' + segments.reverse().join('/');
-}
-
-/** The element a libxml2 node path (`/*` `/*[2]/*`, `/bom:bom/bom:components[1]`) names in the tree. */
-export function resolveLibxmlPath(root: XmlNode, xpath: string): XmlNode | undefined {
-  const segments = xpath.split('/').slice(1);
-  let node: XmlNode | undefined;
-  for (const segment of segments) {
-    const match = /^([^[]+)(?:\[(\d+)\])?$/.exec(segment);
-    if (match === null) return undefined;
-    const [, name, index] = match;
-    const candidates = node === undefined ? [root] : node.children;
-    const matching = name === '*' ? candidates : candidates.filter((c) => c.name === name);
-    node = matching[index === undefined ? 0 : Number(index) - 1];
-    if (node === undefined) return undefined;
-  }
-  return node;
 }

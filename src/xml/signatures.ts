@@ -5,7 +5,7 @@
  * one that key allows (the trusted key's own algorithm when it has one), and only then does xml-crypto
  * canonicalize, digest and check. Trust is the JSF trust: pinned keys, key names, certificate roots.
  */
-import { createHash, type KeyObject } from 'node:crypto';
+import { createHash, type KeyObject, type X509Certificate } from 'node:crypto';
 import type {
   XmlDomDocument as Document,
   XmlDomElement as Element,
@@ -19,7 +19,15 @@ import { signBytes } from '../jsf/sign.js';
 import { EMPTY_TRUST, pinsOf, type TrustStore } from '../jsf/trust.js';
 import { certificateTrust, checkBytes, namedKeys, pinTrust, type SignerReport } from '../jsf/verify.js';
 import { lineColumn, scanXml } from './scan.js';
-import { DIGEST_METHODS, parseXmlSignature, XMLDSIG, type ParsedXmlSignature } from './dsig.js';
+import {
+  DIGEST_METHODS,
+  distinguishedName,
+  parseXmlSignature,
+  subjectKeyIdentifier,
+  XMLDSIG,
+  type CertificateName,
+  type ParsedXmlSignature,
+} from './dsig.js';
 
 export interface XmlVerifyOptions {
   trust?: TrustStore;
@@ -178,10 +186,14 @@ export function verifyXmlDocument(
         ? 'certificatePath'
         : parsed.keyValue
           ? 'publicKey'
-          : parsed.keyName
+          : parsed.keyName !== undefined || parsed.certificateNames !== undefined
             ? 'keyId'
             : 'implicit',
-      ...(parsed.keyName === undefined ? {} : { keyId: parsed.keyName }),
+      ...(parsed.keyName !== undefined
+        ? { keyId: parsed.keyName }
+        : parsed.certificateNames !== undefined && parsed.certificates === undefined
+          ? { keyId: describeName(parsed.certificateNames[0]!) }
+          : {}),
       ...(parsed.certificates === undefined
         ? {}
         : { certificates: parsed.certificates.map((c) => c.subject.replaceAll('\n', ', ')) }),
@@ -244,6 +256,16 @@ function judge(text: string, parsed: ParsedXmlSignature, options: XmlVerifyOptio
     if (parsed.certificates) return certificateTrust(parsed.certificates, store, options.now ?? new Date());
     return pinTrust(info, pinsOf(store, embedded));
   }
+  if (parsed.certificateNames !== undefined) {
+    const named = namedCertificates(store, parsed.certificateNames);
+    if (named.length > 0) return tryCertificates(text, parsed, info, named, store, options.now ?? new Date());
+    if (parsed.keyName === undefined)
+      return {
+        verdict: 'unverifiable',
+        reason: `X509Data names a certificate (${describeName(parsed.certificateNames[0]!)}) that the trust options do not hold (--trust, --trust-root)`,
+        trust: 'untrusted',
+      };
+  }
   if (parsed.keyName !== undefined) {
     const named = namedKeys(store, parsed.keyName, 'KeyName', info);
     return Array.isArray(named) ? tryKeys(text, parsed, info, named) : named;
@@ -256,6 +278,71 @@ function judge(text: string, parsed: ParsedXmlSignature, options: XmlVerifyOptio
       trust: 'untrusted',
     };
   return tryKeys(text, parsed, info, candidates);
+}
+
+/** How a report shows a certificate's name. */
+function describeName(name: CertificateName): string {
+  if (name.kind === 'subject') return `X509SubjectName ${name.name.slice(0, 120)}`;
+  if (name.kind === 'issuerSerial')
+    return `X509IssuerSerial ${name.issuer.slice(0, 120)} ${String(name.serial).slice(0, 60)}`;
+  return `X509SKI ${name.ski.toString('base64')}`;
+}
+
+function sameName(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+/** Whether `certificate` is the one `name` names. */
+function names(name: CertificateName, certificate: X509Certificate): boolean {
+  if (name.kind === 'subject')
+    return sameName(distinguishedName(name.name, 'rfc4514'), distinguishedName(certificate.subject, 'node'));
+  if (name.kind === 'issuerSerial')
+    return (
+      BigInt(`0x${certificate.serialNumber}`) === name.serial &&
+      sameName(distinguishedName(name.issuer, 'rfc4514'), distinguishedName(certificate.issuer, 'node'))
+    );
+  const ski = subjectKeyIdentifier(certificate);
+  return ski !== undefined && ski.equals(name.ski);
+}
+
+/** A certificate the trust options hold: a root, or a pinned entry's certificate. */
+type HeldCertificate = { certificate: X509Certificate; pinnedBy?: KeyMaterial };
+
+/** The certificates of the trust options that X509Data names: the key comes only from pinned material. */
+function namedCertificates(store: TrustStore, wanted: readonly CertificateName[]): HeldCertificate[] {
+  const held: HeldCertificate[] = [
+    ...store.roots.map((certificate) => ({ certificate })),
+    ...store.keys.flatMap((k) => (k.certificates ?? []).map((certificate) => ({ certificate, pinnedBy: k }))),
+  ];
+  return held.filter((h) => wanted.some((name) => names(name, h.certificate)));
+}
+
+function tryCertificates(
+  text: string,
+  parsed: ParsedXmlSignature,
+  info: AlgorithmInfo,
+  held: readonly HeldCertificate[],
+  store: TrustStore,
+  now: Date,
+): Outcome {
+  let last: Outcome | undefined;
+  for (const { certificate, pinnedBy } of held) {
+    const mismatch = keyMismatch(info, certificate.publicKey);
+    if (mismatch) {
+      last = {
+        verdict: 'invalid',
+        reason: `the named certificate's key does not fit: ${mismatch}`,
+        trust: 'untrusted',
+      };
+      continue;
+    }
+    const result = checkWith(text, parsed, info, certificate.publicKey);
+    if (result === 'valid')
+      return pinnedBy === undefined ? certificateTrust([certificate], store, now) : pinTrust(info, [pinnedBy]);
+    last = verdictOf(result);
+    if (result !== 'signature') return last!;
+  }
+  return last!;
 }
 
 /** Trusted keys in turn; the digest does not depend on the key, so a changed document stops at the first. */

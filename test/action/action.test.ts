@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, SAMPLES, tempDir } from '../helpers.js';
@@ -358,30 +358,34 @@ describe('GitHub Action', () => {
     );
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<bom xmlns="http://cyclonedx.org/schema/bom/1.6" version="1">\n  <components>\n${components.join('\n')}\n  </components>\n</bom>\n`;
     expect(xml.length).toBeGreaterThan(4_000_000);
-    // The bundle does not carry libxml2-wasm: beside a node_modules that holds it, XML is checked; without one,
-    // each XML document fails with the same line on both paths.
-    const withEngine = path.join(tempDir('bomwright-action-xml-'), 'index.cjs');
-    copyFileSync(ENTRY, withEngine);
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(path.dirname(withEngine), 'node_modules'));
-    for (const entry of [withEngine, ENTRY]) {
-      const dir = tempDir();
-      writeFileSync(path.join(dir, 'bom.xml'), xml);
-      const inThread = runAction(dir, { paths: 'bom.xml' }, { BOMWRIGHT_TEST_XML_WORKER: 'never' }, entry);
-      const inWorker = runAction(dir, { paths: 'bom.xml' }, {}, entry);
-      expect(inWorker.stdout).toBe(inThread.stdout);
-      expect(inWorker.outputs).toBe(inThread.outputs);
-      expect(inWorker.status).toBe(inThread.status);
-      if (entry === withEngine) {
-        expect(inWorker.status).toBe(1);
-        expect(inWorker.stdout).toMatch(
-          /^::error file=bom\.xml,line=4325,col=\d+,title=schema\/enum::\[facet 'enumeration'\] The value 'gadget' is not an element of the set/m,
-        );
-        expect(inWorker.outputs).toContain('errors=1\nwarnings=0\n');
-      } else {
-        expect(inWorker.stdout).toContain(
-          '::error file=bom.xml,title=bomwright::E_SCHEMA_MISSING: The XML engine (libxml2-wasm) cannot be loaded:',
-        );
-      }
+    // The bundle carries libxml2-wasm and the schemas (issue 43): its copy outside the repository, with no
+    // node_modules anywhere above it, checks XML in the main thread and in its worker alike.
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bom.xml'), xml);
+    const inThread = runAction(dir, { paths: 'bom.xml' }, { BOMWRIGHT_TEST_XML_WORKER: 'never' });
+    const inWorker = runAction(dir, { paths: 'bom.xml' });
+    expect(inWorker.stdout).toBe(inThread.stdout);
+    expect(inWorker.outputs).toBe(inThread.outputs);
+    expect(inWorker.status).toBe(1);
+    expect(inWorker.stdout).toMatch(
+      /^::error file=bom\.xml,line=4325,col=\d+,title=schema\/enum::\[facet 'enumeration'\] The value 'gadget' is not an element of the set/m,
+    );
+    expect(inWorker.outputs).toContain('errors=1\nwarnings=0\n');
+  });
+
+  it('checks a small XML BOM outside the repository: valid, and each version’s schema', () => {
+    const dir = tempDir();
+    for (const v of ['1.0', '1.3', '1.6', '1.7']) {
+      const version = ['1.0', '1.3'].includes(v) ? '<version>1.0.0</version>' : '';
+      const modified = v === '1.0' ? '<modified>false</modified>' : '';
+      writeFileSync(
+        path.join(dir, `bom-${v}.xml`),
+        `<?xml version="1.0" encoding="UTF-8"?>\n<bom xmlns="http://cyclonedx.org/schema/bom/${v}" version="1"><components><component type="library"><name>a</name>${version}${modified}</component></components></bom>\n`,
+      );
     }
+    const run = runAction(dir, { paths: '.' });
+    expect(run.stdout).toContain('0 errors, 0 warnings in 4 documents');
+    expect(run.outputs).toContain('errors=0\nwarnings=0\n');
+    expect(run.status).toBe(0);
   });
 });

@@ -49,6 +49,28 @@ describe('XML through the CLI', () => {
     ]);
   });
 
+  it('a walk takes the XML whose root declares the namespace, in any case of extension, and skips mentions', async () => {
+    const dir = newDir();
+    const files: Record<string, string> = {
+      // The namespace only in a comment, or on an element below the root: not a BOM.
+      'pom.xml': `<?xml version="1.0"?>\n<!-- an SBOM in ${NS} is made by the plugin -->\n<project xmlns="http://maven.apache.org/POM/4.0.0"/>\n`,
+      'wrapped.xml': `<reports><bom xmlns="${NS}" version="1"/></reports>`,
+      // Found: an upper-case extension, a prefix, a long comment with markup in it before the root.
+      'BOM.XML': xml(1, lib('a')),
+      'prefixed.xml': `<?xml version="1.0"?>\n<cdx:bom xmlns:cdx="${NS}" version="1"/>\n`,
+      'commented.xml': `<?xml version="1.0"?>\n<!-- ${'<licence text> '.repeat(10_000)} -->\n<?pi x?>\n<bom a=">" xmlns="${NS}" version="1"/>\n`,
+    };
+    for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+    const run = await runCli(['validate', '.', '-f', 'json'], { cwd: dir });
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as { documents: { path: string; format?: string }[] };
+    expect(report.documents.map((d) => [d.path, d.format])).toEqual([
+      ['BOM.XML', 'cyclonedx-1.6'],
+      ['commented.xml', 'cyclonedx-1.6'],
+      ['prefixed.xml', 'cyclonedx-1.6'],
+    ]);
+  });
+
   it('a pom.xml named on the command line is not a BOM, said in one line', async () => {
     const dir = project();
     const run = await runCli(['validate', 'pom.xml'], { cwd: dir });

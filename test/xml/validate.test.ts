@@ -109,19 +109,22 @@ describe('CycloneDX XML against the official XSDs', () => {
     expect(result.syntax).toBe('xml');
   });
 
-  it('refuses an encoding other than UTF-8 in the declaration, and accepts UTF-8 and ASCII', async () => {
+  it('refuses an encoding other than UTF-8 in the declaration of UTF-8 text, and accepts UTF-8 and ASCII', async () => {
     const body = `<bom xmlns="${NS('1.6')}" version="1"/>`;
     const latin = await validate(`<?xml version="1.0" encoding="ISO-8859-1"?>${body}`);
     expect(latin.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([
-      ['read/unsupported-encoding', 'The XML declaration names encoding "ISO-8859-1"; bomwright reads XML in UTF-8'],
+      [
+        'read/unsupported-encoding',
+        'The XML declaration names encoding "ISO-8859-1", but the document is UTF-8; bomwright reads XML in UTF-8 or UTF-16',
+      ],
     ]);
     for (const encoding of ['utf-8', 'UTF-8', 'US-ASCII'])
       expect((await validate(`<?xml version="1.0" encoding="${encoding}"?>${body}`)).valid, encoding).toBe(true);
   });
 
-  it('reads a UTF-8 byte-order mark with the same warning as for JSON', async () => {
+  it('reads a UTF-8 byte-order mark without a warning: in XML it belongs to the encoding (§4.3.3)', async () => {
     const result = await validate(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes(xmlBom('1.6', ''))]));
-    expect(ids(result)).toEqual(['read/byte-order-mark']);
+    expect(ids(result)).toEqual([]);
     expect(result.valid).toBe(true);
   });
 });
@@ -294,5 +297,44 @@ describe('the JSON rules, on XML through the mapping reader', () => {
     const result = await validate('{"bomFormat":"CycloneDX","specVersion":"1.6","version":1}');
     expect(result).toMatchObject({ syntax: 'json', valid: true });
     expect((await validate('{')).syntax).toBe('json');
+  });
+});
+
+describe('the 1.1 dependency-graph extension', () => {
+  const graph = (missing: string) => `<?xml version="1.0"?>
+<bom serialNumber="${SERIAL}" version="1" xmlns="${NS('1.1')}" xmlns:dg="http://cyclonedx.org/schema/ext/dependency-graph/1.0">
+  <components>
+    <component type="framework" bom-ref="web"><name>web</name><version>1.0.0</version></component>
+    <component type="library" bom-ref="util"><name>util</name><version>3.0.0</version></component>
+  </components>
+  <dg:dependencies>
+    <dg:dependency ref="web">
+      <dg:dependency ref="util"/>
+      <dg:dependency ref="${missing}"/>
+    </dg:dependency>
+    <dg:dependency ref="util"/>
+  </dg:dependencies>
+</bom>
+`;
+
+  it('a ref that names no component is an error, as in JSON, at its place (cyclonedx-core-java’s example)', async () => {
+    const result = await validate(graph('persistence'));
+    expect(result.diagnostics).toEqual([
+      {
+        ruleId: 'ref/unresolved',
+        severity: 'error',
+        message: 'Reference "persistence" does not match any bom-ref in the document',
+        pointer: '/bom/dg:dependencies/dg:dependency[1]/dg:dependency[2]/@ref',
+        value: '"persistence"',
+        line: 10,
+        column: 22,
+      },
+    ]);
+  });
+
+  it('a graph whose refs all resolve is valid', async () => {
+    const result = await validate(graph('web'));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.valid).toBe(true);
   });
 });

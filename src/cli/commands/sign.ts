@@ -176,6 +176,12 @@ async function runSignXml(options: SignCommandOptions): Promise<number> {
     );
   const { decoded } = readDocumentText(options.file);
   if (decoded.text === undefined) throw describeProblems(options.file, decoded.diagnostics);
+  // The signed document is written as UTF-8, which a UTF-16 declaration would then contradict.
+  if (decoded.encoding !== undefined)
+    throw new BomwrightError(
+      'E_INPUT',
+      `${options.file} is ${decoded.encoding}: bomwright signs XML in UTF-8 (convert it first, e.g. iconv -f ${decoded.encoding} -t UTF-8)`,
+    );
   const result = await validate(decoded.text, { skipSignatureVerification: true });
   if (!result.valid) {
     options.stderr(
@@ -184,7 +190,7 @@ async function runSignXml(options: SignCommandOptions): Promise<number> {
     return EXIT_INVALID;
   }
   const { key, certificatePath } = signingMaterial(options);
-  const withBom = decoded.diagnostics.some((d) => d.ruleId === 'read/byte-order-mark');
+  const withBom = decoded.mark === true;
   const signed = signXmlText((withBom ? '\uFEFF' : '') + decoded.text, {
     key,
     ...(options.algorithm ? { algorithm: options.algorithm } : {}),
