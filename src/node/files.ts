@@ -6,6 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { BomwrightError } from '../errors.js';
 import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
 import { STDIN } from './discover.js';
+import { syntaxOf, syntaxOfBytes } from '../document/syntax.js';
 
 /** Files that are not documents (keys, certificates, package.json) are small; this bounds what they may cost. */
 export const MAX_SMALL_FILE = 16 * 1024 * 1024;
@@ -127,10 +128,9 @@ const BYTE_MARKERS = MARKERS.flatMap((m) => [
 const BLANK = /^[\t\n\r ]*$/;
 /** A CycloneDX XML document names its namespace near the top: markup first, then the namespace. */
 const XML_NAMESPACE = 'http://cyclonedx.org/schema/bom/';
-const XML_START = /^\uFEFF?[\t\n\r ]*</;
 
 function looksLikeXmlBom(text: string): boolean {
-  return XML_START.test(text) && text.includes(XML_NAMESPACE);
+  return syntaxOf(text) === 'xml' && text.includes(XML_NAMESPACE);
 }
 
 /**
@@ -149,8 +149,7 @@ export function looksLikeBom(content: string | Uint8Array): boolean {
   }
   const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (buffer.length <= 64 && BLANK.test(buffer.toString('latin1'))) return true;
-  const head = buffer.subarray(buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0, 4096);
-  if (XML_START.test(head.toString('latin1')) && buffer.includes(XML_NAMESPACE)) return true;
+  if (syntaxOfBytes(buffer) === 'xml' && buffer.includes(XML_NAMESPACE)) return true;
   return BYTE_MARKERS.some((marker) => buffer.includes(marker));
 }
 

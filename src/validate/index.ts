@@ -15,7 +15,8 @@ import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
 import { validationDetails, type ValidationDetails } from './details.js';
 import { versionRule, versionRuleWithVerdict, type VersionVerdict } from './version-rule.js';
-import { looksLikeXml, validateXmlText } from './xml.js';
+import { validateXmlText } from './xml.js';
+import { syntaxOf } from '../document/syntax.js';
 import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
 import type { Profile } from './profiles/model.js';
 import type { SignerReport } from '../jsf/verify.js';
@@ -175,7 +176,7 @@ async function check(
           undefined,
         );
     }
-    if (looksLikeXml(text)) {
+    if (syntaxOf(text) === 'xml') {
       const xml = await validateXmlText(text, {
         ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
         ...(options.signatures === undefined ? {} : { signatures: options.signatures }),
