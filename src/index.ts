@@ -43,8 +43,8 @@ export type { BomDocument, DocumentRead, DocumentPlace } from './document/read.j
 export { writeDocument } from './document/write.js';
 /** What a document's `write` takes. */
 export type { WriteOptions } from './document/write.js';
-/** The syntax of a text or bytes (`xml` when markup comes first), and the two syntaxes. */
-export { syntaxOf, syntaxOfBytes, SYNTAXES } from './document/syntax.js';
+/** The syntax of a text (`xml` when markup comes first, after white space), and the two syntaxes. */
+export { syntaxOf, SYNTAXES } from './document/syntax.js';
 /** `json` or `xml`. */
 export type { Syntax } from './document/syntax.js';
 /** A document file (or `-`) read in either syntax, and a model written to a file atomically in either syntax. */

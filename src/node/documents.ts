@@ -74,13 +74,6 @@ export async function loadDocument(source: string): Promise<BomDocument | Unread
   return read.ok ? read.document : { problems: read.diagnostics, text: decoded.text, syntax: syntaxOf(decoded.text) };
 }
 
-/** {@link loadDocument} for a document that must be read (a diff's side, a baseline): E_INPUT when it cannot. */
-export async function loadDocumentOrThrow(source: string): Promise<BomDocument> {
-  const loaded = await loadDocument(source);
-  if ('problems' in loaded) throw describeProblems(source === STDIN ? 'standard input' : source, loaded.problems);
-  return loaded;
-}
-
 /**
  * A previous release named on purpose (--baseline FILE), in either syntax: its model, or E_INPUT when it cannot
  * be read, since the version rule would otherwise pass by having nothing to compare with.

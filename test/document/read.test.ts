@@ -3,8 +3,8 @@
  * through the library's public surface.
  */
 import { describe, expect, it } from 'vitest';
-import { readDocument, syntaxOf, syntaxOfBytes, writeDocument, type BomDocument } from '../../src/index.js';
-import { outputSyntax, syntaxOfName } from '../../src/document/syntax.js';
+import { readDocument, syntaxOf, writeDocument, type BomDocument } from '../../src/index.js';
+import { outputSyntax, syntaxOfBytes, syntaxOfName } from '../../src/document/syntax.js';
 import { expectErrorCode, minimalBom } from '../helpers.js';
 
 const NS = 'http://cyclonedx.org/schema/bom/1.6';

@@ -1,7 +1,7 @@
 import { bumpDocument } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
-import { editSyntax, loadEditable, loadDocumentOrThrow, writeEditable } from '../../node/documents.js';
+import { describeProblems, editSyntax, loadDocument, loadEditable, writeEditable } from '../../node/documents.js';
 import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 import { resignRemoved } from '../../jsf/resign.js';
@@ -55,7 +55,7 @@ export const bumpCommand = defineCommand({
       .option('check', {
         type: 'boolean',
         default: false,
-        describe: 'Only say whether a bump is due (exit 1 when it is)',
+        describe: 'Only say whether a bump is due (exit 1 when it is, 2 when the document cannot be read)',
       })
       .option('baseline', { type: 'string', describe: 'With --check: the previous release' })
       .option('base-ref', {
@@ -97,8 +97,11 @@ async function checkDue(options: BumpCommandOptions): Promise<number> {
     options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
     return EXIT_OK;
   }
-  // Only the version rule is asked about: a strict read, not a full validation.
-  const current = await loadDocumentOrThrow(options.file);
+  // Only the version rule is asked about: a strict read, not a full validation. Exit 1 says "bump due" and
+  // nothing else: a document that cannot be read is trouble (2), as for diff(1).
+  const current = await loadDocument(options.file);
+  if ('problems' in current)
+    throw new BomwrightError('E_READ', describeProblems(options.file, current.problems).message);
   const findings = versionRule(current.model, baseline);
   options.stdout(
     findings.length === 0
