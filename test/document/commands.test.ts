@@ -111,7 +111,12 @@ describe('the commands on an XML document, through the library', () => {
     expect(diff(read(xml).model, JSON.parse(writeDocument(result.document, 'json'))).identical).toBe(true);
   });
 
-  const pairs = ['1.5/valid-assembly-1.5', '1.6/valid-external-reference-1.6', '1.7/valid-component-hashes-1.7'];
+  const pairs = [
+    '1.5/valid-assembly-1.5',
+    '1.6/valid-dependency-1.6',
+    '1.6/valid-external-reference-1.6',
+    '1.7/valid-component-hashes-1.7',
+  ];
   const present = pairs.every((pair) => existsSync(path.join(TWINS, 'xml', `${pair}.xml`)));
   it.skipIf(!present)('diff of official twins (the same BOM in JSON and XML) finds no difference', () => {
     for (const pair of pairs) {
