@@ -198,6 +198,34 @@ describe('editing XML', () => {
   });
 });
 
+describe('sign and verify across syntaxes', () => {
+  it('sign -o a .json file signs the model with JSF; verify reads it, and XML from standard input', async () => {
+    const { dir, file } = project();
+    const run = await runCli(['sign', 'bom.xml', '--key', PRIVATE, '-o', 'signed.json'], { cwd: dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(XML);
+    const signed = JSON.parse(readFileSync(path.join(dir, 'signed.json'), 'utf8')) as Record<string, unknown>;
+    expect(signed.signature).toMatchObject({ algorithm: 'RS256' });
+    const verified = await runCli(['verify', 'signed.json', '--trust', PUBLIC], { cwd: dir });
+    expect(verified.code).toBe(0);
+    await runCli(['sign', 'bom.xml', '--key', PRIVATE], { cwd: dir });
+    const stdin = await runCli(['verify', '-', '--trust', PUBLIC], { cwd: dir, input: readFileSync(file) });
+    expect(stdin.stdout).toContain('valid, trusted');
+    expect(stdin.code).toBe(0);
+  });
+
+  it('sign --to xml signs a JSON BOM written as XML, with an XML signature', async () => {
+    const { dir } = project();
+    await runCli(['bump', 'bom.xml', '-o', 'bom.json'], { cwd: dir });
+    const run = await runCli(['sign', 'bom.json', '--key', PRIVATE, '--to', 'xml', '-o', 'signed.xml'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('XML signature over the whole document');
+    const verified = await runCli(['verify', 'signed.xml', '--trust', PUBLIC, '--require-signature'], { cwd: dir });
+    expect(verified.code).toBe(0);
+  });
+});
+
 describe('diff and merge across syntaxes', () => {
   const twins = ['valid-dependency-1.6', 'valid-assembly-1.6', 'valid-component-hashes-1.6'];
   const have = twins.every((name) => existsSync(path.join(TWINS, 'xml/1.6', `${name}.xml`)));
