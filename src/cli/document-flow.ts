@@ -152,6 +152,7 @@ export async function runDocumentFlow(
       target = writeEditable(loaded, commit.document, {
         output: argv.output,
         to: argv.to,
+        signaturesHandled: argv.dropSignatures,
         ...(loaded.source.xmlSigned
           ? {
               finish: xmlSignatureStep(loaded.source.text, {

@@ -149,6 +149,20 @@ export async function loadEditable(file: string): Promise<EditableDocument> {
   return { file, source, value: source.model, diagnostics: result.diagnostics, valid: result.valid };
 }
 
+/** Whether the document was signed in its own syntax (an XML signature), or the model still holds a JSF one. */
+function isSigned(document: EditableDocument, value: unknown): boolean {
+  if (document.source.xmlSigned) return true;
+  const stack: unknown[] = [value];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (Array.isArray(node)) stack.push(...(node as unknown[]));
+    else if (isRecord(node)) {
+      if (Object.hasOwn(node, 'signature')) return true;
+      stack.push(...Object.values(node));
+    }
+  }
+  return false;
+}
+
 export interface WriteDocumentOptions {
   /** Write here rather than in place. */
   output?: string | undefined;
@@ -156,6 +170,11 @@ export interface WriteDocumentOptions {
   to?: Syntax | undefined;
   /** A last step on the text in its syntax (an XML signature made or removed). */
   finish?: (text: string, syntax: Syntax) => string;
+  /**
+   * The caller has dealt with signatures that cannot be carried into the other syntax (made them again, or was
+   * asked to drop them); otherwise writing a signed document in the other syntax is refused.
+   */
+  signaturesHandled?: boolean;
 }
 
 /** The syntax {@link writeEditable} writes `document` in with these options. */
@@ -170,6 +189,12 @@ export function editSyntax(document: EditableDocument, options: WriteDocumentOpt
 export function writeEditable(document: EditableDocument, value: unknown, options: WriteDocumentOptions = {}): string {
   const target = options.output ?? document.file;
   const syntax = editSyntax(document, options);
+  // JSF signatures have no XML form and an XML signature no JSON one: never lost without a word.
+  if (syntax !== document.source.syntax && options.signaturesHandled !== true && isSigned(document, value))
+    throw new BomwrightError(
+      'E_USAGE',
+      `${document.file} is signed, and its signatures cannot be carried into ${syntax.toUpperCase()}: write ${document.source.syntax.toUpperCase()}, or drop the signatures (--drop-signatures) and sign the output with bomwright sign`,
+    );
   const text = document.source.write(value, { to: syntax });
   writeFileAtomic(target, options.finish === undefined ? text : options.finish(text, syntax));
   return target;

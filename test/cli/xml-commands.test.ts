@@ -215,6 +215,20 @@ describe('sign and verify across syntaxes', () => {
     expect(stdin.code).toBe(0);
   });
 
+  it('a signed document is not written in the other syntax with its signatures silently lost', async () => {
+    const { dir, file } = project();
+    await runCli(['sign', 'bom.xml', '--key', PRIVATE, '-o', 'signed.json'], { cwd: dir });
+    const normalized = await runCli(['normalize', 'signed.json', '-o', 'n.xml'], { cwd: dir });
+    expect(normalized.code).toBe(2);
+    expect(normalized.stderr).toContain('signed.json is signed, and its signatures cannot be carried into XML');
+    expect(existsSync(path.join(dir, 'n.xml'))).toBe(false);
+    await runCli(['sign', 'bom.xml', '--key', PRIVATE], { cwd: dir });
+    const signed = readFileSync(file, 'utf8');
+    const set = await runCli(['set', 'bom.xml', 'timestamp', '2025-01-01T00:00:00Z', '--to', 'json'], { cwd: dir });
+    expect(set.code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe(signed);
+  });
+
   it('sign --to xml signs a JSON BOM written as XML, with an XML signature', async () => {
     const { dir } = project();
     await runCli(['bump', 'bom.xml', '-o', 'bom.json'], { cwd: dir });

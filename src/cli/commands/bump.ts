@@ -169,6 +169,8 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
   const target = writeEditable(document, result, {
     output: options.output,
     to: options.to,
+    // Made again with --key or dropped with --drop-signatures (else refused above).
+    signaturesHandled: true,
     // As XML, what was signed is signed again over the whole document (or its stale signature removed).
     ...(signed.length > 0
       ? {

@@ -106,6 +106,7 @@ function finish(
   const written = writeEditable(document, value, {
     output: target.output,
     to: target.to,
+    signaturesHandled: target.dropSignatures,
     ...(xmlSigned ? { finish: xmlSignatureStep(undefined, {}) } : {}),
   });
   (isOwnStream(written) ? context.stderr : context.stdout)(

@@ -151,7 +151,8 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
     targets: options.targets,
   });
 
-  const target = writeEditable(document, signed, { output: options.output, to: 'json' });
+  // Signing is what makes the output's signatures: an XML signature of the source does not come along.
+  const target = writeEditable(document, signed, { output: options.output, to: 'json', signaturesHandled: true });
   const algorithm = resolveAlgorithm(key, options.algorithm).name;
   (isOwnStream(target) ? options.stderr : options.stdout)(
     `Signed ${count} object${count === 1 ? '' : 's'} (${options.targets.join(', ')}) of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
