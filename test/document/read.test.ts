@@ -207,6 +207,15 @@ describe('writing XML back in place', () => {
     expect(read(back).model).toEqual(document.model);
   });
 
+  it('XML 1.1 (no writer) is still patched in place; a change of shape is refused with E_USAGE', () => {
+    const old = `<bom xmlns="http://cyclonedx.org/schema/bom/1.1" version="1"><components><component type="library"><name>a</name><version>1</version></component></components></bom>`;
+    const document = read(old);
+    const changed = model(document);
+    changed.version = 2;
+    expect(document.write(changed)).toBe(old.replace('version="1"', 'version="2"'));
+    expectErrorCode(() => document.write({ ...changed, serialNumber: SERIAL }), 'E_USAGE');
+  });
+
   it('refuses XML where nothing valid can be written: a CBOM, a version without an XML writer, no BOM object', () => {
     expectErrorCode(() => writeDocument(minimalBom('1.4-cbom-1.0'), 'xml'), 'E_USAGE');
     expectErrorCode(() => writeDocument({ ...minimalBom('1.6'), specVersion: '1.1' }, 'xml'), 'E_USAGE');
