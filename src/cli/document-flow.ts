@@ -22,7 +22,7 @@ import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from
 import { redactTokens } from '../service/errors.js';
 import { outputSyntax, type Syntax } from '../document/syntax.js';
 import { writeJsonModel, writeXmlModel } from '../document/write.js';
-import { xmlSignatureStep } from './xml-resign.js';
+import { warnDropped, xmlSignatureStep } from './xml-resign.js';
 import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface FlowArgv {
@@ -153,6 +153,7 @@ export async function runDocumentFlow(
         output: argv.output,
         to: argv.to,
         signaturesHandled: argv.dropSignatures,
+        onDrop: warnDropped(context.stderr),
         ...(loaded.source.xmlSigned
           ? {
               finish: xmlSignatureStep(loaded.source.text, {
@@ -167,7 +168,10 @@ export async function runDocumentFlow(
       });
     } else {
       const syntax = outputSyntax({ to: argv.to, output: argv.file });
-      const text = syntax === 'xml' ? writeXmlModel(commit.document) : writeJsonModel(commit.document);
+      const text =
+        syntax === 'xml'
+          ? writeXmlModel(commit.document, { onDrop: warnDropped(context.stderr) })
+          : writeJsonModel(commit.document);
       if (argv.file === undefined) {
         // The new BOM is the output; what is said about it goes to standard error.
         context.stdout(text);

@@ -4,6 +4,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import type { Syntax } from '../document/syntax.js';
+import type { DroppedMember } from '../document/write.js';
 import type { KeyMaterial } from '../jsf/keys.js';
 import { removeXmlSignature, signXmlText, xmlSignatureShape } from '../xml/sign.js';
 
@@ -34,4 +35,9 @@ export function xmlSignatureStep(
       ...(resign.certificatePath === undefined ? {} : { certificatePath: resign.certificatePath }),
     }).text;
   };
+}
+
+/** One warning line for each member the XML written cannot carry (the output is still written, without it). */
+export function warnDropped(stderr: (text: string) => void): (dropped: DroppedMember) => void {
+  return ({ pointer, reason }) => stderr(`bomwright: warning: dropped ${pointer || '/'}: ${reason}\n`);
 }

@@ -140,7 +140,7 @@ export function jsonDocument(
     },
     // A byte-order mark is not written back: JSON text must not begin with one (RFC 8259 §8.1).
     write(changed, options = {}) {
-      if ((options.to ?? 'json') === 'xml') return writeXmlModel(changed);
+      if ((options.to ?? 'json') === 'xml') return writeXmlModel(changed, options);
       return writeJsonModel(changed, (layout ??= layoutOf(text)));
     },
   };
@@ -218,7 +218,7 @@ function readXml(text: string, byteOrderMark: boolean): DocumentRead {
           const version = xmlSpecVersion(again.root.namespace);
           return version === undefined ? undefined : again.document(version);
         });
-        return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : writeXmlModel(changed);
+        return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : writeXmlModel(changed, options);
       },
     },
   };

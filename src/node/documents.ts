@@ -19,7 +19,7 @@ import {
   type BomDocument,
   type DocumentRead,
 } from '../document/read.js';
-import { writeDocument } from '../document/write.js';
+import { writeDocument, type DroppedMember } from '../document/write.js';
 import { outputSyntax, syntaxOf, type Syntax } from '../document/syntax.js';
 import { isRecord } from '../values.js';
 
@@ -168,6 +168,8 @@ export interface WriteDocumentOptions {
   output?: string | undefined;
   /** The syntax to write (default: the output's extension, else the document's own). */
   to?: Syntax | undefined;
+  /** Told of each member the output syntax cannot carry (left out). */
+  onDrop?: (dropped: DroppedMember) => void;
   /** A last step on the text in its syntax (an XML signature made or removed). */
   finish?: (text: string, syntax: Syntax) => string;
   /**
@@ -195,7 +197,10 @@ export function writeEditable(document: EditableDocument, value: unknown, option
       'E_USAGE',
       `${document.file} is signed, and its signatures cannot be carried into ${syntax.toUpperCase()}: write ${document.source.syntax.toUpperCase()}, or drop the signatures (--drop-signatures) and sign the output with bomwright sign`,
     );
-  const text = document.source.write(value, { to: syntax });
+  const text = document.source.write(value, {
+    to: syntax,
+    ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
+  });
   writeFileAtomic(target, options.finish === undefined ? text : options.finish(text, syntax));
   return target;
 }

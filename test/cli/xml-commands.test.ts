@@ -193,7 +193,7 @@ describe('editing XML', () => {
     expect((await runCli(['validate', 'bom.xml'], { cwd: dir })).code).toBe(0);
     const cbom = await runCli(['init', '--format', 'cbom', '--name', 'c', '-o', 'c.xml'], { cwd: dir });
     expect(cbom.code).toBe(2);
-    expect(cbom.stderr).toContain('E_USAGE: CBOM has no XML form');
+    expect(cbom.stderr).toContain('E_CONVERT: CBOM has no XML form');
     expect(existsSync(path.join(dir, 'c.xml'))).toBe(false);
   });
 });

@@ -108,7 +108,9 @@ describe('the commands on an XML document, through the library', () => {
     const xml = writeDocument(result.document, 'xml');
     expect(read(xml).syntax).toBe('xml');
     expect((await validate(xml)).valid).toBe(true);
-    expect(diff(read(xml).model, JSON.parse(writeDocument(result.document, 'json'))).identical).toBe(true);
+    // The same BOM in both syntaxes ($schema aside, which only JSON carries).
+    const asJson: unknown = JSON.parse(writeDocument(result.document, 'json'));
+    expect(diff(read(xml).model, syntaxNeutralModel(asJson)).identical).toBe(true);
   });
 
   const pairs = [

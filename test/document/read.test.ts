@@ -207,19 +207,34 @@ describe('writing XML back in place', () => {
     expect(read(back).model).toEqual(document.model);
   });
 
-  it('XML 1.1 (no writer) is still patched in place; a change of shape is refused with E_USAGE', () => {
+  it('XML 1.1 is patched in place; a change of shape is written afresh in 1.1', () => {
     const old = `<bom xmlns="http://cyclonedx.org/schema/bom/1.1" version="1"><components><component type="library"><name>a</name><version>1</version></component></components></bom>`;
     const document = read(old);
     const changed = model(document);
     changed.version = 2;
     expect(document.write(changed)).toBe(old.replace('version="1"', 'version="2"'));
-    expectErrorCode(() => document.write({ ...changed, serialNumber: SERIAL }), 'E_USAGE');
+    const grown = { ...changed, serialNumber: SERIAL };
+    const written = document.write(grown);
+    expect(written).toContain('xmlns="http://cyclonedx.org/schema/bom/1.1"');
+    expect(read(written).model).toEqual(grown);
   });
 
-  it('refuses XML where nothing valid can be written: a CBOM, a version without an XML writer, no BOM object', () => {
-    expectErrorCode(() => writeDocument(minimalBom('1.4-cbom-1.0'), 'xml'), 'E_USAGE');
-    expectErrorCode(() => writeDocument({ ...minimalBom('1.6'), specVersion: '1.1' }, 'xml'), 'E_USAGE');
-    expectErrorCode(() => writeDocument([], 'xml'), 'E_USAGE');
+  it('refuses XML where nothing valid can be written (E_CONVERT), and tells what it leaves out', () => {
+    expectErrorCode(() => writeDocument(minimalBom('1.4-cbom-1.0'), 'xml'), 'E_CONVERT');
+    expectErrorCode(() => writeDocument({ ...minimalBom('1.6'), specVersion: '9.9' }, 'xml'), 'E_CONVERT');
+    expectErrorCode(() => writeDocument([], 'xml'), 'E_CONVERT');
     expect(writeDocument(minimalBom('1.6'))).toBe(`${JSON.stringify(minimalBom('1.6'), null, 2)}\n`);
+    const dropped: { pointer: string; reason: string }[] = [];
+    const document = read(
+      JSON.stringify({ $schema: 'http://cyclonedx.org/schema/bom-1.6.schema.json', ...minimalBom('1.6') }),
+    );
+    const xml = document.write(document.model, { to: 'xml', onDrop: (d) => dropped.push(d) });
+    expect(read(xml).model).toEqual(minimalBom('1.6'));
+    expect(
+      writeDocument(minimalBom('1.6', { signature: { algorithm: 'ES256', value: 'x' } }), 'xml', {
+        onDrop: (d) => dropped.push(d),
+      }),
+    ).toBe(writeDocument(minimalBom('1.6'), 'xml'));
+    expect(dropped.map((d) => d.pointer)).toContain('/signature');
   });
 });

@@ -8,7 +8,7 @@ import { resignRemoved } from '../../jsf/resign.js';
 import { loadBaselineFile } from '../../node/documents.js';
 import { signDocument } from '../../jsf/sign-document.js';
 import type { Syntax } from '../../document/syntax.js';
-import { xmlSignatureStep } from '../xml-resign.js';
+import { warnDropped, xmlSignatureStep } from '../xml-resign.js';
 import { versionRule } from '../../validate/version-rule.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream } from '../../node/write.js';
@@ -171,6 +171,7 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
     to: options.to,
     // Made again with --key or dropped with --drop-signatures (else refused above).
     signaturesHandled: true,
+    onDrop: warnDropped(options.stderr),
     // As XML, what was signed is signed again over the whole document (or its stale signature removed).
     ...(signed.length > 0
       ? {

@@ -15,7 +15,7 @@ import { formatRefusal } from '../../format/refusal.js';
 import { loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
 import { isRecord } from '../../values.js';
 import type { Syntax } from '../../document/syntax.js';
-import { xmlSignatureStep } from '../xml-resign.js';
+import { warnDropped, xmlSignatureStep } from '../xml-resign.js';
 import { isOwnStream } from '../../node/write.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
@@ -107,6 +107,7 @@ function finish(
     output: target.output,
     to: target.to,
     signaturesHandled: target.dropSignatures,
+    onDrop: warnDropped(context.stderr),
     ...(xmlSigned ? { finish: xmlSignatureStep(undefined, {}) } : {}),
   });
   (isOwnStream(written) ? context.stderr : context.stdout)(

@@ -20,6 +20,7 @@ import { isRecord } from '../../values.js';
 import { outputSyntax, SYNTAXES, type Syntax } from '../../document/syntax.js';
 import { writeJsonModel, writeXmlModel } from '../../document/write.js';
 import { signXmlText } from '../../xml/sign.js';
+import { warnDropped } from '../xml-resign.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { componentVersion, componentVersionOptions, keyOptions, passphraseFrom } from '../options.js';
@@ -196,7 +197,7 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
   if (written) {
     let text: string;
     if (syntax === 'xml') {
-      text = writeXmlModel(document);
+      text = writeXmlModel(document, { onDrop: warnDropped(context.stderr) });
       if (key !== undefined)
         text = signXmlText(text, {
           key,

@@ -5,6 +5,7 @@ import { editSyntax, loadEditable, writeEditable } from '../../node/documents.js
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { rewriteOptions } from '../options.js';
+import { warnDropped } from '../xml-resign.js';
 import { isOwnStream } from '../../node/write.js';
 
 export interface NormalizeCommandOptions {
@@ -53,7 +54,11 @@ export async function runNormalize(options: NormalizeCommandOptions): Promise<nu
       'E_USAGE',
       `${options.file} carries an XML signature, which ${same ? 'writing it as JSON' : 'reordering its elements'} would invalidate: normalize before signing`,
     );
-  const target = writeEditable(document, normalized, { output: options.output, to: options.to });
+  const target = writeEditable(document, normalized, {
+    output: options.output,
+    to: options.to,
+    onDrop: warnDropped(options.stderr),
+  });
   // The document itself may be going to stdout (-o /dev/stdout): the status line must not join it.
   (isOwnStream(target) ? options.stderr : options.stdout)(`Normalized ${target}\n`);
   return EXIT_OK;

@@ -6,6 +6,7 @@ import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
 import { editSyntax, loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
 import type { Syntax } from '../../document/syntax.js';
+import { warnDropped } from '../xml-resign.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { signXmlText } from '../../xml/sign.js';
 import { formatRefusal } from '../../format/refusal.js';
@@ -181,7 +182,7 @@ async function runSignXml(options: SignCommandOptions, document: EditableDocumen
   const text =
     document.source.syntax === 'xml'
       ? (document.source.byteOrderMark ? '\uFEFF' : '') + document.source.text
-      : document.source.write(document.value, { to: 'xml' });
+      : document.source.write(document.value, { to: 'xml', onDrop: warnDropped(options.stderr) });
   const signed = signXmlText(text, {
     key,
     ...(options.algorithm ? { algorithm: options.algorithm } : {}),
