@@ -229,6 +229,24 @@ describe('sign and verify across syntaxes', () => {
     expect(readFileSync(file, 'utf8')).toBe(signed);
   });
 
+  it('what XML cannot carry (a JSF signature of a component) is left out with a warning line, when asked to drop it', async () => {
+    const { dir } = project();
+    await runCli(['bump', 'bom.xml', '-o', 'bom.json'], { cwd: dir });
+    await runCli(['sign', 'bom.json', '--key', PRIVATE, '--target', 'components'], { cwd: dir });
+    const refused = await runCli(['set', 'bom.json', 'timestamp', '2025-01-01T00:00:00Z', '-o', 'out.xml'], {
+      cwd: dir,
+    });
+    expect(refused.code).toBe(2);
+    expect(existsSync(path.join(dir, 'out.xml'))).toBe(false);
+    const run = await runCli(
+      ['set', 'bom.json', 'timestamp', '2025-01-01T00:00:00Z', '--drop-signatures', '-o', 'out.xml'],
+      { cwd: dir },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('bomwright: warning: dropped /components/0/signature: a JSF signature has no XML form\n');
+    expect((await runCli(['validate', 'out.xml'], { cwd: dir })).code).toBe(0);
+  });
+
   it('sign --to xml signs a JSON BOM written as XML, with an XML signature', async () => {
     const { dir } = project();
     await runCli(['bump', 'bom.xml', '-o', 'bom.json'], { cwd: dir });
