@@ -12,6 +12,7 @@ export default defineConfig({
       'test/jsf/**/*.test.ts',
       'test/author/**/*.test.ts',
       'test/compare/**/*.test.ts',
+      'test/document/**/*.test.ts',
       'test/validate/**/*.test.ts',
       'test/format/**/*.test.ts',
       'test/formats/**/*.test.ts',

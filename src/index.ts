@@ -34,6 +34,22 @@ export { SPEC_FORMATS } from './formats/formats.js';
 /** One row of {@link SPEC_FORMATS}. */
 export type { SpecFormat } from './formats/formats.js';
 
+// Documents (JSON and CycloneDX XML: one model, two syntaxes)
+/** Bytes or text → { syntax, model, locate, write }: the one reading of a document, JSON or CycloneDX XML. */
+export { readDocument } from './document/read.js';
+/** What {@link readDocument} returns: the document, or why it cannot be read. */
+export type { BomDocument, DocumentRead, DocumentPlace } from './document/read.js';
+/** A model as JSON or CycloneDX XML text (XML in the element order of its version's XSD). */
+export { writeDocument } from './document/write.js';
+/** What a document's `write` takes. */
+export type { WriteOptions } from './document/write.js';
+/** The syntax of a text (`xml` when markup comes first, after white space), and the two syntaxes. */
+export { syntaxOf, SYNTAXES } from './document/syntax.js';
+/** `json` or `xml`. */
+export type { Syntax } from './document/syntax.js';
+/** A document file (or `-`) read in either syntax, and a model written to a file atomically in either syntax. */
+export { readDocumentFile, writeDocumentFile } from './node/documents.js';
+
 // Reports
 /** Validation reports in one of the {@link OUTPUT_FORMATS} (text, json, sarif, junit, github). */
 export { formatReports, OUTPUT_FORMATS } from './format/index.js';

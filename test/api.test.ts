@@ -19,6 +19,7 @@ const EXPORTS = [
   'RULE_IDS',
   'SIGNATURE_MODES',
   'SPEC_FORMATS',
+  'SYNTAXES',
   'addComponent',
   'addDependency',
   'addProperty',
@@ -50,15 +51,20 @@ const EXPORTS = [
   'publishBundle',
   'publishTab',
   'publishThread',
+  'readDocument',
+  'readDocumentFile',
   'resolveProfile',
   'setMetadata',
   'shardOf',
   'sign',
+  'syntaxOf',
   'threadReply',
   'validate',
   'validateFiles',
   'verify',
   'versionRule',
+  'writeDocument',
+  'writeDocumentFile',
 ];
 
 describe('the library API', () => {

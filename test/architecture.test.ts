@@ -14,6 +14,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['jsf'],
   ['compare'],
   ['xml'],
+  ['document'],
   ['validate'],
   ['author'],
   ['format'],

@@ -11,6 +11,7 @@ import { signDocumentCounted, type DocumentSignOptions } from '../jsf/sign-docum
 import { validate } from '../validate/index.js';
 import { isRecord } from '../values.js';
 import { signXmlText } from '../xml/sign.js';
+import { syntaxOf } from '../document/syntax.js';
 
 export interface SignResult {
   /** The signed copy; the document itself, untouched, when signing was refused. */
@@ -73,7 +74,7 @@ export function xmlText(document: unknown): string | undefined {
       throw new BomwrightError('E_INPUT', 'The document is not valid UTF-8');
     }
   } else return undefined;
-  return /^\uFEFF?[\t\n\r ]*</.test(text) ? text : undefined;
+  return syntaxOf(text) === 'xml' ? text : undefined;
 }
 
 /**

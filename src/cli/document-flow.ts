@@ -20,6 +20,9 @@ import type { CliContext } from './command.js';
 import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
 import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from './options.js';
 import { redactTokens } from '../service/errors.js';
+import { outputSyntax, type Syntax } from '../document/syntax.js';
+import { writeJsonModel, writeXmlModel } from '../document/write.js';
+import { warnDropped, xmlSignatureStep } from './xml-resign.js';
 import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface FlowArgv {
@@ -37,6 +40,7 @@ export interface FlowArgv {
   dryRun: boolean;
   format: 'text' | 'json';
   output?: string;
+  to?: Syntax;
 }
 
 /** The options every document flow takes. */
@@ -139,14 +143,43 @@ export async function runDocumentFlow(
   const diff = diffDocuments(original, commit.document);
   let target: string | undefined;
   if (commit.changed && !argv.dryRun) {
-    if (loaded !== undefined) target = writeEditable(loaded, commit.document, argv.output);
-    else if (argv.file === undefined) {
-      // The new BOM is the output; what is said about it goes to standard error.
-      context.stdout(`${JSON.stringify(commit.document, null, 2)}\n`);
-      target = '-';
+    if (loaded !== undefined) {
+      if (loaded.source.xmlSigned && argv.key === undefined && !argv.dropSignatures)
+        throw new BomwrightError(
+          'E_USAGE',
+          `${loaded.file} carries an XML signature, which the change invalidates: re-sign with --key, or remove it with --drop-signatures`,
+        );
+      target = writeEditable(loaded, commit.document, {
+        output: argv.output,
+        to: argv.to,
+        signaturesHandled: argv.dropSignatures,
+        onDrop: warnDropped(context.stderr),
+        ...(loaded.source.xmlSigned
+          ? {
+              finish: xmlSignatureStep(loaded.source.text, {
+                ...(commitOptions.key === undefined ? {} : { key: commitOptions.key }),
+                ...(argv.keyId === undefined ? {} : { keyId: argv.keyId }),
+                ...(commitOptions.resign?.certificatePath === undefined
+                  ? {}
+                  : { certificatePath: commitOptions.resign.certificatePath }),
+              }),
+            }
+          : {}),
+      });
     } else {
-      writeFileAtomic(argv.file, `${JSON.stringify(commit.document, null, 2)}\n`);
-      target = argv.file;
+      const syntax = outputSyntax({ to: argv.to, output: argv.file });
+      const text =
+        syntax === 'xml'
+          ? writeXmlModel(commit.document, { onDrop: warnDropped(context.stderr) })
+          : writeJsonModel(commit.document);
+      if (argv.file === undefined) {
+        // The new BOM is the output; what is said about it goes to standard error.
+        context.stdout(text);
+        target = '-';
+      } else {
+        writeFileAtomic(argv.file, text);
+        target = argv.file;
+      }
     }
   }
   if (commit.droppedSignatures.length > 0 && !argv.dryRun)

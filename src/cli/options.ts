@@ -1,6 +1,7 @@
 /** Option groups several commands share, defined once. */
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../errors.js';
+import { SYNTAXES } from '../document/syntax.js';
 
 /**
  * yargs reads a lone `-` as an empty option; main.ts hands it over as this token, and operands that accept
@@ -66,7 +67,15 @@ export function keyOptions<T>(y: Argv<T>, describeKey: string) {
 
 /** Commands that rewrite a document (add, set, bump, normalize, sign). */
 export function rewriteOptions<T>(y: Argv<T>, describeOutput = 'Write here instead of in place') {
-  return y.option('output', { alias: 'o', type: 'string', describe: describeOutput });
+  return toOption(y.option('output', { alias: 'o', type: 'string', describe: describeOutput }));
+}
+
+/** Every command that writes a document: the syntax it writes. */
+export function toOption<T>(y: Argv<T>) {
+  return y.option('to', {
+    choices: SYNTAXES,
+    describe: "The syntax to write (default: the output's extension, .json or .xml, else the input's, else json)",
+  });
 }
 
 /** Edits that may invalidate signatures (add, set, bump). */

@@ -1,7 +1,7 @@
 /**
  * Whether two versions of a document say the same thing: what the version rule calls "changed". Signatures (at
- * any depth), metadata.timestamp and the top-level version are not content, and member order does not matter;
- * nor does the order of the arrays compare/order.ts lists as sets (what normalize may sort).
+ * any depth), metadata.timestamp, the top-level version and `$schema` are not content, and member order does not
+ * matter; nor does the order of the arrays compare/order.ts lists as sets (what normalize may sort).
  */
 import { canonicalize } from '../jsf/jcs.js';
 import { checkDepth } from '../json/walk.js';
@@ -32,17 +32,21 @@ function unsignedView(value: unknown, depth: number): unknown {
   return out ?? record;
 }
 
-/** The canonical content: no signatures, no metadata.timestamp, no version (the counter the rule is about). */
+/**
+ * The canonical content: no signatures, no metadata.timestamp, no version (the counter the rule is about), and no
+ * `$schema`, which only JSON can carry (XML names its schema with the namespace): a document and its XML twin
+ * are one release.
+ */
 function contentKey(document: unknown): string {
   const view = setOrderView(unsignedView(document, 0));
   if (!isRecord(view)) return canonicalize(view);
   const metadata = isRecord(view.metadata) ? { ...view.metadata, timestamp: undefined } : view.metadata;
-  return canonicalize({ ...view, version: undefined, metadata });
+  return canonicalize({ ...view, version: undefined, $schema: undefined, metadata });
 }
 
 /**
- * Whether the content differs: signatures (at any depth), metadata.timestamp and the top-level version are
- * ignored, and so is member order (the comparison is on the JCS canonical form). Linear in the document size.
+ * Whether the content differs: signatures (at any depth), metadata.timestamp, the top-level version and
+ * `$schema` are ignored, and so is member order (the comparison is on the JCS canonical form). Linear in the document size.
  */
 export function contentChanged(baseline: unknown, current: unknown): boolean {
   return contentKey(baseline) !== contentKey(current);

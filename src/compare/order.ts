@@ -19,6 +19,9 @@ const UNORDERED: ReadonlySet<string> = new Set([
   'properties',
 ]);
 
+/** Lists of references whose emptiness is no statement of its own (canonicalize leaves undefined members out). */
+const EMPTY_IS_ABSENT: ReadonlySet<string> = new Set(['dependsOn', 'provides']);
+
 /** Whether the array member `name` (at any depth) is a set. */
 export function isUnorderedArray(name: string): boolean {
   return UNORDERED.has(name);
@@ -36,8 +39,11 @@ export function setOrderView(value: unknown, depth = 0): unknown {
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(record)) {
     const member = record[key];
+    // An empty dependsOn or provides says what its absence says, and XML can say it only by absence.
     const view = Array.isArray(member)
-      ? arrayView(member, isUnorderedArray(key), depth + 1)
+      ? member.length === 0 && EMPTY_IS_ABSENT.has(key)
+        ? undefined
+        : arrayView(member, isUnorderedArray(key), depth + 1)
       : setOrderView(member, depth + 1);
     if (view !== member) setMember((out ??= { ...record }), key, view);
   }

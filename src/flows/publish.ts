@@ -18,6 +18,8 @@ import { MAX_ATTACHMENT_BYTES } from '../service/invoke.js';
 import type { Post, TeamsTab } from '../service/resources.js';
 import { validate } from '../validate/index.js';
 import { isRecord } from '../values.js';
+import { readDocument } from '../document/read.js';
+import { syntaxOf } from '../document/syntax.js';
 
 /**
  * Which BOM version a text is: its serialNumber and version when it has both (the spec: together they identify a
@@ -30,14 +32,15 @@ export interface BomIdentity {
   sha256: string;
 }
 
+/** The model of a BOM's text, JSON or CycloneDX XML; undefined when it reads as no document. */
+function modelOf(text: string): unknown {
+  const read = readDocument(text);
+  return read.ok ? read.document.model : undefined;
+}
+
 export function bomIdentity(text: string): BomIdentity {
   const sha256 = createHash('sha256').update(text, 'utf8').digest('hex');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = modelOf(text);
   if (
     isRecord(parsed) &&
     typeof parsed.serialNumber === 'string' &&
@@ -56,7 +59,7 @@ export interface ThreadReplyOptions {
   conversation?: string;
   /** Text before the validation summary. */
   comment?: string;
-  /** The attachment's file name (default bom.json). */
+  /** The attachment's file name (default bom.json, or bom.xml for CycloneDX XML). */
   fileName?: string;
   /** Where the BOM can be read, for a BOM of 3 MB or more (sent as a reference attachment instead). */
   link?: string;
@@ -75,12 +78,7 @@ export interface ThreadReply {
 /** One line about the document: whether it is valid, its format, version, size and serial number. */
 export async function validationSummary(text: string, name: string): Promise<string> {
   const result = await validate(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = modelOf(text);
   const document = isRecord(parsed) ? parsed : {};
   const components = Array.isArray(document.components) ? document.components.length : 0;
   const what = [
@@ -102,7 +100,7 @@ export async function validationSummary(text: string, name: string): Promise<str
  * attachment to `link`; without a link such a BOM is refused with the reason.
  */
 export async function threadReply(text: string, options: ThreadReplyOptions): Promise<ThreadReply> {
-  const fileName = options.fileName ?? 'bom.json';
+  const fileName = options.fileName ?? (syntaxOf(text) === 'xml' ? 'bom.xml' : 'bom.json');
   const bytes = Buffer.byteLength(text);
   const summary = await validationSummary(text, fileName);
   const content = options.comment === undefined ? summary : `${options.comment}\n\n${summary}`;
@@ -157,7 +155,10 @@ export async function findPublishedReply(
   signal?: AbortSignal,
 ): Promise<PublishedPost | undefined> {
   const identity = bomIdentity(text);
-  const summary = await validationSummary(text, options.fileName ?? 'bom.json');
+  const summary = await validationSummary(
+    text,
+    options.fileName ?? (syntaxOf(text) === 'xml' ? 'bom.xml' : 'bom.json'),
+  );
   const where =
     options.conversation === undefined
       ? { group: options.group, thread: options.thread }

@@ -4,9 +4,9 @@ export interface DecodeResult {
   /** The text without a leading byte-order mark; undefined when the bytes cannot be decoded. */
   text?: string;
   diagnostics: Diagnostic[];
-  /** XML read from UTF-16 (xml/decode.ts); absent for UTF-8. */
+  /** XML read from UTF-16 (document/decode.ts); absent for UTF-8. */
   encoding?: 'UTF-16LE' | 'UTF-16BE';
-  /** XML whose one byte-order mark was removed without a warning (xml/decode.ts), to be written back. */
+  /** XML whose one byte-order mark was removed without a warning (document/decode.ts), to be written back. */
   mark?: boolean;
 }
 

@@ -5,8 +5,9 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { BomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
-import { decodedDocumentText, decodeDocumentBytes, headText } from '../xml/decode.js';
+import { decodedDocumentText, decodeDocumentBytes, headText } from '../document/decode.js';
 import { STDIN } from './discover.js';
+import { syntaxOf } from '../document/syntax.js';
 
 /** Files that are not documents (keys, certificates, package.json) are small; this bounds what they may cost. */
 export const MAX_SMALL_FILE = 16 * 1024 * 1024;
@@ -128,7 +129,6 @@ const BYTE_MARKERS = MARKERS.flatMap((m) => [
 const BLANK = /^[\t\n\r ]*$/;
 /** A CycloneDX XML document's root element declares the namespace (not a comment or another element). */
 const XML_NAMESPACE = 'http://cyclonedx.org/schema/bom/';
-const XML_START = /^\uFEFF?[\t\n\r ]*</;
 /** What may stand before the root element: white space, the declaration and other instructions, comments, a DOCTYPE. */
 const PROLOG = /^(?:[\t\n\r ]+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]|\[[^\]]*\])*>)*/;
 /** A start tag, its attribute values quoted (a `>` may stand inside one). */
@@ -140,7 +140,7 @@ const CYCLONEDX_XMLNS = /\sxmlns(?::[^\s=]+)?\s*=\s*(["'])http:\/\/cyclonedx\.or
  * that names it in a comment is not a BOM; a head that ends in the prolog falls back to any mention.
  */
 function looksLikeXmlBom(text: string): boolean {
-  if (!XML_START.test(text)) return false;
+  if (syntaxOf(text) !== 'xml') return false;
   const body = text.replace(/^\uFEFF/, '');
   const prolog = PROLOG.exec(body)![0].length;
   if (prolog === body.length) return body.includes(XML_NAMESPACE);

@@ -3,7 +3,7 @@ import type { SpecFormat } from '../formats/formats.js';
 import { malformedSignatureReport, verifySignatureOf } from '../jsf/verify.js';
 import type { TrustStore } from '../jsf/trust.js';
 import type { DecodeResult } from '../json/decode.js';
-import { decodeDocumentBytes } from '../xml/decode.js';
+import { decodeDocumentBytes } from '../document/decode.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText, parseJsonTextLettingGo, type ParseResult } from '../json/parse.js';
 import { routeDocument } from '../formats/route.js';
@@ -16,7 +16,8 @@ import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
 import { validationDetails, type ValidationDetails } from './details.js';
 import { versionRule, versionRuleWithVerdict, type VersionVerdict } from './version-rule.js';
-import { looksLikeXml, validateXmlText } from './xml.js';
+import { validateXmlText } from './xml.js';
+import { syntaxOf } from '../document/syntax.js';
 import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
 import type { Profile } from './profiles/model.js';
 import type { SignerReport } from '../jsf/verify.js';
@@ -180,7 +181,7 @@ async function check(
           undefined,
         );
     }
-    if (looksLikeXml(text)) {
+    if (syntaxOf(text) === 'xml') {
       const xml = await validateXmlText(text, {
         ...(encoding === undefined ? {} : { encoding }),
         ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),

@@ -11,6 +11,8 @@ import { decodedText, decodeJsonBytes } from '../json/decode.js';
 import { roundedIntegerLiteral } from '../json/numbers.js';
 import { parseJsonText } from '../json/parse.js';
 import { display, isRecord, truncate } from '../values.js';
+import { readDocument } from '../document/read.js';
+import { syntaxOf, syntaxOfBytes } from '../document/syntax.js';
 
 /** The previous release a document is compared with. */
 export interface Baseline {
@@ -20,9 +22,16 @@ export interface Baseline {
   name?: string;
 }
 
-/** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */
+/**
+ * The baseline's value; undefined when its text reads as no document (nothing to compare with). CycloneDX XML is
+ * read into the same model as JSON, so either syntax compares with either.
+ */
 function parsedBaseline(input: unknown): unknown {
   if (!(input instanceof Uint8Array) && typeof input !== 'string') return input;
+  if ((input instanceof Uint8Array ? syntaxOfBytes(input) : syntaxOf(input)) === 'xml') {
+    const read = readDocument(input);
+    return read.ok ? read.document.model : undefined;
+  }
   const decoded = input instanceof Uint8Array ? decodeJsonBytes(input) : decodedText(input);
   if (decoded.text === undefined) return undefined;
   const parsed = parseJsonText(decoded.text);

@@ -8,13 +8,13 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/rules.js';
 import { findFormatBySpecVersion, type SpecFormat } from '../formats/formats.js';
 import { truncate } from '../values.js';
-import { decodeDocumentBytes, startsAsXml } from '../xml/decode.js';
 import { checkXml, type XmlProblem } from '../xml/engine.js';
 import { rootVersion, startXmlWorker, xmlWorkerFor, type XmlWorkerCheck } from '../xml/engine-thread.js';
 import { locator, ModelSink, type XmlModel } from '../xml/model.js';
 import { elementAt, xmlPath } from '../xml/paths.js';
 import { lineColumn, scanInto, scanXml, type XmlNode } from '../xml/scan.js';
-import { supportedNamespacesText, xmlSpecVersion, XML_NAMESPACE_PREFIX, type XmlSpecVersion } from '../xml/versions.js';
+import type { XmlSpecVersion } from '../xml/versions.js';
+import { xmlRootProblem } from '../document/xml-root.js';
 import { judgeSignatures } from '../jsf/judge.js';
 import type { TrustStore } from '../jsf/trust.js';
 import type { SignerReport } from '../jsf/verify.js';
@@ -25,11 +25,6 @@ import { indexDocument } from './document-index.js';
 import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
 import type { Profile } from './profiles/model.js';
 import { versionRule, type Baseline } from './version-rule.js';
-
-/** XML text starts, after white space, with markup; JSON never does. A second byte-order mark is XML's error. */
-export function looksLikeXml(text: string): boolean {
-  return startsAsXml(text);
-}
 
 /** The declarations xmllint accepts for each encoding the bytes were in (UTF-8 bytes labelled UTF-16 it refuses). */
 const ACCEPTED_ENCODINGS = {
@@ -52,7 +47,7 @@ export interface XmlValidateOptions {
   requireTrusted?: boolean;
   allowUnverifiable?: boolean;
   skipSignatureVerification?: boolean;
-  /** The bytes were UTF-16 (xml/decode.ts), not UTF-8. */
+  /** The bytes were UTF-16 (document/decode.ts), not UTF-8. */
   encoding?: 'UTF-16LE' | 'UTF-16BE';
   /** Receives each signature's report (for validate's details). */
   reportsOut?: SignerReport[];
@@ -158,7 +153,7 @@ async function readAndCheck(
           };
     return { diagnostics: [diagnostic] };
   }
-  const rootRoute = routeRoot(root, options.specVersion);
+  const rootRoute = xmlRootProblem(root, options.specVersion);
   if (rootRoute !== undefined) return { diagnostics: [{ ...rootRoute, ...at(root.offset) }] };
   const specVersion = version!;
   const format = formatOf(specVersion);
@@ -182,7 +177,7 @@ async function readAndCheck(
     ...checkReferences(document, format, index),
     ...versionRangeRule(document),
   ];
-  if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, xmlBaseline(options.baseline)));
+  if (options.baseline !== undefined) ruleDiagnostics.push(...versionRule(document, options.baseline));
   const located = [
     ...ruleDiagnostics.map((d) => locateInModel(d, model, at)),
     // The 1.1 dependency graph is an extension in its own namespace, outside the model: checked on the tree.
@@ -215,41 +210,6 @@ function treeOf(text: string): XmlNode {
   const scanned = scanXml(text);
   if (!scanned.ok) throw new Error(`The XML reader disagrees with itself: ${scanned.message}`);
   return scanned.root;
-}
-
-/** Why the root is not a CycloneDX BOM this version of bomwright reads; undefined when it is one. */
-function routeRoot(
-  root: { name: string; local: string; namespace: string | undefined },
-  forced: string | undefined,
-): Omit<Diagnostic, 'line' | 'column'> | undefined {
-  const namespace = root.namespace;
-  if (root.local !== 'bom' || namespace === undefined || !namespace.startsWith(XML_NAMESPACE_PREFIX)) {
-    const shown = namespace === undefined ? `<${root.name}>` : `<${root.name}> in namespace ${namespace}`;
-    return {
-      ruleId: 'bom/not-a-bom',
-      severity: 'error',
-      message: `The XML document's root is ${truncate(shown, 120)}, not a CycloneDX <bom>`,
-      pointer: '',
-    };
-  }
-  const version = xmlSpecVersion(namespace);
-  if (version === undefined) {
-    return {
-      ruleId: 'bom/unsupported-version',
-      severity: 'error',
-      message: `XML namespace ${truncate(namespace, 80)} is not a supported CycloneDX version; supported: ${supportedNamespacesText()}`,
-      pointer: '/bom',
-    };
-  }
-  if (forced !== undefined && forced !== version) {
-    return {
-      ruleId: 'bom/unsupported-version',
-      severity: 'error',
-      message: `--spec-version ${truncate(forced, 20)} does not apply to XML: the namespace of this document says ${version}`,
-      pointer: '/bom',
-    };
-  }
-  return undefined;
 }
 
 const DEPENDENCY_GRAPH = 'http://cyclonedx.org/schema/ext/dependency-graph/1.0';
@@ -350,23 +310,6 @@ function signatureDiagnostics(
     const at = positions.get(d.pointer);
     return at?.line === undefined ? d : { ...d, line: at.line, column: at.column ?? 1 };
   });
-}
-
-/** The baseline for the version rule: XML text or bytes are read with the same mapping reader. */
-function xmlBaseline(baseline: Baseline): Baseline {
-  const input = baseline.document;
-  const text =
-    input instanceof Uint8Array
-      ? decodeDocumentBytes(input).text
-      : typeof input === 'string'
-        ? input.replace(/^\uFEFF/, '')
-        : undefined;
-  if (text === undefined || !looksLikeXml(text)) return baseline;
-  const sink = new ModelSink();
-  const read = scanInto(text, sink) === undefined;
-  const version = read ? xmlSpecVersion(sink.root?.namespace) : undefined;
-  const document = read && version !== undefined ? sink.document(version) : undefined;
-  return { ...baseline, document };
 }
 
 /** A rule's diagnostic, with its pointer into the model turned into an XML location path and line:column. */

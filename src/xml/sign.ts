@@ -79,6 +79,30 @@ function withoutSignature(text: string): { text: string; rootName: string } {
   return { text: text.slice(0, existing.offset) + text.slice(end.index + end[0].length), rootName: root.name };
 }
 
+/** What key information the document's XML signature carries, so a re-signature carries the same kind. */
+export function xmlSignatureShape(
+  input: string,
+): { publicKey: boolean; keyName?: string; certificates: boolean } | undefined {
+  const scanned = scanXml(input.replace(/^\uFEFF/, ''));
+  if (!scanned.ok) return undefined;
+  const signature = scanned.root.children.find((c) => c.local === 'Signature' && c.namespace === XMLDSIG);
+  if (signature === undefined) return undefined;
+  const keyInfo = signature.children.find((c) => c.local === 'KeyInfo' && c.namespace === XMLDSIG);
+  const parts = keyInfo?.children.filter((c) => c.namespace === XMLDSIG) ?? [];
+  const keyName = parts.find((c) => c.local === 'KeyName')?.text.trim();
+  return {
+    publicKey: parts.some((c) => c.local === 'KeyValue'),
+    ...(keyName === undefined || keyName === '' ? {} : { keyName }),
+    certificates: parts.some((c) => c.local === 'X509Data'),
+  };
+}
+
+/** The document without its XML signature (an edit that invalidates it removes it); a byte-order mark is kept. */
+export function removeXmlSignature(input: string): string {
+  const bom = input.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  return bom + withoutSignature(bom === '' ? input : input.slice(1)).text;
+}
+
 /** The signed document (decoded text in, text out) and the algorithm it was signed with. */
 export function signXmlText(input: string, options: XmlSignOptions): { text: string; algorithm: JsfAlgorithm } {
   const info = resolveAlgorithm(options.key, options.algorithm);

@@ -65,6 +65,18 @@ describe('contentChanged', () => {
     expect(({} as Record<string, unknown>).a).toBeUndefined();
   });
 
+  it('an empty dependsOn or provides is its absence (XML cannot write one); $schema is no content', () => {
+    const deps = (entry: Record<string, unknown>) => ({ dependencies: [{ ref: 'a', ...entry }] });
+    expect(contentChanged(deps({ dependsOn: [] }), deps({}))).toBe(false);
+    expect(contentChanged(deps({ provides: [] }), deps({}))).toBe(false);
+    expect(contentChanged(deps({ dependsOn: ['b'] }), deps({}))).toBe(true);
+    // Other empty lists still say something.
+    expect(contentChanged({ components: [] }, {})).toBe(true);
+    expect(contentChanged(deps({ other: [] }), deps({}))).toBe(true);
+    expect(contentChanged({ $schema: 'http://cyclonedx.org/schema/bom-1.6.schema.json', a: 1 }, { a: 1 })).toBe(false);
+    expect(contentChanged({ a: 1 }, { a: 2, $schema: 'x' })).toBe(true);
+  });
+
   it('leaves its inputs unchanged', () => {
     const baseline = base();
     const current = base();

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
 import {
+  bomIdentity,
   forwardRequest,
   notifyForward,
   publishThread,
@@ -70,6 +71,20 @@ describe('validation summary', () => {
     expect(versionless).toBe(
       'e.json: NOT valid: 1 error, 0 warnings — CycloneDX 1.6, 0 components (checked by bomwright)',
     );
+  });
+});
+
+describe('CycloneDX XML', () => {
+  const xml = `<?xml version="1.0"?>\n<bom xmlns="http://cyclonedx.org/schema/bom/1.6" serialNumber="urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79" version="3"><components><component type="library"><name>x</name></component></components></bom>\n`;
+
+  it('is summarized and identified from its model, as JSON is, and attached as bom.xml', async () => {
+    expect(await validationSummary(xml, 'x.xml')).toBe(
+      'x.xml: valid — CycloneDX 1.6, version 3, 1 component, urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79 (checked by bomwright)',
+    );
+    expect(bomIdentity(xml).key).toBe('serial urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79 version 3');
+    expect(bomIdentity('<bom/>').key).toMatch(/^sha-256 [0-9a-f]{64}$/);
+    const reply = await threadReply(xml, { group: G, thread: THREAD });
+    expect(JSON.stringify(reply.body)).toContain('"name":"bom.xml"');
   });
 });
 

@@ -111,7 +111,7 @@ describe('XML encodings', () => {
     const keygen = await runCli(['keygen', '--alg', 'ES256', '--out', 'k'], { cwd: dir });
     expect(keygen.code).toBe(0);
     const refused = await runCli(['sign', 'le.xml', '--key', 'k.private.pem'], { cwd: dir });
-    expect(refused.stderr).toMatch(/^bomwright: .*le\.xml is UTF-16LE: bomwright signs XML in UTF-8.*\n$/);
+    expect(refused.stderr).toMatch(/^bomwright: .*le\.xml is UTF-16LE: bomwright rewrites XML in UTF-8.*\n$/);
     expect(refused.code).toBe(1);
     writeFileSync(path.join(dir, 'marked.xml'), Uint8Array.from([...UTF8_MARK, ...utf8(declared('UTF-8'))]));
     const signed = await runCli(['sign', 'marked.xml', '--key', 'k.private.pem'], { cwd: dir });

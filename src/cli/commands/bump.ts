@@ -1,11 +1,14 @@
 import { bumpDocument } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
-import { loadEditable, writeEditable } from '../../node/documents.js';
+import { describeProblems, editSyntax, loadDocument, loadEditable, writeEditable } from '../../node/documents.js';
 import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 import { resignRemoved } from '../../jsf/resign.js';
-import { describeProblems, loadBaselineFile, loadJsonFile } from '../../node/documents.js';
+import { loadBaselineFile } from '../../node/documents.js';
+import { signDocument } from '../../jsf/sign-document.js';
+import type { Syntax } from '../../document/syntax.js';
+import { warnDropped, xmlSignatureStep } from '../xml-resign.js';
 import { versionRule } from '../../validate/version-rule.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream } from '../../node/write.js';
@@ -26,6 +29,7 @@ export interface BumpCommandOptions {
   baseline?: string;
   baseRef?: string;
   output?: string;
+  to?: Syntax;
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -51,7 +55,7 @@ export const bumpCommand = defineCommand({
       .option('check', {
         type: 'boolean',
         default: false,
-        describe: 'Only say whether a bump is due (exit 1 when it is)',
+        describe: 'Only say whether a bump is due (exit 1 when it is, 2 when the document cannot be read)',
       })
       .option('baseline', { type: 'string', describe: 'With --check: the previous release' })
       .option('base-ref', {
@@ -70,13 +74,14 @@ export const bumpCommand = defineCommand({
       baseline: argv.baseline,
       baseRef: argv.baseRef,
       output: argv.output,
+      to: argv.to,
       cwd: context.cwd,
       stdout: context.stdout,
       stderr: context.stderr,
     }),
 });
 
-/** `bump --check`: the version rule against the previous release, as validate applies it. */
+/** `bump --check`: the version rule against the previous release, as validate applies it (either syntax, either side). */
 async function checkDue(options: BumpCommandOptions): Promise<number> {
   const baseline =
     options.baseline !== undefined
@@ -92,10 +97,12 @@ async function checkDue(options: BumpCommandOptions): Promise<number> {
     options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
     return EXIT_OK;
   }
-  // Only the version rule is asked about: a strict parse, not a full validation.
-  const loaded = loadJsonFile(options.file);
-  if ('problems' in loaded) throw describeProblems(options.file, loaded.problems);
-  const findings = versionRule(loaded.value, baseline);
+  // Only the version rule is asked about: a strict read, not a full validation. Exit 1 says "bump due" and
+  // nothing else: a document that cannot be read is trouble (2), as for diff(1).
+  const current = await loadDocument(options.file);
+  if ('problems' in current)
+    throw new BomwrightError('E_READ', describeProblems(options.file, current.problems).message);
+  const findings = versionRule(current.model, baseline);
   options.stdout(
     findings.length === 0
       ? `${options.file}: no bump due\n`
@@ -117,35 +124,68 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
   }
   const bumped = bumpDocument(document.value);
   let result: unknown = bumped.document;
-  const signed = bumped.removedSignatures.map((pointer) => pointer.replace(/\/signature$/, '') || 'root');
+  const syntax = editSyntax(document, { output: options.output, to: options.to });
+  // JSF signatures are members of the model; an XML signature covers the whole text and is not.
+  const signed = [
+    ...bumped.removedSignatures.map((pointer) => pointer.replace(/\/signature$/, '') || 'root'),
+    ...(document.source.xmlSigned ? ['root'] : []),
+  ];
+  const key =
+    signed.length > 0 && options.key !== undefined
+      ? chooseKey(options.key, options.keyId, options.passphrase)
+      : undefined;
+  const certificatePath =
+    key === undefined || options.certChain === undefined
+      ? undefined
+      : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
   if (signed.length > 0) {
-    if (options.key !== undefined) {
-      // The old signatures cover the old version: sign the same objects again (innermost first, root last), each
-      // in its old shape and with its old kind of key information.
-      const key = chooseKey(options.key, options.keyId, options.passphrase);
-      const certificatePath =
-        options.certChain === undefined
-          ? undefined
-          : loadKeyFile(options.certChain).flatMap((k) => k.certificates ?? []);
-      result = resignRemoved(result, document.value, bumped.removedSignatures, key, {
-        ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
-        ...(certificatePath === undefined ? {} : { certificatePath }),
-      }).document;
+    if (key !== undefined) {
+      if (syntax === 'json' && bumped.removedSignatures.length > 0)
+        // The old signatures cover the old version: sign the same objects again (innermost first, root last), each
+        // in its old shape and with its old kind of key information.
+        result = resignRemoved(result, document.value, bumped.removedSignatures, key, {
+          ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+          ...(certificatePath === undefined ? {} : { certificatePath }),
+        }).document;
+      else if (syntax === 'json')
+        // An XML signature covered the whole document: the JSON has one over its root.
+        result = signDocument(result, {
+          key,
+          ...(options.keyId === undefined ? { publicKey: key.family !== 'oct' } : { keyId: options.keyId }),
+          ...(certificatePath === undefined ? {} : { certificatePath }),
+        });
     } else if (!options.dropSignatures) {
       throw new BomwrightError(
         'E_USAGE',
         `${options.file} is signed (${signed.length} signature${signed.length === 1 ? '' : 's'}); bumping invalidates them: re-sign with --key, or remove them with --drop-signatures`,
       );
     } else {
+      const where = [...bumped.removedSignatures, ...(document.source.xmlSigned ? ['the XML signature'] : [])];
       options.stderr(
-        `bomwright: warning: removed ${signed.length} signature${signed.length === 1 ? '' : 's'} that no longer verif${signed.length === 1 ? 'ies' : 'y'} (${bumped.removedSignatures.join(', ')})\n`,
+        `bomwright: warning: removed ${signed.length} signature${signed.length === 1 ? '' : 's'} that no longer verif${signed.length === 1 ? 'ies' : 'y'} (${where.join(', ')})\n`,
       );
     }
   }
-  const target = writeEditable(document, result, options.output);
+  const target = writeEditable(document, result, {
+    output: options.output,
+    to: options.to,
+    // Made again with --key or dropped with --drop-signatures (else refused above).
+    signaturesHandled: true,
+    onDrop: warnDropped(options.stderr),
+    // As XML, what was signed is signed again over the whole document (or its stale signature removed).
+    ...(signed.length > 0
+      ? {
+          finish: xmlSignatureStep(document.source.syntax === 'xml' ? document.source.text : undefined, {
+            ...(key === undefined ? {} : { key }),
+            ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+            ...(certificatePath === undefined ? {} : { certificatePath }),
+          }),
+        }
+      : {}),
+  });
   const serial = bumped.addedSerialNumber ? ', added a serialNumber' : '';
   (isOwnStream(target) ? options.stderr : options.stdout)(
-    `Bumped ${target} to version ${bumped.version}${serial}${signed.length > 0 && options.key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
+    `Bumped ${target} to version ${bumped.version}${serial}${signed.length > 0 && key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
   );
   return EXIT_OK;
 }

@@ -14,6 +14,8 @@ import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
 import { isRecord } from '../../values.js';
+import type { Syntax } from '../../document/syntax.js';
+import { warnDropped, xmlSignatureStep } from '../xml-resign.js';
 import { isOwnStream } from '../../node/write.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
@@ -22,10 +24,12 @@ import { componentVersion, componentVersionOptions, dropSignaturesOption, rewrit
 export const ADD_KINDS = ['component', 'service', 'dependency', 'property'] as const;
 export type AddKind = (typeof ADD_KINDS)[number];
 
-/** The file an edit reads, and where it writes (in place unless --output). */
+/** The file an edit reads, and where it writes (in place unless --output), in which syntax. */
 interface EditTarget {
   file: string;
   output: string | undefined;
+  to: Syntax | undefined;
+  dropSignatures: boolean;
 }
 
 /** `name=value` pairs. */
@@ -80,6 +84,17 @@ function finish(
     );
     return EXIT_INVALID;
   }
+  // An XML signature covers the whole document: any edit breaks it, so it goes only when asked to.
+  const xmlSigned = document.source.xmlSigned;
+  if (xmlSigned && !target.dropSignatures)
+    throw new BomwrightError(
+      'E_USAGE',
+      `${target.file} carries an XML signature, which the edit would invalidate: remove it with --drop-signatures (and sign again with bomwright sign)`,
+    );
+  if (xmlSigned)
+    context.stderr(
+      `bomwright: warning: removed the XML signature that the edit invalidated; re-sign with bomwright sign\n`,
+    );
   if (result.removedSignatures.length > 0) {
     context.stderr(
       `bomwright: warning: removed ${result.removedSignatures.length} signature(s) that the edit invalidated (${result.removedSignatures.join(', ')}); re-sign with bomwright sign\n`,
@@ -88,7 +103,13 @@ function finish(
   // A normalized document stays normalized (the new element sorted in), so `normalize --check` passes after an
   // edit; any other document keeps its own order.
   const value = isNormalized(document.value) ? normalizeDocument(result.document) : result.document;
-  const written = writeEditable(document, value, target.output);
+  const written = writeEditable(document, value, {
+    output: target.output,
+    to: target.to,
+    signaturesHandled: target.dropSignatures,
+    onDrop: warnDropped(context.stderr),
+    ...(xmlSigned ? { finish: xmlSignatureStep(undefined, {}) } : {}),
+  });
   (isOwnStream(written) ? context.stderr : context.stdout)(
     `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`,
   );
@@ -193,7 +214,7 @@ export const addCommand = defineCommand({
         editOptions,
       );
     }
-    const target = { file: argv.file, output: argv.output };
+    const target = { file: argv.file, output: argv.output, to: argv.to, dropSignatures: argv.dropSignatures };
     return finish(target, document, result, `add the ${kind}`, `Added the ${kind}`, context);
   },
 });
@@ -223,7 +244,7 @@ export const setCommand = defineCommand({
     const result = await setMetadata(document.value, name, jsonOrString(argv.value), {
       allowSignatureInvalidation: argv.dropSignatures,
     });
-    const target = { file: argv.file, output: argv.output };
+    const target = { file: argv.file, output: argv.output, to: argv.to, dropSignatures: argv.dropSignatures };
     return finish(target, document, result, `set metadata.${name}`, `Set metadata.${name}`, context);
   },
 });

@@ -12,6 +12,8 @@ import { componentVersion, componentVersionOptions } from '../options.js';
 import { DEFAULT_SPEC_VERSION, findFormatBySpecVersion, SPEC_FORMATS } from '../../formats/formats.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../../node/write.js';
+import { outputSyntax, SYNTAXES, type Syntax } from '../../document/syntax.js';
+import { writeJsonModel, writeXmlModel } from '../../document/write.js';
 
 export interface InitCommandOptions {
   format?: 'cyclonedx' | 'cbom';
@@ -19,6 +21,7 @@ export interface InitCommandOptions {
   from?: string;
   component: Partial<ComponentFields>;
   output: string;
+  to?: Syntax;
   force: boolean;
   toolVersion: string;
   /** Where a package.json beside the new document is looked for when no component is named. */
@@ -46,7 +49,11 @@ export const initCommand = defineCommand({
       .option('purl', { type: 'string', describe: 'Package URL' })
       .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions' })
       .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The file to create' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
+      .option('to', {
+        choices: SYNTAXES,
+        describe: "The syntax to write (default: the output's extension, .json or .xml, else json)",
+      }),
   handler: (argv, context) =>
     runInit({
       format: argv.format,
@@ -60,6 +67,7 @@ export const initCommand = defineCommand({
         ...(argv.license === undefined ? {} : { licenses: argv.license }),
       },
       output: argv.output,
+      ...(argv.to === undefined ? {} : { to: argv.to }),
       force: argv.force,
       toolVersion: context.toolVersion,
       cwd: context.cwd,
@@ -108,7 +116,9 @@ export async function runInit(request: InitCommandOptions): Promise<number> {
       'E_INTERNAL',
       `init produced an invalid document: ${result.diagnostics[0]?.message ?? ''}`,
     );
-  writeFileAtomic(options.output, JSON.stringify(document, null, 2) + '\n');
+  // The syntax: --to, else the output's extension (bom.xml), else JSON.
+  const syntax = outputSyntax({ to: options.to, output: options.output });
+  writeFileAtomic(options.output, syntax === 'xml' ? writeXmlModel(document) : writeJsonModel(document));
   options.stdout(
     `Created ${options.output} (${String(document.bomFormat)} ${String(document.specVersion)}, ${String(document.serialNumber)}, version 1)\n`,
   );

@@ -17,6 +17,10 @@ import { chooseKey } from '../../node/keys.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { isRecord } from '../../values.js';
+import { outputSyntax, SYNTAXES, type Syntax } from '../../document/syntax.js';
+import { writeJsonModel, writeXmlModel } from '../../document/write.js';
+import { signXmlText } from '../../xml/sign.js';
+import { warnDropped } from '../xml-resign.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { componentVersion, componentVersionOptions, keyOptions, passphraseFrom } from '../options.js';
@@ -36,6 +40,7 @@ export interface MergeCommandOptions {
   passphrase?: string;
   onConflict: (typeof ON_CONFLICT)[number];
   format: 'text' | 'json';
+  to?: Syntax;
 }
 
 export const mergeCommand = defineCommand({
@@ -75,6 +80,10 @@ export const mergeCommand = defineCommand({
         describe: 'fail: write nothing when inputs disagree (exit 1); first: keep the earlier value, report, write',
       })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
+      .option('to', {
+        choices: SYNTAXES,
+        describe: "The syntax to write (default: the output's extension, .json or .xml, else the first input's)",
+      })
       .conflicts('from', 'name'),
   handler: (argv, context) => {
     const version = componentVersion(argv);
@@ -99,6 +108,7 @@ export const mergeCommand = defineCommand({
         ...(argv.passphraseEnv === undefined ? {} : { passphrase: passphraseFrom(argv.passphraseEnv, context.env) }),
         onConflict: argv.onConflict,
         format: argv.format,
+        ...(argv.to === undefined ? {} : { to: argv.to }),
       },
       context,
     );
@@ -154,14 +164,18 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
   const key =
     options.key === undefined ? undefined : chooseKey(resolve(options.key), options.keyId, options.passphrase);
   const inputs: BomMergeInput[] = [];
+  let firstSyntax: Syntax | undefined;
   for (const file of options.files) {
+    // JSON and CycloneDX XML alike: each is read into the one model.
     const loaded = await loadEditable(resolve(file));
     if (!loaded.valid) {
       context.stderr(formatRefusal(file, loaded.diagnostics, (errors) => `refusing to merge ${file}: ${errors}`));
       return EXIT_INVALID;
     }
+    firstSyntax ??= loaded.source.syntax;
     inputs.push({ document: loaded.value, name: file });
   }
+  const syntax = outputSyntax({ to: options.to, output: options.output, input: firstSyntax });
   const baseline = options.baseline === undefined ? undefined : loadBaselineFile(resolve(options.baseline));
   const result = await merge(inputs, {
     hierarchical: options.hierarchical,
@@ -179,13 +193,26 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
     );
   const conflicted = result.summary.conflicts.length > 0 && options.onConflict === 'fail';
   let document: unknown = result.document;
-  if (result.valid && !conflicted && key !== undefined)
-    document = signDocument(document, {
-      key,
-      ...(options.keyId === undefined ? { publicKey: key.family !== 'oct' } : { keyId: options.keyId }),
-    });
   const written = result.valid && !conflicted;
-  if (written) writeFileAtomic(output, `${JSON.stringify(document, null, 2)}\n`);
+  if (written) {
+    let text: string;
+    if (syntax === 'xml') {
+      text = writeXmlModel(document, { onDrop: warnDropped(context.stderr) });
+      if (key !== undefined)
+        text = signXmlText(text, {
+          key,
+          ...(options.keyId === undefined ? { publicKey: true } : { keyId: options.keyId }),
+        }).text;
+    } else {
+      if (key !== undefined)
+        document = signDocument(document, {
+          key,
+          ...(options.keyId === undefined ? { publicKey: key.family !== 'oct' } : { keyId: options.keyId }),
+        });
+      text = writeJsonModel(document);
+    }
+    writeFileAtomic(output, text);
+  }
   // What is said about the result goes where the result does not.
   const say = isOwnStream(output) ? context.stderr : written ? context.stdout : context.stderr;
   if (!result.valid)

@@ -1,14 +1,17 @@
 import { normalizeDocument } from '../../author/normalize.js';
-import { serializeJson } from '../../json/layout.js';
-import { loadEditable, writeEditable } from '../../node/documents.js';
+import { BomwrightError } from '../../errors.js';
+import type { Syntax } from '../../document/syntax.js';
+import { editSyntax, loadEditable, writeEditable } from '../../node/documents.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { rewriteOptions } from '../options.js';
+import { warnDropped } from '../xml-resign.js';
 import { isOwnStream } from '../../node/write.js';
 
 export interface NormalizeCommandOptions {
   file: string;
   output?: string;
+  to?: Syntax;
   /** Only say whether the file is normalized (exit 1 when it is not). */
   check: boolean;
   stdout: (text: string) => void;
@@ -28,6 +31,7 @@ export const normalizeCommand = defineCommand({
     runNormalize({
       file: argv.file,
       output: argv.output,
+      to: argv.to,
       check: argv.check,
       stdout: context.stdout,
       stderr: context.stderr,
@@ -37,13 +41,24 @@ export const normalizeCommand = defineCommand({
 export async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
   const document = await loadEditable(options.file);
   const normalized = normalizeDocument(document.value);
+  // Normalized means: same data, same member and array order (in XML, the same element order).
+  const same = JSON.stringify(normalized) === JSON.stringify(document.value);
   if (options.check) {
-    // Normalized means: same data, same member and array order, so the same serialization.
-    const same = serializeJson(normalized, document.layout) === serializeJson(document.value, document.layout);
     options.stdout(`${options.file}: ${same ? 'normalized' : 'not normalized (run: bomwright normalize FILE)'}\n`);
     return same ? EXIT_OK : EXIT_INVALID;
   }
-  const target = writeEditable(document, normalized, options.output);
+  const syntax = editSyntax(document, { output: options.output, to: options.to });
+  // JSF signs member content, which normalizing keeps; an XML signature signs the text, which reordering breaks.
+  if (document.source.xmlSigned && !(same && syntax === 'xml'))
+    throw new BomwrightError(
+      'E_USAGE',
+      `${options.file} carries an XML signature, which ${same ? 'writing it as JSON' : 'reordering its elements'} would invalidate: normalize before signing`,
+    );
+  const target = writeEditable(document, normalized, {
+    output: options.output,
+    to: options.to,
+    onDrop: warnDropped(options.stderr),
+  });
   // The document itself may be going to stdout (-o /dev/stdout): the status line must not join it.
   (isOwnStream(target) ? options.stderr : options.stdout)(`Normalized ${target}\n`);
   return EXIT_OK;

@@ -4,10 +4,10 @@ import { defineCommand } from '../command.js';
 import { keyOptions, ONE_VALUE_PER_FLAG, passphraseFrom, rewriteOptions } from '../options.js';
 import { signDocumentCounted } from '../../jsf/sign-document.js';
 import { resolveAlgorithm, type SignMode } from '../../jsf/sign.js';
-import { describeProblems, loadEditable, startsWithMarkup, writeEditable } from '../../node/documents.js';
-import { readDocumentText } from '../../node/files.js';
+import { editSyntax, loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
+import type { Syntax } from '../../document/syntax.js';
+import { warnDropped } from '../xml-resign.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
-import { validate } from '../../validate/index.js';
 import { signXmlText } from '../../xml/sign.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { refuseOverwriting } from '../../node/paths.js';
@@ -25,6 +25,7 @@ export interface SignCommandOptions {
   targets: string[];
   mode: SignMode;
   output?: string;
+  to?: Syntax;
   property: string;
   excludes: string[];
   passphrase?: string;
@@ -95,6 +96,7 @@ export const signCommand = defineCommand({
       targets: argv.target,
       mode: argv.add ? 'add' : argv.chain ? 'chain' : 'single',
       output: argv.output,
+      to: argv.to,
       property: argv.property,
       excludes: argv.excludes,
       passphrase: passphraseFrom(argv.passphraseEnv, context.env),
@@ -122,8 +124,7 @@ function signingMaterial(options: SignCommandOptions) {
 }
 
 export async function runSign(options: SignCommandOptions): Promise<number> {
-  if (options.file !== '-' && startsWithMarkup(options.file)) return runSignXml(options);
-  // The same strict read as every rewriting command: one parse, layout kept, unsafe numbers refused.
+  // The same strict read as every rewriting command, in either syntax: one parse, layout kept, unsafe numbers refused.
   const document = await loadEditable(options.file);
   const value = document.value;
   if (('bomFormat' in value || 'specVersion' in value) && !document.valid) {
@@ -133,6 +134,7 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
     );
     return EXIT_INVALID;
   }
+  if (editSyntax(document, { output: options.output, to: options.to }) === 'xml') return runSignXml(options, document);
 
   const { key, certificatePath } = signingMaterial(options);
   const embedPublicKey = options.noKeyInfo
@@ -150,7 +152,8 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
     targets: options.targets,
   });
 
-  const target = writeEditable(document, signed, options.output);
+  // Signing is what makes the output's signatures: an XML signature of the source does not come along.
+  const target = writeEditable(document, signed, { output: options.output, to: 'json', signaturesHandled: true });
   const algorithm = resolveAlgorithm(key, options.algorithm).name;
   (isOwnStream(target) ? options.stderr : options.stdout)(
     `Signed ${count} object${count === 1 ? '' : 's'} (${options.targets.join(', ')}) of ${options.file} with ${algorithm}${target === options.file ? '' : ` → ${target}`}\n`,
@@ -160,9 +163,10 @@ export async function runSign(options: SignCommandOptions): Promise<number> {
 
 /**
  * CycloneDX XML: one enveloped XML signature over the whole document, in CycloneDX CLI's form; key information
- * only when asked for (--public-key, --key-id, --cert-chain), as CycloneDX CLI writes none.
+ * only when asked for (--public-key, --key-id, --cert-chain), as CycloneDX CLI writes none. An XML document is
+ * signed in its own text (nothing else rewritten); a JSON one is written as XML first.
  */
-async function runSignXml(options: SignCommandOptions): Promise<number> {
+async function runSignXml(options: SignCommandOptions, document: EditableDocument): Promise<number> {
   const jsonOnly = [
     options.targets.length !== 1 || options.targets[0] !== 'root' ? '--target' : undefined,
     options.mode === 'add' ? '--add' : options.mode === 'chain' ? '--chain' : undefined,
@@ -174,24 +178,12 @@ async function runSignXml(options: SignCommandOptions): Promise<number> {
       'E_USAGE',
       `${jsonOnly.join(', ')} ${jsonOnly.length === 1 ? 'applies' : 'apply'} to JSON only: an XML signature covers the whole document`,
     );
-  const { decoded } = readDocumentText(options.file);
-  if (decoded.text === undefined) throw describeProblems(options.file, decoded.diagnostics);
-  // The signed document is written as UTF-8, which a UTF-16 declaration would then contradict.
-  if (decoded.encoding !== undefined)
-    throw new BomwrightError(
-      'E_INPUT',
-      `${options.file} is ${decoded.encoding}: bomwright signs XML in UTF-8 (convert it first, e.g. iconv -f ${decoded.encoding} -t UTF-8)`,
-    );
-  const result = await validate(decoded.text, { skipSignatureVerification: true });
-  if (!result.valid) {
-    options.stderr(
-      formatRefusal(options.file, result.diagnostics, (errors) => `refusing to sign ${options.file}: ${errors}`),
-    );
-    return EXIT_INVALID;
-  }
   const { key, certificatePath } = signingMaterial(options);
-  const withBom = decoded.mark === true;
-  const signed = signXmlText((withBom ? '\uFEFF' : '') + decoded.text, {
+  const text =
+    document.source.syntax === 'xml'
+      ? (document.source.byteOrderMark ? '\uFEFF' : '') + document.source.text
+      : document.source.write(document.value, { to: 'xml', onDrop: warnDropped(options.stderr) });
+  const signed = signXmlText(text, {
     key,
     ...(options.algorithm ? { algorithm: options.algorithm } : {}),
     publicKey: !options.noKeyInfo && options.publicKey === true,

@@ -8,7 +8,7 @@ import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../fo
 import { loadTrustStore } from '../../node/keys.js';
 import { defineCommand } from '../command.js';
 import { ONE_VALUE_PER_FLAG, restoreStdin, trustOptions } from '../options.js';
-import { loadDocumentInput } from '../../node/documents.js';
+import { loadDocument } from '../../node/documents.js';
 import { verifyXmlText } from '../../xml/signatures.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../../node/paths.js';
@@ -29,13 +29,14 @@ export interface VerifyCommandOptions {
 
 async function verifyFile(file: string, options: VerifyCommandOptions): Promise<VerifyFileReport> {
   const path = file === '-' ? '<stdin>' : displayPath(file, options.cwd);
-  let loaded: Awaited<ReturnType<typeof loadDocumentInput>>;
+  let loaded: Awaited<ReturnType<typeof loadDocument>>;
   try {
-    loaded = await loadDocumentInput(file);
+    loaded = await loadDocument(file);
   } catch (error) {
     return { path, failure: describeError(error), operational: true, signatures: [], ok: false };
   }
-  if ('xml' in loaded) return verifyXmlFile(path, loaded.xml, options);
+  // XML signatures are checked on the text (verifyXmlText reads it, and says why when it cannot).
+  if (loaded.syntax === 'xml' && loaded.text !== undefined) return verifyXmlFile(path, loaded.text, options);
   if ('problems' in loaded) {
     const first = loaded.problems[0];
     const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 1}`;
@@ -47,10 +48,11 @@ async function verifyFile(file: string, options: VerifyCommandOptions): Promise<
       ok: false,
     };
   }
-  const isBom = isRecord(loaded.value) && 'bomFormat' in loaded.value;
+  const value = loaded.model;
+  const isBom = isRecord(value) && 'bomFormat' in value;
   // A BOM's format says where signatures may stand.
-  const format = isBom ? routeDocument(loaded.value).format : undefined;
-  const { reports, holders } = verifyDocument(loaded.value, {
+  const format = isBom ? routeDocument(value).format : undefined;
+  const { reports, holders } = verifyDocument(value, {
     property: options.property,
     trust: options.trust,
     allowExcludes: options.allowExcludes,
@@ -64,9 +66,9 @@ async function verifyFile(file: string, options: VerifyCommandOptions): Promise<
       allowUnverifiable: options.allowUnverifiable,
     }),
     ...unsafeSignedNumbers(holders, options.property),
-    ...(format === undefined || !isRecord(loaded.value)
+    ...(format === undefined || !isRecord(value)
       ? []
-      : misplacedSignatures(loaded.value, holders, format.signable, options.property)),
+      : misplacedSignatures(value, holders, format.signable, options.property)),
   ];
   const problems = findings.filter((d) => d.ruleId === 'signature/unsafe-number' || d.ruleId === 'signature/misplaced');
   const missing = options.requireSignature && reports.length === 0;

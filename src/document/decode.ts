@@ -6,10 +6,11 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.js';
+import { syntaxOf } from './syntax.js';
 
 /** Markup first, after any further byte-order marks and white space: XML (JSON never starts so). */
 export function startsAsXml(text: string): boolean {
-  return /^\uFEFF*[\t\n\r ]*</.test(text);
+  return syntaxOf(text) === 'xml';
 }
 
 type Utf16 = 'UTF-16LE' | 'UTF-16BE';
