@@ -1,0 +1,670 @@
+/**
+ * Version conversion over the data model (the JSON form of CycloneDX): a document of one spec version as a
+ * document of another, up or down between 1.2 and 1.7 (XML-only 1.0 and 1.1 upward), and CBOM 1.4-cbom-1.0 as
+ * itself. What the target version lacks is read from its official JSON schema by walking the document against it
+ * (properties, additionalProperties: false, $ref, oneOf/anyOf/allOf branches, enums, types, bounds), so every
+ * version pair is covered without a table of our own. Values the target cannot carry as they are become its form
+ * where the specification says how (the two tool forms, 1.5's metadata.manufacture and 1.6's
+ * metadata.component.manufacturer, 1.5's document properties, licence lists that 1.5 and 1.6 take either as
+ * licences or as one expression, 1.6's component authors, the target's required members with a default); the
+ * rest is dropped and listed. Nothing valid to write throws E_CONVERT. Pure: the input is never modified (the
+ * result may share unchanged parts with it).
+ */
+import { BomwrightError } from '../errors.js';
+import { findFormatBySpecVersion, supportedVersionsText, type SpecFormat } from '../formats/formats.js';
+import { routeDocument } from '../formats/route.js';
+import { escapeSegment } from '../json/pointer.js';
+import { display, isRecord, setMember } from '../values.js';
+import { loadSchemaFile, type SchemaObject } from './convert-schemas.js';
+import { REFERENCE_MEMBERS } from './merge-refs.js';
+
+export interface DroppedMember {
+  /** Where the member was in the input (a JSON pointer). */
+  pointer: string;
+  /** Why: the target version has no such member, or cannot carry its value. */
+  reason: string;
+}
+
+export interface ConvertedValue {
+  /** Where the value was in the input (a JSON pointer). */
+  pointer: string;
+  /** The input's value (undefined: the member was absent). */
+  from: unknown;
+  /** The value written instead. */
+  to: unknown;
+  /** Where it now is, when it moved (a JSON pointer into the result). */
+  movedTo?: string;
+}
+
+export interface VersionConversion {
+  document: Record<string, unknown>;
+  dropped: DroppedMember[];
+  converted: ConvertedValue[];
+}
+
+export interface ConvertOptions {
+  /**
+   * Keep JSF signatures (whose signed content a version change alters) for the caller to deal with; by default a
+   * conversion to another version drops them, each listed.
+   */
+  keepSignatures?: boolean;
+}
+
+/** The spec versions a document can be converted from that have only an XML form (upward only). */
+export const XML_ONLY_SPEC_VERSIONS = ['1.0', '1.1'] as const;
+
+interface Source {
+  specVersion: string;
+  family: SpecFormat['family'];
+}
+
+function sourceOf(document: unknown): Source {
+  if (isRecord(document) && document.bomFormat === 'CycloneDX') {
+    const version = document.specVersion;
+    if (typeof version === 'string' && (XML_ONLY_SPEC_VERSIONS as readonly string[]).includes(version))
+      return { specVersion: version, family: 'cyclonedx' };
+  }
+  const route = routeDocument(document);
+  if (route.format === undefined || !isRecord(document))
+    throw new BomwrightError(
+      'E_INPUT',
+      `Cannot convert the document: ${route.diagnostics[0]?.message ?? 'it is not a BOM'}`,
+    );
+  return { specVersion: route.format.specVersion, family: route.format.family };
+}
+
+/** The target's format, or E_USAGE / E_CONVERT when there is none to convert this source to. */
+function targetOf(source: Source, targetSpecVersion: string): SpecFormat {
+  if ((XML_ONLY_SPEC_VERSIONS as readonly string[]).includes(targetSpecVersion))
+    throw new BomwrightError(
+      'E_CONVERT',
+      `CycloneDX ${targetSpecVersion} has only an XML form that nothing newer converts down to; CycloneDX 1.0 and 1.1 convert upward only`,
+    );
+  const format = findFormatBySpecVersion(targetSpecVersion);
+  if (format === undefined)
+    throw new BomwrightError(
+      'E_USAGE',
+      `Unsupported spec version ${JSON.stringify(targetSpecVersion)}; supported: ${supportedVersionsText()}`,
+    );
+  if (format.family !== source.family)
+    throw new BomwrightError(
+      'E_CONVERT',
+      `A ${source.family === 'cbom' ? 'CBOM' : 'CycloneDX'} ${source.specVersion} document cannot be converted to ${format.family === 'cbom' ? 'CBOM' : 'CycloneDX'} ${format.specVersion}: they are different specifications`,
+    );
+  return format;
+}
+
+const FAIL: unique symbol = Symbol('cannot be carried');
+type Fitted = unknown;
+
+const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** A definition of the target's schema whose values are converted before they are fitted. */
+type Hook = (walker: Walker, value: unknown, definition: SchemaObject, pointer: string) => unknown;
+
+/** Where the JSF signature schema is referenced: a signature is dropped when the conversion changes what it signs. */
+const SIGNATURE_REF = /^jsf-[\d.]+(?:\.SNAPSHOT)?\.schema\.json#\/definitions\/signature$/;
+
+class Walker {
+  readonly dropped: DroppedMember[] = [];
+  readonly converted: ConvertedValue[] = [];
+  failure = { pointer: '', reason: '' };
+  private readonly refs = new Map<string, { schema: unknown; file: string; name: string | undefined }>();
+  private readonly enums = new WeakMap<unknown[], Set<unknown>>();
+  private readonly patterns = new Map<string, RegExp | null>();
+
+  constructor(
+    readonly label: string,
+    readonly baseFile: string,
+    readonly dropSignatures: boolean,
+    /** bom-refs of elements the conversion drops: references to them are dropped too. */
+    readonly gone: ReadonlySet<string>,
+  ) {}
+
+  fail(pointer: string, reason: string): typeof FAIL {
+    this.failure = { pointer, reason };
+    return FAIL;
+  }
+
+  /** The failure as a reason for dropping the member at `pointer` (which holds the place that failed). */
+  failureReason(pointer: string): string {
+    const { pointer: at, reason } = this.failure;
+    return at === pointer ? reason : `${reason} (at ${at})`;
+  }
+
+  drop(pointer: string, reason: string): void {
+    this.dropped.push({ pointer, reason });
+  }
+
+  resolve(ref: string, file: string): { schema: unknown; file: string; name: string | undefined } {
+    const key = `${file}\u0000${ref}`;
+    let found = this.refs.get(key);
+    if (found === undefined) {
+      const hash = ref.indexOf('#');
+      const target = hash === -1 ? ref : ref.slice(0, hash);
+      const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+      const targetFile = target === '' ? file : target;
+      let node: unknown = loadSchemaFile(targetFile);
+      const segments = fragment === '' ? [] : fragment.slice(1).split('/');
+      for (const segment of segments)
+        node = isRecord(node) ? node[segment.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+      if (node === undefined)
+        throw new BomwrightError('E_INTERNAL', `The schema ${file} refers to ${ref}, which it does not have`);
+      const name =
+        segments.length === 2 && segments[0] === 'definitions' && targetFile === this.baseFile
+          ? segments[1]
+          : undefined;
+      found = { schema: node, file: targetFile, name };
+      this.refs.set(key, found);
+    }
+    return found;
+  }
+
+  /** `value` as the schema takes it (members dropped or converted on the way), or FAIL. */
+  fit(value: unknown, schema: unknown, file: string, pointer: string): Fitted {
+    if (schema === false) return this.fail(pointer, `${this.label} allows nothing here`);
+    if (!isRecord(schema)) return value;
+    if (typeof schema.$ref === 'string') {
+      // draft-07: a $ref's siblings are ignored.
+      const { schema: target, file: targetFile, name } = this.resolve(schema.$ref, file);
+      const hook = name === undefined || !Object.hasOwn(HOOKS, name) ? undefined : HOOKS[name];
+      const input = hook !== undefined && isRecord(target) ? hook(this, value, target, pointer) : value;
+      return this.fit(input, target, targetFile, pointer);
+    }
+    let current = value;
+    if (Array.isArray(schema.allOf))
+      for (const part of schema.allOf) {
+        current = this.fit(current, part, file, pointer);
+        if (current === FAIL) return FAIL;
+      }
+    const branches = Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : Array.isArray(schema.anyOf)
+        ? schema.anyOf
+        : undefined;
+    if (branches !== undefined) {
+      current = this.branch(current, branches, file, pointer);
+      if (current === FAIL) return FAIL;
+    }
+    if (Array.isArray(schema.enum) && !this.inEnum(schema.enum, current))
+      return this.fail(pointer, `${this.label} has no value ${display(current)} here`);
+    if (Object.hasOwn(schema, 'const') && JSON.stringify(schema.const) !== JSON.stringify(current))
+      return this.fail(pointer, `${this.label} takes only ${display(schema.const)} here`);
+    const type = schema.type;
+    if (type !== undefined && !matchesType(current, type))
+      return this.fail(
+        pointer,
+        `${this.label} takes ${Array.isArray(type) ? type.join(' or ') : String(type)} here, not ${typeName(current)}`,
+      );
+    if (isRecord(current)) return this.object(current, schema, file, pointer);
+    if (Array.isArray(current)) return this.array(current, schema, file, pointer);
+    if (typeof current === 'string') return this.string(current, schema, pointer);
+    if (typeof current === 'number') return this.number(current, schema, pointer);
+    return current;
+  }
+
+  private inEnum(values: unknown[], value: unknown): boolean {
+    let set = this.enums.get(values);
+    if (set === undefined) {
+      set = new Set(values.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v)));
+      this.enums.set(values, set);
+    }
+    return set.has(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+  }
+
+  /** oneOf/anyOf: the branch that takes the value with the fewest changes (none: the first that takes it as is). */
+  private branch(value: unknown, branches: readonly unknown[], file: string, pointer: string): Fitted {
+    const d0 = this.dropped.length;
+    const c0 = this.converted.length;
+    let best: { value: unknown; dropped: DroppedMember[]; converted: ConvertedValue[] } | undefined;
+    let failure: { pointer: string; reason: string } | undefined;
+    for (const candidate of branches) {
+      const out = this.fit(value, candidate, file, pointer);
+      const dropped = this.dropped.splice(d0);
+      const converted = this.converted.splice(c0);
+      if (out === FAIL) {
+        failure ??= this.failure;
+        continue;
+      }
+      if (dropped.length + converted.length === 0) return out;
+      if (best === undefined || dropped.length + converted.length < best.dropped.length + best.converted.length)
+        best = { value: out, dropped, converted };
+    }
+    if (best === undefined) {
+      this.failure = failure ?? { pointer, reason: `${this.label} takes none of its forms here` };
+      return FAIL;
+    }
+    this.dropped.push(...best.dropped);
+    this.converted.push(...best.converted);
+    return best.value;
+  }
+
+  private object(value: Record<string, unknown>, schema: SchemaObject, file: string, pointer: string): Fitted {
+    const properties = isRecord(schema.properties) ? schema.properties : undefined;
+    const patterns = isRecord(schema.patternProperties) ? schema.patternProperties : undefined;
+    const additional = schema.additionalProperties;
+    const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+    let out: Record<string, unknown> | undefined;
+    const copy = () => (out ??= plain(value));
+    for (const key of Object.keys(value)) {
+      const child = value[key];
+      const at = `${pointer}/${escapeSegment(key)}`;
+      let sub: unknown = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
+      if (sub === undefined && patterns !== undefined)
+        for (const pattern of Object.keys(patterns))
+          if (this.regex(pattern)?.test(key) === true) {
+            sub = patterns[pattern];
+            break;
+          }
+      if (sub === undefined) {
+        if (additional === false) {
+          delete copy()[key];
+          this.drop(at, `${this.label} has no such member`);
+          continue;
+        }
+        sub = additional;
+      }
+      if (this.dropSignatures && isRecord(sub) && typeof sub.$ref === 'string' && SIGNATURE_REF.test(sub.$ref)) {
+        delete copy()[key];
+        this.drop(at, 'the conversion changes what it signs; sign the converted document');
+        continue;
+      }
+      const fitted =
+        this.gone.size > 0 && REFERENCE_MEMBERS.has(key)
+          ? this.reference(child, sub, file, at)
+          : this.fit(child, sub, file, at);
+      if (fitted === FAIL) {
+        if (required.includes(key)) return FAIL;
+        delete copy()[key];
+        this.drop(at, this.failureReason(at));
+        continue;
+      }
+      // A list whose every item was dropped goes too (each item is listed): an empty list would say "none" where
+      // the input said what (dependsOn: [] is a component without dependencies).
+      if (
+        Array.isArray(fitted) &&
+        fitted.length === 0 &&
+        Array.isArray(child) &&
+        child.length > 0 &&
+        !required.includes(key)
+      )
+        delete copy()[key];
+      else if (fitted !== child) setMember(copy(), key, fitted);
+    }
+    for (const key of required) {
+      if (typeof key !== 'string' || Object.hasOwn(out ?? value, key)) continue;
+      const fill = requiredFill(properties?.[key], (ref) => this.resolve(ref, file).schema);
+      if (fill === undefined) return this.fail(pointer, `${this.label} requires ${key} here`);
+      setMember(copy(), key, fill);
+      this.converted.push({ pointer: `${pointer}/${escapeSegment(key)}`, from: undefined, to: fill });
+    }
+    return out ?? value;
+  }
+
+  /** A reference member (one name or a list of names) without the references to dropped elements. */
+  private reference(value: unknown, schema: unknown, file: string, pointer: string): Fitted {
+    const reason = (ref: string) => `it refers to ${JSON.stringify(ref)}, an element the conversion drops`;
+    if (typeof value === 'string' && this.gone.has(value)) return this.fail(pointer, reason(value));
+    if (!Array.isArray(value) || !value.some((item) => typeof item === 'string' && this.gone.has(item)))
+      return this.fit(value, schema, file, pointer);
+    const kept = value.filter((item, i) => {
+      if (typeof item !== 'string' || !this.gone.has(item)) return true;
+      this.drop(`${pointer}/${i}`, reason(item));
+      return false;
+    });
+    // The list's own items are fitted at their new places: none of them is dropped here again.
+    return this.fit(kept, schema, file, pointer);
+  }
+
+  private array(value: unknown[], schema: SchemaObject, file: string, pointer: string): Fitted {
+    const items = schema.items;
+    const additional = schema.additionalItems;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const at = `${pointer}/${i}`;
+      const sub = Array.isArray(items) ? (i < items.length ? items[i] : additional) : items;
+      const fitted =
+        sub === false ? this.fail(at, `${this.label} takes no more items here`) : this.fit(item, sub, file, at);
+      if (fitted === FAIL) {
+        out ??= value.slice(0, i);
+        this.drop(at, this.failureReason(at));
+        continue;
+      }
+      if (out !== undefined) out.push(fitted);
+      else if (fitted !== item) {
+        out = value.slice(0, i);
+        out.push(fitted);
+      }
+    }
+    const result = out ?? value;
+    if (typeof schema.minItems === 'number' && result.length < schema.minItems)
+      return this.fail(pointer, `${this.label} needs at least ${schema.minItems} item(s) here`);
+    if (typeof schema.maxItems === 'number' && result.length > schema.maxItems)
+      return this.fail(pointer, `${this.label} takes at most ${schema.maxItems} item(s) here`);
+    return result;
+  }
+
+  private string(value: string, schema: SchemaObject, pointer: string): Fitted {
+    if (typeof schema.pattern === 'string' && this.regex(schema.pattern)?.test(value) === false)
+      return this.fail(pointer, `${this.label} does not take ${display(value)} here (pattern ${schema.pattern})`);
+    if (typeof schema.minLength === 'number' || typeof schema.maxLength === 'number') {
+      const length = [...value].length;
+      if (typeof schema.minLength === 'number' && length < schema.minLength)
+        return this.fail(pointer, `${this.label} takes at least ${schema.minLength} characters here`);
+      if (typeof schema.maxLength === 'number' && length > schema.maxLength)
+        return this.fail(pointer, `${this.label} takes at most ${schema.maxLength} characters here`);
+    }
+    return value;
+  }
+
+  private number(value: number, schema: SchemaObject, pointer: string): Fitted {
+    const outside =
+      (typeof schema.minimum === 'number' && value < schema.minimum) ||
+      (typeof schema.maximum === 'number' && value > schema.maximum) ||
+      (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) ||
+      (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum);
+    return outside ? this.fail(pointer, `${this.label} does not take ${value} here (out of bounds)`) : value;
+  }
+
+  private regex(pattern: string): RegExp | null {
+    let compiled = this.patterns.get(pattern);
+    if (compiled === undefined) {
+      try {
+        compiled = new RegExp(pattern, 'u');
+      } catch {
+        // A pattern JavaScript cannot read is left to the validator, which runs on the result.
+        compiled = null;
+      }
+      this.patterns.set(pattern, compiled);
+    }
+    return compiled;
+  }
+}
+
+/** An object with the ordinary prototype again (copies are made without one, so `__proto__` stays a member). */
+function plain(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) setMember(out, key, record[key]);
+  return out;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+function matchesType(value: unknown, type: unknown): boolean {
+  if (Array.isArray(type)) return type.some((t) => matchesType(value, t));
+  switch (type) {
+    case 'object':
+      return isRecord(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+/**
+ * What a member the target requires is written as when the input has none: the schema's default, or, for a plain
+ * string, an empty one (as the CycloneDX library writes a 1.2/1.3 component's version it does not know).
+ */
+function requiredFill(schema: unknown, resolve: (ref: string) => unknown): unknown {
+  let node = schema;
+  if (isRecord(node) && typeof node.$ref === 'string') node = resolve(node.$ref);
+  if (!isRecord(node)) return undefined;
+  if (Object.hasOwn(node, 'default')) return structuredClone(node.default);
+  const plainString =
+    node.type === 'string' &&
+    ['enum', 'const', 'pattern', 'format', 'minLength', 'oneOf', 'anyOf'].every((k) => !Object.hasOwn(node, k));
+  return plainString ? '' : undefined;
+}
+
+/** An SPDX expression operand: a simple one as it is, a compound one in parentheses. */
+const operand = (expression: string) => (/\s/.test(expression.trim()) ? `(${expression.trim()})` : expression.trim());
+
+/**
+ * Licence lists of the 1.5/1.6 form (licences, or exactly one expression): a list that mixes expressions with
+ * licences, or holds several expressions, becomes one expression of them all joined with AND (a list names licences
+ * that all apply). A named licence cannot be an operand of an SPDX expression: it is dropped and listed.
+ */
+function licenseChoice(walker: Walker, value: unknown, definition: SchemaObject, pointer: string): unknown {
+  if (!Array.isArray(definition.oneOf) || !Array.isArray(value) || value.length < 2) return value;
+  const expressions = value.filter((item) => isRecord(item) && typeof item.expression === 'string');
+  if (expressions.length === 0) return value;
+  const operands: string[] = [];
+  value.forEach((item, i) => {
+    if (!isRecord(item)) return;
+    const license = isRecord(item.license) ? item.license : undefined;
+    if (typeof item.expression === 'string') operands.push(operand(item.expression));
+    else if (typeof license?.id === 'string') operands.push(license.id);
+    else
+      walker.drop(
+        `${pointer}/${i}`,
+        `${walker.label} takes licences or one expression, not both, and a named licence cannot be part of an SPDX expression`,
+      );
+  });
+  const to = [{ expression: operands.join(' AND ') }];
+  walker.converted.push({ pointer, from: value, to });
+  return to;
+}
+
+/** 1.6+ component authors, for a target whose component has one `author` text instead. */
+function component(walker: Walker, value: unknown, definition: SchemaObject, pointer: string): unknown {
+  const properties = isRecord(definition.properties) ? definition.properties : {};
+  if (!isRecord(value) || !Array.isArray(value.authors) || Object.hasOwn(properties, 'authors')) return value;
+  if (!Object.hasOwn(properties, 'author') || value.author !== undefined) return value;
+  const names = value.authors
+    .map((author) => (isRecord(author) && typeof author.name === 'string' ? author.name : undefined))
+    .filter((name) => name !== undefined);
+  if (names.length === 0) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value))
+    if (key === 'authors') out.author = names.join(', ');
+    else setMember(out, key, value[key]);
+  walker.converted.push({
+    pointer: `${pointer}/authors`,
+    from: value.authors,
+    to: out.author,
+    movedTo: `${pointer}/author`,
+  });
+  return out;
+}
+
+const HOOKS: Readonly<Record<string, Hook>> = { licenseChoice, component };
+
+/** A definition's member schemas in the target (after $ref). */
+function definitionProperties(walker: Walker, name: string): Record<string, unknown> {
+  const { schema } = walker.resolve(`#/definitions/${name}`, walker.baseFile);
+  return isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+}
+
+/** A legacy tool (1.2–1.4 list entry) as the 1.5+ tool component: its vendor is the component's group. */
+function toolComponent(tool: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(tool)) return undefined;
+  const out: Record<string, unknown> = { type: 'application' };
+  if (typeof tool.vendor === 'string') out.group = tool.vendor;
+  out.name = typeof tool.name === 'string' ? tool.name : '';
+  for (const key of ['version', 'hashes', 'externalReferences']) if (tool[key] !== undefined) out[key] = tool[key];
+  return out;
+}
+
+/** A 1.5+ tool component or service as a legacy tool (the CycloneDX library's reading: group → vendor). */
+function legacyTool(element: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(element)) return undefined;
+  const out: Record<string, unknown> = {};
+  if (typeof element.group === 'string') out.vendor = element.group;
+  for (const key of ['name', 'version', 'hashes', 'externalReferences'])
+    if (element[key] !== undefined) out[key] = element[key];
+  return out;
+}
+
+/**
+ * The moves between places of the document that the specification defines between versions, made before the
+ * walk (which then fits what they produce like everything else).
+ */
+function moveMembers(walker: Walker, document: Record<string, unknown>, target: SpecFormat): Record<string, unknown> {
+  const root = plain(document);
+  const rootProperties = definitionRootProperties(walker);
+  const metadataProperties = definitionProperties(walker, 'metadata');
+  const componentProperties = definitionProperties(walker, 'component');
+  let metadata = isRecord(root.metadata) ? plain(root.metadata) : undefined;
+  // Document properties before 1.5 are metadata properties.
+  if (Array.isArray(root.properties) && !Object.hasOwn(rootProperties, 'properties')) {
+    metadata ??= {};
+    const moved = [...arrayOf(metadata.properties), ...root.properties];
+    walker.converted.push({
+      pointer: '/properties',
+      from: root.properties,
+      to: root.properties,
+      movedTo: '/metadata/properties',
+    });
+    metadata.properties = moved;
+    delete root.properties;
+  }
+  if (metadata !== undefined) {
+    const tools = metadata.tools;
+    if (target.toolsAsComponents && Array.isArray(tools)) {
+      const components = tools.map(toolComponent).filter((c) => c !== undefined);
+      metadata.tools = { components };
+      walker.converted.push({ pointer: '/metadata/tools', from: tools, to: metadata.tools });
+    } else if (!target.toolsAsComponents && isRecord(tools)) {
+      const legacy = [...arrayOf(tools.components), ...arrayOf(tools.services)]
+        .map(legacyTool)
+        .filter((t) => t !== undefined);
+      metadata.tools = legacy;
+      walker.converted.push({ pointer: '/metadata/tools', from: tools, to: legacy });
+    }
+    const manufacture = metadata.manufacture;
+    const described = isRecord(metadata.component) ? metadata.component : undefined;
+    const componentHasManufacturer = Object.hasOwn(componentProperties, 'manufacturer');
+    // 1.5's manufacture is the root component's manufacturer in 1.6+ (not metadata.manufacturer, the BOM's maker).
+    if (
+      manufacture !== undefined &&
+      componentHasManufacturer &&
+      described !== undefined &&
+      described.manufacturer === undefined
+    ) {
+      metadata.component = { ...described, manufacturer: manufacture };
+      delete metadata.manufacture;
+      walker.converted.push({
+        pointer: '/metadata/manufacture',
+        from: manufacture,
+        to: manufacture,
+        movedTo: '/metadata/component/manufacturer',
+      });
+    } else if (
+      described !== undefined &&
+      described.manufacturer !== undefined &&
+      !componentHasManufacturer &&
+      Object.hasOwn(metadataProperties, 'manufacture') &&
+      manufacture === undefined
+    ) {
+      const { manufacturer, ...rest } = described;
+      metadata.component = rest;
+      metadata.manufacture = manufacturer;
+      walker.converted.push({
+        pointer: '/metadata/component/manufacturer',
+        from: manufacturer,
+        to: manufacturer,
+        movedTo: '/metadata/manufacture',
+      });
+    }
+    root.metadata = metadata;
+  }
+  return root;
+}
+
+function definitionRootProperties(walker: Walker): Record<string, unknown> {
+  const schema = loadSchemaFile(walker.baseFile);
+  return isRecord(schema.properties) ? schema.properties : {};
+}
+
+/** The document's identity members as the target states them. */
+function setIdentity(walker: Walker, document: Record<string, unknown>, source: Source, target: SpecFormat): void {
+  const change = (key: string, to: unknown) => {
+    const from = document[key];
+    if (from === to) return;
+    walker.converted.push({ pointer: `/${key}`, from, to });
+    setMember(document, key, to);
+  };
+  if (document.$schema !== undefined && document.$schema !== target.schemaAddress) {
+    // An address by which the target's own schema names itself stays.
+    const accepted = target.schemaEnum ?? [];
+    if (source.specVersion !== target.specVersion || !accepted.includes(String(document.$schema)))
+      change('$schema', target.schemaAddress);
+  }
+  if (!target.bomFormats.includes(String(document.bomFormat))) change('bomFormat', target.bomFormats[0]);
+  change('specVersion', target.specVersion);
+}
+
+/**
+ * `document` as a document of `targetSpecVersion`: every member the target lacks dropped and listed, every value
+ * it cannot carry converted where the specification says how (and listed), else dropped. Throws E_CONVERT when
+ * nothing valid can be written (a family change, a conversion down to XML-only 1.0/1.1, a member the target
+ * requires that cannot be made), E_USAGE for an unknown version, E_INPUT for a document that is not a BOM. The
+ * result still needs validating (references to a dropped element, say): the CLI refuses to write an invalid one.
+ */
+export function convertVersion(
+  document: unknown,
+  targetSpecVersion: string,
+  options: ConvertOptions = {},
+): VersionConversion {
+  const source = sourceOf(document);
+  const target = targetOf(source, targetSpecVersion);
+  const label = `${target.family === 'cbom' ? 'CBOM' : 'CycloneDX'} ${target.specVersion}`;
+  const input = document as Record<string, unknown>;
+  let gone = new Set<string>();
+  let inputRefs: Set<string> | undefined;
+  // An element dropped may be referred to: the references go too, which takes a second walk (rarely a third).
+  for (;;) {
+    const walker = new Walker(
+      label,
+      `${target.id}.json`,
+      options.keepSignatures !== true && source.specVersion !== target.specVersion,
+      gone,
+    );
+    const moved = moveMembers(walker, input, target);
+    setIdentity(walker, moved, source, target);
+    const fitted = walker.fit(moved, loadSchemaFile(walker.baseFile), walker.baseFile, '');
+    if (fitted === FAIL || !isRecord(fitted))
+      throw new BomwrightError('E_CONVERT', `Cannot convert to ${label}: ${walker.failureReason('')}`);
+    const result = { document: fitted, dropped: walker.dropped, converted: walker.converted };
+    if (walker.dropped.length === 0 && walker.converted.every((c) => c.pointer !== '/metadata/tools')) return result;
+    inputRefs ??= bomRefs(input);
+    const kept = bomRefs(fitted);
+    const lost = [...inputRefs].filter((ref) => !kept.has(ref) && !gone.has(ref));
+    if (lost.length === 0) return result;
+    gone = new Set([...gone, ...lost]);
+  }
+}
+
+/** Every bom-ref defined in a document (signatures hold none). */
+function bomRefs(document: unknown): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    else if (isRecord(node))
+      for (const key of Object.keys(node)) {
+        const value = node[key];
+        if (key === 'bom-ref') {
+          if (typeof value === 'string') found.add(value);
+        } else if (key !== 'signature' && value !== null && typeof value === 'object') visit(value);
+      }
+  };
+  visit(document);
+  return found;
+}

@@ -1,0 +1,179 @@
+/**
+ * `bomwright convert IN -o OUT [--to json|xml] [--spec-version V]`: a BOM in another syntax or spec version
+ * (src/author/convert.ts), `-` for standard input and output. Each member dropped or value converted is one line;
+ * the result is validated and written atomically, or not at all. Exit 0 when written; 1 when the result would be
+ * invalid; 2 for usage, reading and conversion errors (E_CONVERT: nothing valid can be written).
+ */
+import path from 'node:path';
+import {
+  convertVersion,
+  XML_ONLY_SPEC_VERSIONS,
+  type ConvertedValue,
+  type VersionConversion,
+} from '../../author/convert.js';
+import { BomwrightError } from '../../errors.js';
+import { formatRefusal } from '../../format/refusal.js';
+import { SPEC_FORMATS } from '../../formats/formats.js';
+import { layoutOf, serializeJson, type JsonLayout } from '../../json/layout.js';
+import { numbersThatWouldChange } from '../../json/numbers.js';
+import { STDIN } from '../../node/discover.js';
+import { describeProblems, loadDocumentInput } from '../../node/documents.js';
+import { refuseOverwriting } from '../../node/paths.js';
+import { isOwnStream, writeFileAtomic } from '../../node/write.js';
+import { validate } from '../../validate/index.js';
+import { display, isRecord } from '../../values.js';
+import { mapDocument } from '../../xml/model.js';
+import { scanXml } from '../../xml/scan.js';
+import { xmlSpecVersion, supportedNamespacesText } from '../../xml/versions.js';
+import { defineCommand, type CliContext } from '../command.js';
+import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
+import { restoreStdin } from '../options.js';
+
+export const SYNTAXES = ['json', 'xml'] as const;
+export type Syntax = (typeof SYNTAXES)[number];
+
+export interface ConvertCommandOptions {
+  input: string;
+  output: string;
+  to?: Syntax;
+  specVersion?: string;
+}
+
+export const convertCommand = defineCommand({
+  command: 'convert <input>',
+  describe: 'Convert a BOM between JSON and XML and between spec versions (members the target lacks are listed)',
+  builder: (y) =>
+    y
+      .positional('input', { type: 'string', demandOption: true, describe: 'The BOM to convert (- for stdin)' })
+      .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'Write here (- for stdout)' })
+      .option('to', {
+        choices: SYNTAXES,
+        describe: "The output's syntax (default: from -o's extension, else the input's)",
+      })
+      .option('spec-version', {
+        type: 'string',
+        choices: SPEC_FORMATS.map((f) => f.specVersion),
+        describe: "The output's spec version (default: the input's)",
+      }),
+  handler: (argv, context) =>
+    runConvert(
+      {
+        input: restoreStdin([argv.input])[0]!,
+        output: restoreStdin([argv.output])[0]!,
+        ...(argv.to === undefined ? {} : { to: argv.to }),
+        ...(argv.specVersion === undefined ? {} : { specVersion: argv.specVersion }),
+      },
+      context,
+    ),
+});
+
+interface ReadDocument {
+  syntax: Syntax;
+  document: Record<string, unknown>;
+  /** The JSON input's layout, kept for JSON output. */
+  layout?: JsonLayout;
+}
+
+async function readInput(file: string, name: string): Promise<ReadDocument> {
+  const loaded = await loadDocumentInput(file);
+  if ('problems' in loaded) throw describeProblems(name, loaded.problems);
+  if ('xml' in loaded) {
+    const scanned = scanXml(loaded.xml);
+    if (!scanned.ok)
+      throw new BomwrightError(
+        'E_INPUT',
+        `${name}: ${scanned.message} [${scanned.kind === 'syntax' ? 'xml/syntax' : `xml/${scanned.kind}`}]`,
+      );
+    const version = xmlSpecVersion(scanned.root.namespace);
+    if (scanned.root.local !== 'bom' || version === undefined)
+      throw new BomwrightError(
+        'E_INPUT',
+        `${name} is not a CycloneDX XML document: its root is not a <bom> of ${supportedNamespacesText()}`,
+      );
+    return { syntax: 'xml', document: mapDocument(scanned.root, version).document };
+  }
+  if (!isRecord(loaded.value)) throw new BomwrightError('E_INPUT', `${name} is not a JSON object`);
+  const changed = numbersThatWouldChange(loaded.text);
+  if (changed.length > 0)
+    throw new BomwrightError(
+      'E_INPUT',
+      `${name} holds ${changed[0]}, which a JSON parser cannot represent exactly; converting would change it (write it as a string)`,
+    );
+  return { syntax: 'json', document: loaded.value, layout: layoutOf(loaded.text) };
+}
+
+/** The output's syntax: --to, else -o's extension, else the input's. */
+function outputSyntax(options: ConvertCommandOptions, input: Syntax): Syntax {
+  if (options.to !== undefined) return options.to;
+  const extension = path.extname(options.output).toLowerCase();
+  if (extension === '.xml') return 'xml';
+  if (extension === '.json') return 'json';
+  return input;
+}
+
+const shown = (value: unknown) => (value === undefined ? '(absent)' : (display(value, 60) ?? ''));
+
+function convertedLine(c: ConvertedValue): string {
+  if (c.movedTo !== undefined) return `converted: ${c.pointer} → ${c.movedTo}`;
+  return `converted: ${c.pointer}: ${shown(c.from)} → ${shown(c.to)}`;
+}
+
+/** The lines saying what the conversion changed, one per member, as merge prints its dropped members. */
+export function changeLines(conversion: Pick<VersionConversion, 'dropped' | 'converted'>): string[] {
+  return [
+    ...conversion.dropped.map((d) => `dropped: ${d.pointer}: ${d.reason}`),
+    ...conversion.converted.map(convertedLine),
+  ];
+}
+
+export async function runConvert(options: ConvertCommandOptions, context: CliContext): Promise<number> {
+  const toStdout = options.output === STDIN;
+  const input = options.input === STDIN ? STDIN : path.resolve(context.cwd, options.input);
+  const output = toStdout ? STDIN : path.resolve(context.cwd, options.output);
+  if (input !== STDIN && output !== STDIN) refuseOverwriting(output, [{ file: input, role: 'the input' }]);
+  const read = await readInput(input, options.input);
+  const syntax = outputSyntax(options, read.syntax);
+  const specVersion = options.specVersion ?? String(read.document.specVersion);
+  if (
+    options.specVersion === undefined &&
+    (XML_ONLY_SPEC_VERSIONS as readonly string[]).includes(specVersion) &&
+    syntax === 'json'
+  )
+    throw new BomwrightError(
+      'E_CONVERT',
+      `CycloneDX ${specVersion} has no JSON form; choose the version to convert it up to with --spec-version`,
+    );
+  if (syntax === 'xml' && SPEC_FORMATS.some((f) => f.family === 'cbom' && f.specVersion === specVersion))
+    throw new BomwrightError('E_CONVERT', `CBOM ${specVersion} has no XML form; convert it to JSON`);
+  if (syntax === 'xml')
+    throw new BomwrightError('E_CONVERT', 'XML output is not available in this build of bomwright; write JSON');
+  const conversion = convertVersion(read.document, specVersion);
+  const result = await validate(conversion.document, { signatures: 'ignore' });
+  // What is said about the result goes where the result does not.
+  const say = toStdout || isOwnStream(output) ? context.stderr : context.stdout;
+  const lines = changeLines(conversion);
+  if (!result.valid) {
+    if (lines.length > 0) context.stderr(`${lines.join('\n')}\n`);
+    context.stderr(
+      formatRefusal(
+        options.output,
+        result.diagnostics,
+        (errors) => `refusing to write ${options.output}: the converted BOM has ${errors}`,
+      ),
+    );
+    return EXIT_INVALID;
+  }
+  const text =
+    read.layout === undefined
+      ? `${JSON.stringify(conversion.document, null, 2)}\n`
+      : serializeJson(conversion.document, read.layout);
+  if (toStdout) context.stdout(text);
+  else writeFileAtomic(output, text);
+  const from = `${read.syntax.toUpperCase()} ${String(read.document.specVersion)}`;
+  const to = `${syntax.toUpperCase()} ${String(conversion.document.specVersion)}`;
+  lines.push(
+    `Converted ${options.input} (${from}) to ${options.output} (${to}): ${conversion.dropped.length} dropped, ${conversion.converted.length} converted`,
+  );
+  say(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
