@@ -27,6 +27,7 @@ const EXPORTS = [
   'canonicalize',
   'commitChange',
   'contentChanged',
+  'convertVersion',
   'deltaLinkFile',
   'diff',
   'enrichApproval',

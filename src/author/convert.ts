@@ -160,6 +160,36 @@ class Walker {
     return found;
   }
 
+  private withoutSignatures(
+    value: Record<string, unknown>,
+    properties: Record<string, unknown>,
+    file: string,
+    pointer: string,
+  ): Record<string, unknown> {
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(properties, key) || !this.isSignature(properties[key], file)) continue;
+      out ??= plain(value);
+      delete out[key];
+      this.drop(
+        `${pointer}/${escapeSegment(key)}`,
+        'the conversion changes what it signs; sign the converted document',
+      );
+    }
+    return out ?? value;
+  }
+
+  /** Whether a member's schema is (through its chain of $refs) the JSF signature's. */
+  private isSignature(schema: unknown, file: string): boolean {
+    let node = schema;
+    let at = file;
+    for (let hops = 0; isRecord(node) && typeof node.$ref === 'string' && hops < 8; hops++) {
+      if (SIGNATURE_REF.test(node.$ref)) return true;
+      ({ schema: node, file: at } = this.resolve(node.$ref, at));
+    }
+    return false;
+  }
+
   /** `value` as the schema takes it (members dropped or converted on the way), or FAIL. */
   fit(value: unknown, schema: unknown, file: string, pointer: string): Fitted {
     if (schema === false) return this.fail(pointer, `${this.label} allows nothing here`);
@@ -172,6 +202,9 @@ class Walker {
       return this.fit(input, target, targetFile, pointer);
     }
     let current = value;
+    // Before the branches, which may require a signature that is no longer there.
+    if (this.dropSignatures && isRecord(current) && isRecord(schema.properties))
+      current = this.withoutSignatures(current, schema.properties, file, pointer);
     if (Array.isArray(schema.allOf))
       for (const part of schema.allOf) {
         current = this.fit(current, part, file, pointer);
@@ -263,11 +296,6 @@ class Walker {
           continue;
         }
         sub = additional;
-      }
-      if (this.dropSignatures && isRecord(sub) && typeof sub.$ref === 'string' && SIGNATURE_REF.test(sub.$ref)) {
-        delete copy()[key];
-        this.drop(at, 'the conversion changes what it signs; sign the converted document');
-        continue;
       }
       const fitted =
         this.gone.size > 0 && REFERENCE_MEMBERS.has(key)
