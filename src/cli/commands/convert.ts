@@ -18,7 +18,6 @@ import { layoutOf, serializeJson, type JsonLayout } from '../../json/layout.js';
 import { numbersThatWouldChange } from '../../json/numbers.js';
 import { STDIN } from '../../node/discover.js';
 import { describeProblems, loadDocumentInput } from '../../node/documents.js';
-import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { validate } from '../../validate/index.js';
 import { display, isRecord } from '../../values.js';
@@ -130,7 +129,7 @@ export async function runConvert(options: ConvertCommandOptions, context: CliCon
   const toStdout = options.output === STDIN;
   const input = options.input === STDIN ? STDIN : path.resolve(context.cwd, options.input);
   const output = toStdout ? STDIN : path.resolve(context.cwd, options.output);
-  if (input !== STDIN && output !== STDIN) refuseOverwriting(output, [{ file: input, role: 'the input' }]);
+  // In place is fine: the input is read whole before the output is written, atomically.
   const read = await readInput(input, options.input);
   const syntax = outputSyntax(options, read.syntax);
   const specVersion = options.specVersion ?? String(read.document.specVersion);
