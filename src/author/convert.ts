@@ -13,7 +13,7 @@
 import { BomwrightError } from '../errors.js';
 import { findFormatBySpecVersion, supportedVersionsText, type SpecFormat } from '../formats/formats.js';
 import { routeDocument } from '../formats/route.js';
-import { escapeSegment } from '../json/pointer.js';
+import { toPointer } from '../json/pointer.js';
 import { display, isRecord, setMember } from '../values.js';
 import { loadSchemaFile, type SchemaObject } from './convert-schemas.js';
 import { REFERENCE_MEMBERS } from './merge-refs.js';
@@ -100,7 +100,26 @@ type Fitted = unknown;
 const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** A definition of the target's schema whose values are converted before they are fitted. */
-type Hook = (walker: Walker, value: unknown, definition: SchemaObject, pointer: string) => unknown;
+type Hook = (walker: Walker, value: unknown, definition: SchemaObject, where: Where | undefined) => unknown;
+
+/**
+ * A place in the input, made into a JSON pointer only when something is said about it: building a pointer string
+ * for every member of a large document would cost more than the whole walk.
+ */
+interface Where {
+  readonly parent: Where | undefined;
+  readonly key: string | number;
+}
+
+const ROOT: Where | undefined = undefined;
+
+function pointerOf(where: Where | undefined): string {
+  const path: (string | number)[] = [];
+  for (let at = where; at !== undefined; at = at.parent) path.push(at.key);
+  return toPointer(path.reverse());
+}
+
+const child = (parent: Where | undefined, key: string | number): Where => ({ parent, key });
 
 /** Where the JSF signature schema is referenced: a signature is dropped when the conversion changes what it signs. */
 const SIGNATURE_REF = /^jsf-[\d.]+(?:\.SNAPSHOT)?\.schema\.json#\/definitions\/signature$/;
@@ -108,8 +127,12 @@ const SIGNATURE_REF = /^jsf-[\d.]+(?:\.SNAPSHOT)?\.schema\.json#\/definitions\/s
 class Walker {
   readonly dropped: DroppedMember[] = [];
   readonly converted: ConvertedValue[] = [];
-  failure = { pointer: '', reason: '' };
+  failure: { where: Where | undefined; reason: string } = { where: ROOT, reason: '' };
   private readonly refs = new Map<string, { schema: unknown; file: string; name: string | undefined }>();
+  /** The members of each `properties` that are JSF signatures. */
+  private readonly signatureKeys = new WeakMap<object, string[]>();
+  /** Each $ref node's resolution (a node belongs to one file). */
+  private readonly resolved = new WeakMap<object, { schema: unknown; file: string; name: string | undefined }>();
   private readonly enums = new WeakMap<unknown[], Set<unknown>>();
   private readonly patterns = new Map<string, RegExp | null>();
 
@@ -121,19 +144,28 @@ class Walker {
     readonly gone: ReadonlySet<string>,
   ) {}
 
-  fail(pointer: string, reason: string): typeof FAIL {
-    this.failure = { pointer, reason };
+  fail(where: Where | undefined, reason: string): typeof FAIL {
+    this.failure = { where, reason };
     return FAIL;
   }
 
-  /** The failure as a reason for dropping the member at `pointer` (which holds the place that failed). */
-  failureReason(pointer: string): string {
-    const { pointer: at, reason } = this.failure;
-    return at === pointer ? reason : `${reason} (at ${at})`;
+  /** The failure as a reason for dropping the member at `where` (which holds the place that failed). */
+  failureReason(where: Where | undefined): string {
+    const { where: at, reason } = this.failure;
+    return at === where ? reason : `${reason} (at ${pointerOf(at)})`;
   }
 
-  drop(pointer: string, reason: string): void {
-    this.dropped.push({ pointer, reason });
+  drop(where: Where | undefined, reason: string): void {
+    this.dropped.push({ pointer: pointerOf(where), reason });
+  }
+
+  convert(where: Where | undefined, from: unknown, to: unknown, movedTo?: Where): void {
+    this.converted.push({
+      pointer: pointerOf(where),
+      from,
+      to,
+      ...(movedTo === undefined ? {} : { movedTo: pointerOf(movedTo) }),
+    });
   }
 
   resolve(ref: string, file: string): { schema: unknown; file: string; name: string | undefined } {
@@ -164,17 +196,19 @@ class Walker {
     value: Record<string, unknown>,
     properties: Record<string, unknown>,
     file: string,
-    pointer: string,
+    where: Where | undefined,
   ): Record<string, unknown> {
     let out: Record<string, unknown> | undefined;
-    for (const key of Object.keys(value)) {
-      if (!Object.hasOwn(properties, key) || !this.isSignature(properties[key], file)) continue;
+    let keys = this.signatureKeys.get(properties);
+    if (keys === undefined) {
+      keys = Object.keys(properties).filter((key) => this.isSignature(properties[key], file));
+      this.signatureKeys.set(properties, keys);
+    }
+    for (const key of keys) {
+      if (!Object.hasOwn(value, key)) continue;
       out ??= plain(value);
       delete out[key];
-      this.drop(
-        `${pointer}/${escapeSegment(key)}`,
-        'the conversion changes what it signs; sign the converted document',
-      );
+      this.drop(child(where, key), 'the conversion changes what it signs; sign the converted document');
     }
     return out ?? value;
   }
@@ -191,23 +225,28 @@ class Walker {
   }
 
   /** `value` as the schema takes it (members dropped or converted on the way), or FAIL. */
-  fit(value: unknown, schema: unknown, file: string, pointer: string): Fitted {
-    if (schema === false) return this.fail(pointer, `${this.label} allows nothing here`);
+  fit(value: unknown, schema: unknown, file: string, where: Where | undefined): Fitted {
+    if (schema === false) return this.fail(where, `${this.label} allows nothing here`);
     if (!isRecord(schema)) return value;
     if (typeof schema.$ref === 'string') {
       // draft-07: a $ref's siblings are ignored.
-      const { schema: target, file: targetFile, name } = this.resolve(schema.$ref, file);
+      let found = this.resolved.get(schema);
+      if (found === undefined) {
+        found = this.resolve(schema.$ref, file);
+        this.resolved.set(schema, found);
+      }
+      const { schema: target, file: targetFile, name } = found;
       const hook = name === undefined || !Object.hasOwn(HOOKS, name) ? undefined : HOOKS[name];
-      const input = hook !== undefined && isRecord(target) ? hook(this, value, target, pointer) : value;
-      return this.fit(input, target, targetFile, pointer);
+      const input = hook !== undefined && isRecord(target) ? hook(this, value, target, where) : value;
+      return this.fit(input, target, targetFile, where);
     }
     let current = value;
     // Before the branches, which may require a signature that is no longer there.
     if (this.dropSignatures && isRecord(current) && isRecord(schema.properties))
-      current = this.withoutSignatures(current, schema.properties, file, pointer);
+      current = this.withoutSignatures(current, schema.properties, file, where);
     if (Array.isArray(schema.allOf))
       for (const part of schema.allOf) {
-        current = this.fit(current, part, file, pointer);
+        current = this.fit(current, part, file, where);
         if (current === FAIL) return FAIL;
       }
     const branches = Array.isArray(schema.oneOf)
@@ -216,23 +255,23 @@ class Walker {
         ? schema.anyOf
         : undefined;
     if (branches !== undefined) {
-      current = this.branch(current, branches, file, pointer);
+      current = this.branch(current, branches, file, where);
       if (current === FAIL) return FAIL;
     }
     if (Array.isArray(schema.enum) && !this.inEnum(schema.enum, current))
-      return this.fail(pointer, `${this.label} has no value ${display(current)} here`);
+      return this.fail(where, `${this.label} has no value ${display(current)} here`);
     if (Object.hasOwn(schema, 'const') && JSON.stringify(schema.const) !== JSON.stringify(current))
-      return this.fail(pointer, `${this.label} takes only ${display(schema.const)} here`);
+      return this.fail(where, `${this.label} takes only ${display(schema.const)} here`);
     const type = schema.type;
     if (type !== undefined && !matchesType(current, type))
       return this.fail(
-        pointer,
+        where,
         `${this.label} takes ${Array.isArray(type) ? type.join(' or ') : String(type)} here, not ${typeName(current)}`,
       );
-    if (isRecord(current)) return this.object(current, schema, file, pointer);
-    if (Array.isArray(current)) return this.array(current, schema, file, pointer);
-    if (typeof current === 'string') return this.string(current, schema, pointer);
-    if (typeof current === 'number') return this.number(current, schema, pointer);
+    if (isRecord(current)) return this.object(current, schema, file, where);
+    if (Array.isArray(current)) return this.array(current, schema, file, where);
+    if (typeof current === 'string') return this.string(current, schema, where);
+    if (typeof current === 'number') return this.number(current, schema, where);
     return current;
   }
 
@@ -246,13 +285,13 @@ class Walker {
   }
 
   /** oneOf/anyOf: the branch that takes the value with the fewest changes (none: the first that takes it as is). */
-  private branch(value: unknown, branches: readonly unknown[], file: string, pointer: string): Fitted {
+  private branch(value: unknown, branches: readonly unknown[], file: string, where: Where | undefined): Fitted {
     const d0 = this.dropped.length;
     const c0 = this.converted.length;
     let best: { value: unknown; dropped: DroppedMember[]; converted: ConvertedValue[] } | undefined;
-    let failure: { pointer: string; reason: string } | undefined;
+    let failure: { where: Where | undefined; reason: string } | undefined;
     for (const candidate of branches) {
-      const out = this.fit(value, candidate, file, pointer);
+      const out = this.fit(value, candidate, file, where);
       const dropped = this.dropped.splice(d0);
       const converted = this.converted.splice(c0);
       if (out === FAIL) {
@@ -264,7 +303,7 @@ class Walker {
         best = { value: out, dropped, converted };
     }
     if (best === undefined) {
-      this.failure = failure ?? { pointer, reason: `${this.label} takes none of its forms here` };
+      this.failure = failure ?? { where, reason: `${this.label} takes none of its forms here` };
       return FAIL;
     }
     this.dropped.push(...best.dropped);
@@ -272,16 +311,20 @@ class Walker {
     return best.value;
   }
 
-  private object(value: Record<string, unknown>, schema: SchemaObject, file: string, pointer: string): Fitted {
+  private object(value: Record<string, unknown>, schema: SchemaObject, file: string, where: Where | undefined): Fitted {
     const properties = isRecord(schema.properties) ? schema.properties : undefined;
     const patterns = isRecord(schema.patternProperties) ? schema.patternProperties : undefined;
     const additional = schema.additionalProperties;
     const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+    // Nothing to check (an allOf part that only asserts, say): the walk of its members would find nothing either.
+    const open =
+      properties === undefined && patterns === undefined && (additional === undefined || additional === true);
+    if (open && required.length === 0 && this.gone.size === 0) return value;
     let out: Record<string, unknown> | undefined;
     const copy = () => (out ??= plain(value));
     for (const key of Object.keys(value)) {
-      const child = value[key];
-      const at = `${pointer}/${escapeSegment(key)}`;
+      const member = value[key];
+      const at = child(where, key);
       let sub: unknown = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (sub === undefined && patterns !== undefined)
         for (const pattern of Object.keys(patterns))
@@ -299,8 +342,8 @@ class Walker {
       }
       const fitted =
         this.gone.size > 0 && REFERENCE_MEMBERS.has(key)
-          ? this.reference(child, sub, file, at)
-          : this.fit(child, sub, file, at);
+          ? this.reference(member, sub, file, at)
+          : this.fit(member, sub, file, at);
       if (fitted === FAIL) {
         if (required.includes(key)) return FAIL;
         delete copy()[key];
@@ -312,45 +355,47 @@ class Walker {
       if (
         Array.isArray(fitted) &&
         fitted.length === 0 &&
-        Array.isArray(child) &&
-        child.length > 0 &&
+        Array.isArray(member) &&
+        member.length > 0 &&
         !required.includes(key)
       )
         delete copy()[key];
-      else if (fitted !== child) setMember(copy(), key, fitted);
+      else if (fitted !== member) setMember(copy(), key, fitted);
     }
     for (const key of required) {
       if (typeof key !== 'string' || Object.hasOwn(out ?? value, key)) continue;
       const fill = requiredFill(properties?.[key], (ref) => this.resolve(ref, file).schema);
-      if (fill === undefined) return this.fail(pointer, `${this.label} requires ${key} here`);
+      if (fill === undefined) return this.fail(where, `${this.label} requires ${key} here`);
       setMember(copy(), key, fill);
-      this.converted.push({ pointer: `${pointer}/${escapeSegment(key)}`, from: undefined, to: fill });
+      this.convert(child(where, key), undefined, fill);
     }
     return out ?? value;
   }
 
   /** A reference member (one name or a list of names) without the references to dropped elements. */
-  private reference(value: unknown, schema: unknown, file: string, pointer: string): Fitted {
+  private reference(value: unknown, schema: unknown, file: string, where: Where | undefined): Fitted {
     const reason = (ref: string) => `it refers to ${JSON.stringify(ref)}, an element the conversion drops`;
-    if (typeof value === 'string' && this.gone.has(value)) return this.fail(pointer, reason(value));
+    if (typeof value === 'string' && this.gone.has(value)) return this.fail(where, reason(value));
     if (!Array.isArray(value) || !value.some((item) => typeof item === 'string' && this.gone.has(item)))
-      return this.fit(value, schema, file, pointer);
+      return this.fit(value, schema, file, where);
     const kept = value.filter((item, i) => {
       if (typeof item !== 'string' || !this.gone.has(item)) return true;
-      this.drop(`${pointer}/${i}`, reason(item));
+      this.drop(child(where, i), reason(item));
       return false;
     });
     // The list's own items are fitted at their new places: none of them is dropped here again.
-    return this.fit(kept, schema, file, pointer);
+    return this.fit(kept, schema, file, where);
   }
 
-  private array(value: unknown[], schema: SchemaObject, file: string, pointer: string): Fitted {
+  private array(value: unknown[], schema: SchemaObject, file: string, where: Where | undefined): Fitted {
     const items = schema.items;
     const additional = schema.additionalItems;
     let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
+    // Items without a schema are taken as they are.
+    const checked = items !== undefined && items !== true;
+    for (let i = 0; checked && i < value.length; i++) {
       const item = value[i];
-      const at = `${pointer}/${i}`;
+      const at = child(where, i);
       const sub = Array.isArray(items) ? (i < items.length ? items[i] : additional) : items;
       const fitted =
         sub === false ? this.fail(at, `${this.label} takes no more items here`) : this.fit(item, sub, file, at);
@@ -367,32 +412,37 @@ class Walker {
     }
     const result = out ?? value;
     if (typeof schema.minItems === 'number' && result.length < schema.minItems)
-      return this.fail(pointer, `${this.label} needs at least ${schema.minItems} item(s) here`);
+      return this.fail(where, `${this.label} needs at least ${schema.minItems} item(s) here`);
     if (typeof schema.maxItems === 'number' && result.length > schema.maxItems)
-      return this.fail(pointer, `${this.label} takes at most ${schema.maxItems} item(s) here`);
+      return this.fail(where, `${this.label} takes at most ${schema.maxItems} item(s) here`);
     return result;
   }
 
-  private string(value: string, schema: SchemaObject, pointer: string): Fitted {
+  private string(value: string, schema: SchemaObject, where: Where | undefined): Fitted {
     if (typeof schema.pattern === 'string' && this.regex(schema.pattern)?.test(value) === false)
-      return this.fail(pointer, `${this.label} does not take ${display(value)} here (pattern ${schema.pattern})`);
-    if (typeof schema.minLength === 'number' || typeof schema.maxLength === 'number') {
+      return this.fail(where, `${this.label} does not take ${display(value)} here (pattern ${schema.pattern})`);
+    // Lengths in code points, counted only when the UTF-16 length (one or two units each) leaves it open.
+    const min = schema.minLength;
+    const max = schema.maxLength;
+    const counted =
+      (typeof min === 'number' && value.length < 2 * min) || (typeof max === 'number' && value.length > max);
+    if (counted) {
       const length = [...value].length;
-      if (typeof schema.minLength === 'number' && length < schema.minLength)
-        return this.fail(pointer, `${this.label} takes at least ${schema.minLength} characters here`);
-      if (typeof schema.maxLength === 'number' && length > schema.maxLength)
-        return this.fail(pointer, `${this.label} takes at most ${schema.maxLength} characters here`);
+      if (typeof min === 'number' && length < min)
+        return this.fail(where, `${this.label} takes at least ${min} characters here`);
+      if (typeof max === 'number' && length > max)
+        return this.fail(where, `${this.label} takes at most ${max} characters here`);
     }
     return value;
   }
 
-  private number(value: number, schema: SchemaObject, pointer: string): Fitted {
+  private number(value: number, schema: SchemaObject, where: Where | undefined): Fitted {
     const outside =
       (typeof schema.minimum === 'number' && value < schema.minimum) ||
       (typeof schema.maximum === 'number' && value > schema.maximum) ||
       (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) ||
       (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum);
-    return outside ? this.fail(pointer, `${this.label} does not take ${value} here (out of bounds)`) : value;
+    return outside ? this.fail(where, `${this.label} does not take ${value} here (out of bounds)`) : value;
   }
 
   private regex(pattern: string): RegExp | null {
@@ -469,7 +519,7 @@ const operand = (expression: string) => (/\s/.test(expression.trim()) ? `(${expr
  * licences, or holds several expressions, becomes one expression of them all joined with AND (a list names licences
  * that all apply). A named licence cannot be an operand of an SPDX expression: it is dropped and listed.
  */
-function licenseChoice(walker: Walker, value: unknown, definition: SchemaObject, pointer: string): unknown {
+function licenseChoice(walker: Walker, value: unknown, definition: SchemaObject, where: Where | undefined): unknown {
   if (!Array.isArray(definition.oneOf) || !Array.isArray(value) || value.length < 2) return value;
   const expressions = value.filter((item) => isRecord(item) && typeof item.expression === 'string');
   if (expressions.length === 0) return value;
@@ -481,17 +531,17 @@ function licenseChoice(walker: Walker, value: unknown, definition: SchemaObject,
     else if (typeof license?.id === 'string') operands.push(license.id);
     else
       walker.drop(
-        `${pointer}/${i}`,
+        child(where, i),
         `${walker.label} takes licences or one expression, not both, and a named licence cannot be part of an SPDX expression`,
       );
   });
   const to = [{ expression: operands.join(' AND ') }];
-  walker.converted.push({ pointer, from: value, to });
+  walker.convert(where, value, to);
   return to;
 }
 
 /** 1.6+ component authors, for a target whose component has one `author` text instead. */
-function component(walker: Walker, value: unknown, definition: SchemaObject, pointer: string): unknown {
+function component(walker: Walker, value: unknown, definition: SchemaObject, where: Where | undefined): unknown {
   const properties = isRecord(definition.properties) ? definition.properties : {};
   if (!isRecord(value) || !Array.isArray(value.authors) || Object.hasOwn(properties, 'authors')) return value;
   if (!Object.hasOwn(properties, 'author') || value.author !== undefined) return value;
@@ -503,12 +553,7 @@ function component(walker: Walker, value: unknown, definition: SchemaObject, poi
   for (const key of Object.keys(value))
     if (key === 'authors') out.author = names.join(', ');
     else setMember(out, key, value[key]);
-  walker.converted.push({
-    pointer: `${pointer}/authors`,
-    from: value.authors,
-    to: out.author,
-    movedTo: `${pointer}/author`,
-  });
+  walker.convert(child(where, 'authors'), value.authors, out.author, child(where, 'author'));
   return out;
 }
 
@@ -667,9 +712,9 @@ export function convertVersion(
     );
     const moved = moveMembers(walker, input, target);
     setIdentity(walker, moved, source, target);
-    const fitted = walker.fit(moved, loadSchemaFile(walker.baseFile), walker.baseFile, '');
+    const fitted = walker.fit(moved, loadSchemaFile(walker.baseFile), walker.baseFile, ROOT);
     if (fitted === FAIL || !isRecord(fitted))
-      throw new BomwrightError('E_CONVERT', `Cannot convert to ${label}: ${walker.failureReason('')}`);
+      throw new BomwrightError('E_CONVERT', `Cannot convert to ${label}: ${walker.failureReason(ROOT)}`);
     const result = { document: fitted, dropped: walker.dropped, converted: walker.converted };
     if (walker.dropped.length === 0 && walker.converted.every((c) => c.pointer !== '/metadata/tools')) return result;
     inputRefs ??= bomRefs(input);

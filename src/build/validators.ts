@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SPEC_FORMATS } from '../formats/formats.js';
+import { speedUpPatterns } from './schema-transform.js';
 import { LIBRARY_SCHEMA_DIR, officialSchema, readJson, SHARED_SCHEMAS } from './schemas.js';
 import { validatorSource } from './validator-source.js';
 
@@ -20,7 +21,11 @@ for (const format of SPEC_FORMATS) writeFileSync(path.join(outDir, `${format.id}
 
 const schemaDir = path.join(root, 'generated/schemas');
 mkdirSync(schemaDir, { recursive: true });
-for (const format of SPEC_FORMATS)
-  writeFileSync(path.join(schemaDir, `${format.id}.json`), JSON.stringify(officialSchema(format)));
+for (const format of SPEC_FORMATS) {
+  const schema = officialSchema(format);
+  // Equivalent patterns that V8 matches faster: conversion tests them on every hash as validation does.
+  speedUpPatterns(schema);
+  writeFileSync(path.join(schemaDir, `${format.id}.json`), JSON.stringify(schema));
+}
 for (const file of SHARED_SCHEMAS)
   writeFileSync(path.join(schemaDir, file), JSON.stringify(readJson(path.join(LIBRARY_SCHEMA_DIR, file))));

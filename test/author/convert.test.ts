@@ -202,11 +202,11 @@ describe('values converted where the specification says how', () => {
     const up = convertVersion(document, '1.5');
     expect(up.document.signature).toBeUndefined();
     expect(up.dropped).toEqual([
+      { pointer: '/signature', reason: 'the conversion changes what it signs; sign the converted document' },
       {
         pointer: '/components/0/signature',
         reason: 'the conversion changes what it signs; sign the converted document',
       },
-      { pointer: '/signature', reason: 'the conversion changes what it signs; sign the converted document' },
     ]);
     expect(convertVersion(document, '1.4').document.signature).toEqual(signature);
     expect(convertVersion(document, '1.5', { keepSignatures: true }).document.signature).toEqual(signature);
