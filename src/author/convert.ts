@@ -124,17 +124,205 @@ const child = (parent: Where | undefined, key: string | number): Where => ({ par
 /** Where the JSF signature schema is referenced: a signature is dropped when the conversion changes what it signs. */
 const SIGNATURE_REF = /^jsf-[\d.]+(?:\.SNAPSHOT)?\.schema\.json#\/definitions\/signature$/;
 
+/** A $ref's target: its schema node, the file it is in, and its definition name (for the hooks). */
+interface Resolved {
+  schema: unknown;
+  file: string;
+  name: string | undefined;
+}
+
+const resolvedRefs = new Map<string, Resolved>();
+
+/** A `$ref` (within `file`, or to another schema file) resolved; read once per process. */
+function resolveRef(ref: string, file: string): Resolved {
+  const key = `${file}\u0000${ref}`;
+  let found = resolvedRefs.get(key);
+  if (found === undefined) {
+    const hash = ref.indexOf('#');
+    const target = hash === -1 ? ref : ref.slice(0, hash);
+    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+    const targetFile = target === '' ? file : target;
+    let node: unknown = loadSchemaFile(targetFile);
+    const segments = fragment === '' ? [] : fragment.slice(1).split('/');
+    for (const segment of segments)
+      node = isRecord(node) ? node[segment.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    if (node === undefined)
+      throw new BomwrightError('E_INTERNAL', `The schema ${file} refers to ${ref}, which it does not have`);
+    const name = segments.length === 2 && segments[0] === 'definitions' ? segments[1] : undefined;
+    found = { schema: node, file: targetFile, name };
+    resolvedRefs.set(key, found);
+  }
+  return found;
+}
+
+const patternCache = new Map<string, RegExp | null>();
+
+function compilePattern(pattern: string): RegExp | null {
+  let compiled = patternCache.get(pattern);
+  if (compiled === undefined) {
+    try {
+      compiled = new RegExp(pattern, 'u');
+    } catch {
+      // A pattern JavaScript cannot read is left to the validator, which runs on the result.
+      compiled = null;
+    }
+    patternCache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+const enumKey = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+
+/**
+ * One schema node read once into fixed fields: a large document visits each node thousands of times, and the
+ * parsed schema's objects (hundreds of differently shaped members) are slow to look members up in.
+ */
+class Plan {
+  readonly never: boolean;
+  readonly ref: string | undefined;
+  readonly allOf: Plan[] | undefined;
+  readonly branches: Plan[] | undefined;
+  readonly enumValues: Set<unknown> | undefined;
+  readonly constText: string | undefined;
+  readonly constValue: unknown;
+  readonly type: unknown;
+  readonly properties: Map<string, Plan> | undefined;
+  readonly patterns: [RegExp, Plan][] | undefined;
+  /** undefined: any member; false: none beyond the named ones. */
+  readonly additional: Plan | false | undefined;
+  readonly required: readonly string[];
+  /** Nothing to check on an object's members. */
+  readonly open: boolean;
+  readonly items: Plan | Plan[] | undefined;
+  readonly additionalItems: Plan | false | undefined;
+  readonly minItems: number | undefined;
+  readonly maxItems: number | undefined;
+  readonly pattern: RegExp | null | undefined;
+  readonly patternText: string | undefined;
+  readonly minLength: number | undefined;
+  readonly maxLength: number | undefined;
+  readonly minimum: number | undefined;
+  readonly maximum: number | undefined;
+  readonly exclusiveMinimum: number | undefined;
+  readonly exclusiveMaximum: number | undefined;
+  private target: { plan: Plan; name: string | undefined } | undefined;
+  private signatures: string[] | undefined;
+
+  constructor(
+    readonly node: unknown,
+    readonly file: string,
+  ) {
+    const schema = isRecord(node) ? node : {};
+    this.never = node === false;
+    this.ref = typeof schema.$ref === 'string' ? schema.$ref : undefined;
+    const plans = (list: unknown) => (Array.isArray(list) ? list.map((s) => planOf(s, file)) : undefined);
+    this.allOf = plans(schema.allOf);
+    this.branches = plans(schema.oneOf) ?? plans(schema.anyOf);
+    this.enumValues = Array.isArray(schema.enum) ? new Set(schema.enum.map(enumKey)) : undefined;
+    this.constValue = schema.const;
+    this.constText = Object.hasOwn(schema, 'const') ? JSON.stringify(schema.const) : undefined;
+    this.type = schema.type;
+    const properties = isRecord(schema.properties) ? schema.properties : undefined;
+    this.properties =
+      properties === undefined
+        ? undefined
+        : new Map(Object.keys(properties).map((key) => [key, planOf(properties[key], file)]));
+    const patterns = isRecord(schema.patternProperties) ? schema.patternProperties : undefined;
+    this.patterns =
+      patterns === undefined
+        ? undefined
+        : Object.keys(patterns).flatMap((p) => {
+            const regex = compilePattern(p);
+            return regex === null ? [] : [[regex, planOf(patterns[p], file)] as [RegExp, Plan]];
+          });
+    const additional = schema.additionalProperties;
+    this.additional = additional === false ? false : isRecord(additional) ? planOf(additional, file) : undefined;
+    this.required = Array.isArray(schema.required)
+      ? schema.required.filter((key): key is string => typeof key === 'string')
+      : [];
+    this.open = this.properties === undefined && this.patterns === undefined && this.additional === undefined;
+    this.items = Array.isArray(schema.items)
+      ? schema.items.map((s) => planOf(s, file))
+      : schema.items === undefined || schema.items === true
+        ? undefined
+        : planOf(schema.items, file);
+    const additionalItems = schema.additionalItems;
+    this.additionalItems =
+      additionalItems === false ? false : isRecord(additionalItems) ? planOf(additionalItems, file) : undefined;
+    this.minItems = num(schema.minItems);
+    this.maxItems = num(schema.maxItems);
+    this.patternText = typeof schema.pattern === 'string' ? schema.pattern : undefined;
+    this.pattern = this.patternText === undefined ? undefined : compilePattern(this.patternText);
+    this.minLength = num(schema.minLength);
+    this.maxLength = num(schema.maxLength);
+    this.minimum = num(schema.minimum);
+    this.maximum = num(schema.maximum);
+    this.exclusiveMinimum = num(schema.exclusiveMinimum);
+    this.exclusiveMaximum = num(schema.exclusiveMaximum);
+  }
+
+  /** The $ref's target (draft-07: a $ref's siblings are ignored). */
+  resolved(): { plan: Plan; name: string | undefined } {
+    if (this.target === undefined) {
+      const found = resolveRef(this.ref!, this.file);
+      this.target = { plan: planOf(found.schema, found.file), name: found.name };
+    }
+    return this.target;
+  }
+
+  /** The members that are JSF signatures (their schema is, through its $refs, the JSF signature's). */
+  signatureKeys(): string[] {
+    if (this.signatures === undefined) {
+      this.signatures = [];
+      for (const [key, plan] of this.properties ?? []) {
+        let at: Plan | undefined = plan;
+        for (let hops = 0; at?.ref !== undefined && hops < 8; hops++) {
+          if (SIGNATURE_REF.test(at.ref)) {
+            this.signatures.push(key);
+            break;
+          }
+          at = at.resolved().plan;
+        }
+      }
+    }
+    return this.signatures;
+  }
+
+  /** The schema node of a member, through its $ref (for a required member's default). */
+  memberNode(key: string): unknown {
+    let plan = this.properties?.get(key);
+    if (plan?.ref !== undefined) plan = plan.resolved().plan;
+    return plan?.node;
+  }
+}
+
+const plans = new WeakMap<object, Plan>();
+const ANY_PLANS = new Map<string, Plan>();
+
+/** The plan of a schema node (a node belongs to one file, so one plan serves every walk). */
+function planOf(node: unknown, file: string): Plan {
+  if (node === null || typeof node !== 'object') {
+    const key = `${String(node)}\u0000${file}`;
+    let plan = ANY_PLANS.get(key);
+    if (plan === undefined) ANY_PLANS.set(key, (plan = new Plan(node, file)));
+    return plan;
+  }
+  let plan = plans.get(node);
+  if (plan === undefined) {
+    plan = new Plan(node, file);
+    plans.set(node, plan);
+  }
+  return plan;
+}
+
 class Walker {
   readonly dropped: DroppedMember[] = [];
   readonly converted: ConvertedValue[] = [];
   failure: { where: Where | undefined; reason: string } = { where: ROOT, reason: '' };
-  private readonly refs = new Map<string, { schema: unknown; file: string; name: string | undefined }>();
-  /** The members of each `properties` that are JSF signatures. */
-  private readonly signatureKeys = new WeakMap<object, string[]>();
-  /** Each $ref node's resolution (a node belongs to one file). */
-  private readonly resolved = new WeakMap<object, { schema: unknown; file: string; name: string | undefined }>();
-  private readonly enums = new WeakMap<unknown[], Set<unknown>>();
-  private readonly patterns = new Map<string, RegExp | null>();
+  /** Whether a move between places (not a drop) left an element behind. */
+  refsLost = false;
 
   constructor(
     readonly label: string,
@@ -168,43 +356,15 @@ class Walker {
     });
   }
 
-  resolve(ref: string, file: string): { schema: unknown; file: string; name: string | undefined } {
-    const key = `${file}\u0000${ref}`;
-    let found = this.refs.get(key);
-    if (found === undefined) {
-      const hash = ref.indexOf('#');
-      const target = hash === -1 ? ref : ref.slice(0, hash);
-      const fragment = hash === -1 ? '' : ref.slice(hash + 1);
-      const targetFile = target === '' ? file : target;
-      let node: unknown = loadSchemaFile(targetFile);
-      const segments = fragment === '' ? [] : fragment.slice(1).split('/');
-      for (const segment of segments)
-        node = isRecord(node) ? node[segment.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-      if (node === undefined)
-        throw new BomwrightError('E_INTERNAL', `The schema ${file} refers to ${ref}, which it does not have`);
-      const name =
-        segments.length === 2 && segments[0] === 'definitions' && targetFile === this.baseFile
-          ? segments[1]
-          : undefined;
-      found = { schema: node, file: targetFile, name };
-      this.refs.set(key, found);
-    }
-    return found;
+  /** A definition of the target's schema. */
+  definition(name: string): SchemaObject {
+    const { schema } = resolveRef(`#/definitions/${name}`, this.baseFile);
+    return isRecord(schema) ? schema : {};
   }
 
-  private withoutSignatures(
-    value: Record<string, unknown>,
-    properties: Record<string, unknown>,
-    file: string,
-    where: Where | undefined,
-  ): Record<string, unknown> {
+  private withoutSignatures(value: Record<string, unknown>, plan: Plan, where: Where | undefined) {
     let out: Record<string, unknown> | undefined;
-    let keys = this.signatureKeys.get(properties);
-    if (keys === undefined) {
-      keys = Object.keys(properties).filter((key) => this.isSignature(properties[key], file));
-      this.signatureKeys.set(properties, keys);
-    }
-    for (const key of keys) {
+    for (const key of plan.signatureKeys()) {
       if (!Object.hasOwn(value, key)) continue;
       out ??= plain(value);
       delete out[key];
@@ -213,92 +373,66 @@ class Walker {
     return out ?? value;
   }
 
-  /** Whether a member's schema is (through its chain of $refs) the JSF signature's. */
-  private isSignature(schema: unknown, file: string): boolean {
-    let node = schema;
-    let at = file;
-    for (let hops = 0; isRecord(node) && typeof node.$ref === 'string' && hops < 8; hops++) {
-      if (SIGNATURE_REF.test(node.$ref)) return true;
-      ({ schema: node, file: at } = this.resolve(node.$ref, at));
-    }
-    return false;
-  }
-
   /** `value` as the schema takes it (members dropped or converted on the way), or FAIL. */
-  fit(value: unknown, schema: unknown, file: string, where: Where | undefined): Fitted {
-    if (schema === false) return this.fail(where, `${this.label} allows nothing here`);
-    if (!isRecord(schema)) return value;
-    if (typeof schema.$ref === 'string') {
-      // draft-07: a $ref's siblings are ignored.
-      let found = this.resolved.get(schema);
-      if (found === undefined) {
-        found = this.resolve(schema.$ref, file);
-        this.resolved.set(schema, found);
-      }
-      const { schema: target, file: targetFile, name } = found;
+  fit(value: unknown, plan: Plan, where: Where | undefined): Fitted {
+    if (plan.never) return this.fail(where, `${this.label} allows nothing here`);
+    if (plan.ref !== undefined) {
+      const { plan: target, name } = plan.resolved();
       const hook = name === undefined || !Object.hasOwn(HOOKS, name) ? undefined : HOOKS[name];
-      const input = hook !== undefined && isRecord(target) ? hook(this, value, target, where) : value;
-      return this.fit(input, target, targetFile, where);
+      const input = hook !== undefined && isRecord(target.node) ? hook(this, value, target.node, where) : value;
+      return this.fit(input, target, where);
     }
     let current = value;
     // Before the branches, which may require a signature that is no longer there.
-    if (this.dropSignatures && isRecord(current) && isRecord(schema.properties))
-      current = this.withoutSignatures(current, schema.properties, file, where);
-    if (Array.isArray(schema.allOf))
-      for (const part of schema.allOf) {
-        current = this.fit(current, part, file, where);
+    if (this.dropSignatures && plan.properties !== undefined && isRecord(current))
+      current = this.withoutSignatures(current, plan, where);
+    if (plan.allOf !== undefined)
+      for (const part of plan.allOf) {
+        current = this.fit(current, part, where);
         if (current === FAIL) return FAIL;
       }
-    const branches = Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : Array.isArray(schema.anyOf)
-        ? schema.anyOf
-        : undefined;
-    if (branches !== undefined) {
-      current = this.branch(current, branches, file, where);
+    if (plan.branches !== undefined) {
+      current = this.branch(current, plan.branches, where);
       if (current === FAIL) return FAIL;
     }
-    if (Array.isArray(schema.enum) && !this.inEnum(schema.enum, current))
+    if (plan.enumValues !== undefined && !plan.enumValues.has(enumKey(current)))
       return this.fail(where, `${this.label} has no value ${display(current)} here`);
-    if (Object.hasOwn(schema, 'const') && JSON.stringify(schema.const) !== JSON.stringify(current))
-      return this.fail(where, `${this.label} takes only ${display(schema.const)} here`);
-    const type = schema.type;
+    if (plan.constText !== undefined && plan.constText !== JSON.stringify(current))
+      return this.fail(where, `${this.label} takes only ${display(plan.constValue)} here`);
+    const type = plan.type;
     if (type !== undefined && !matchesType(current, type))
       return this.fail(
         where,
         `${this.label} takes ${Array.isArray(type) ? type.join(' or ') : String(type)} here, not ${typeName(current)}`,
       );
-    if (isRecord(current)) return this.object(current, schema, file, where);
-    if (Array.isArray(current)) return this.array(current, schema, file, where);
-    if (typeof current === 'string') return this.string(current, schema, where);
-    if (typeof current === 'number') return this.number(current, schema, where);
-    return current;
-  }
-
-  private inEnum(values: unknown[], value: unknown): boolean {
-    let set = this.enums.get(values);
-    if (set === undefined) {
-      set = new Set(values.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v)));
-      this.enums.set(values, set);
+    if (typeof current === 'string') return this.string(current, plan, where);
+    if (current === null || typeof current !== 'object') {
+      if (typeof current === 'number') return this.number(current, plan, where);
+      return current;
     }
-    return set.has(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+    if (Array.isArray(current)) return this.array(current, plan, where);
+    return this.object(current as Record<string, unknown>, plan, where);
   }
 
   /** oneOf/anyOf: the branch that takes the value with the fewest changes (none: the first that takes it as is). */
-  private branch(value: unknown, branches: readonly unknown[], file: string, where: Where | undefined): Fitted {
+  private branch(value: unknown, branches: readonly Plan[], where: Where | undefined): Fitted {
     const d0 = this.dropped.length;
     const c0 = this.converted.length;
     let best: { value: unknown; dropped: DroppedMember[]; converted: ConvertedValue[] } | undefined;
     let failure: { where: Where | undefined; reason: string } | undefined;
     for (const candidate of branches) {
-      const out = this.fit(value, candidate, file, where);
+      const out = this.fit(value, candidate, where);
+      if (this.dropped.length === d0 && this.converted.length === c0) {
+        if (out !== FAIL) return out;
+        failure ??= this.failure;
+        continue;
+      }
       const dropped = this.dropped.splice(d0);
       const converted = this.converted.splice(c0);
       if (out === FAIL) {
         failure ??= this.failure;
         continue;
       }
-      if (dropped.length + converted.length === 0) return out;
       if (best === undefined || dropped.length + converted.length < best.dropped.length + best.converted.length)
         best = { value: out, dropped, converted };
     }
@@ -311,39 +445,35 @@ class Walker {
     return best.value;
   }
 
-  private object(value: Record<string, unknown>, schema: SchemaObject, file: string, where: Where | undefined): Fitted {
-    const properties = isRecord(schema.properties) ? schema.properties : undefined;
-    const patterns = isRecord(schema.patternProperties) ? schema.patternProperties : undefined;
-    const additional = schema.additionalProperties;
-    const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  private object(value: Record<string, unknown>, plan: Plan, where: Where | undefined): Fitted {
+    const required = plan.required;
     // Nothing to check (an allOf part that only asserts, say): the walk of its members would find nothing either.
-    const open =
-      properties === undefined && patterns === undefined && (additional === undefined || additional === true);
-    if (open && required.length === 0 && this.gone.size === 0) return value;
+    if (plan.open && required.length === 0 && this.gone.size === 0) return value;
+    const properties = plan.properties;
     let out: Record<string, unknown> | undefined;
     const copy = () => (out ??= plain(value));
     for (const key of Object.keys(value)) {
       const member = value[key];
-      const at = child(where, key);
-      let sub: unknown = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
-      if (sub === undefined && patterns !== undefined)
-        for (const pattern of Object.keys(patterns))
-          if (this.regex(pattern)?.test(key) === true) {
-            sub = patterns[pattern];
+      let sub = properties?.get(key);
+      if (sub === undefined && plan.patterns !== undefined)
+        for (const [regex, patterned] of plan.patterns)
+          if (regex.test(key)) {
+            sub = patterned;
             break;
           }
       if (sub === undefined) {
-        if (additional === false) {
+        if (plan.additional === false) {
           delete copy()[key];
-          this.drop(at, `${this.label} has no such member`);
+          this.drop(child(where, key), `${this.label} has no such member`);
           continue;
         }
-        sub = additional;
+        // Any value: nothing to fit, unless it may hold references to dropped elements.
+        if (plan.additional === undefined && this.gone.size === 0) continue;
+        sub = plan.additional ?? planOf(true, plan.file);
       }
+      const at = child(where, key);
       const fitted =
-        this.gone.size > 0 && REFERENCE_MEMBERS.has(key)
-          ? this.reference(member, sub, file, at)
-          : this.fit(member, sub, file, at);
+        this.gone.size > 0 && REFERENCE_MEMBERS.has(key) ? this.reference(member, sub, at) : this.fit(member, sub, at);
       if (fitted === FAIL) {
         if (required.includes(key)) return FAIL;
         delete copy()[key];
@@ -363,8 +493,8 @@ class Walker {
       else if (fitted !== member) setMember(copy(), key, fitted);
     }
     for (const key of required) {
-      if (typeof key !== 'string' || Object.hasOwn(out ?? value, key)) continue;
-      const fill = requiredFill(properties?.[key], (ref) => this.resolve(ref, file).schema);
+      if (Object.hasOwn(out ?? value, key)) continue;
+      const fill = requiredFill(plan.memberNode(key));
       if (fill === undefined) return this.fail(where, `${this.label} requires ${key} here`);
       setMember(copy(), key, fill);
       this.convert(child(where, key), undefined, fill);
@@ -373,32 +503,34 @@ class Walker {
   }
 
   /** A reference member (one name or a list of names) without the references to dropped elements. */
-  private reference(value: unknown, schema: unknown, file: string, where: Where | undefined): Fitted {
+  private reference(value: unknown, plan: Plan, where: Where | undefined): Fitted {
     const reason = (ref: string) => `it refers to ${JSON.stringify(ref)}, an element the conversion drops`;
     if (typeof value === 'string' && this.gone.has(value)) return this.fail(where, reason(value));
     if (!Array.isArray(value) || !value.some((item) => typeof item === 'string' && this.gone.has(item)))
-      return this.fit(value, schema, file, where);
+      return this.fit(value, plan, where);
     const kept = value.filter((item, i) => {
       if (typeof item !== 'string' || !this.gone.has(item)) return true;
       this.drop(child(where, i), reason(item));
       return false;
     });
     // The list's own items are fitted at their new places: none of them is dropped here again.
-    return this.fit(kept, schema, file, where);
+    return this.fit(kept, plan, where);
   }
 
-  private array(value: unknown[], schema: SchemaObject, file: string, where: Where | undefined): Fitted {
-    const items = schema.items;
-    const additional = schema.additionalItems;
+  private array(value: unknown[], plan: Plan, where: Where | undefined): Fitted {
+    const items = plan.items;
     let out: unknown[] | undefined;
     // Items without a schema are taken as they are.
-    const checked = items !== undefined && items !== true;
-    for (let i = 0; checked && i < value.length; i++) {
+    for (let i = 0; items !== undefined && i < value.length; i++) {
       const item = value[i];
       const at = child(where, i);
-      const sub = Array.isArray(items) ? (i < items.length ? items[i] : additional) : items;
+      const sub = Array.isArray(items) ? (i < items.length ? items[i] : plan.additionalItems) : items;
       const fitted =
-        sub === false ? this.fail(at, `${this.label} takes no more items here`) : this.fit(item, sub, file, at);
+        sub === false
+          ? this.fail(at, `${this.label} takes no more items here`)
+          : sub === undefined
+            ? item
+            : this.fit(item, sub, at);
       if (fitted === FAIL) {
         out ??= value.slice(0, i);
         this.drop(at, this.failureReason(at));
@@ -411,52 +543,36 @@ class Walker {
       }
     }
     const result = out ?? value;
-    if (typeof schema.minItems === 'number' && result.length < schema.minItems)
-      return this.fail(where, `${this.label} needs at least ${schema.minItems} item(s) here`);
-    if (typeof schema.maxItems === 'number' && result.length > schema.maxItems)
-      return this.fail(where, `${this.label} takes at most ${schema.maxItems} item(s) here`);
+    if (plan.minItems !== undefined && result.length < plan.minItems)
+      return this.fail(where, `${this.label} needs at least ${plan.minItems} item(s) here`);
+    if (plan.maxItems !== undefined && result.length > plan.maxItems)
+      return this.fail(where, `${this.label} takes at most ${plan.maxItems} item(s) here`);
     return result;
   }
 
-  private string(value: string, schema: SchemaObject, where: Where | undefined): Fitted {
-    if (typeof schema.pattern === 'string' && this.regex(schema.pattern)?.test(value) === false)
-      return this.fail(where, `${this.label} does not take ${display(value)} here (pattern ${schema.pattern})`);
+  private string(value: string, plan: Plan, where: Where | undefined): Fitted {
+    if (plan.pattern != null && !plan.pattern.test(value))
+      return this.fail(where, `${this.label} does not take ${display(value)} here (pattern ${plan.patternText})`);
     // Lengths in code points, counted only when the UTF-16 length (one or two units each) leaves it open.
-    const min = schema.minLength;
-    const max = schema.maxLength;
-    const counted =
-      (typeof min === 'number' && value.length < 2 * min) || (typeof max === 'number' && value.length > max);
-    if (counted) {
+    const min = plan.minLength;
+    const max = plan.maxLength;
+    if ((min !== undefined && value.length < 2 * min) || (max !== undefined && value.length > max)) {
       const length = [...value].length;
-      if (typeof min === 'number' && length < min)
+      if (min !== undefined && length < min)
         return this.fail(where, `${this.label} takes at least ${min} characters here`);
-      if (typeof max === 'number' && length > max)
+      if (max !== undefined && length > max)
         return this.fail(where, `${this.label} takes at most ${max} characters here`);
     }
     return value;
   }
 
-  private number(value: number, schema: SchemaObject, where: Where | undefined): Fitted {
+  private number(value: number, plan: Plan, where: Where | undefined): Fitted {
     const outside =
-      (typeof schema.minimum === 'number' && value < schema.minimum) ||
-      (typeof schema.maximum === 'number' && value > schema.maximum) ||
-      (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) ||
-      (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum);
+      (plan.minimum !== undefined && value < plan.minimum) ||
+      (plan.maximum !== undefined && value > plan.maximum) ||
+      (plan.exclusiveMinimum !== undefined && value <= plan.exclusiveMinimum) ||
+      (plan.exclusiveMaximum !== undefined && value >= plan.exclusiveMaximum);
     return outside ? this.fail(where, `${this.label} does not take ${value} here (out of bounds)`) : value;
-  }
-
-  private regex(pattern: string): RegExp | null {
-    let compiled = this.patterns.get(pattern);
-    if (compiled === undefined) {
-      try {
-        compiled = new RegExp(pattern, 'u');
-      } catch {
-        // A pattern JavaScript cannot read is left to the validator, which runs on the result.
-        compiled = null;
-      }
-      this.patterns.set(pattern, compiled);
-    }
-    return compiled;
   }
 }
 
@@ -500,9 +616,7 @@ function matchesType(value: unknown, type: unknown): boolean {
  * What a member the target requires is written as when the input has none: the schema's default, or, for a plain
  * string, an empty one (as the CycloneDX library writes a 1.2/1.3 component's version it does not know).
  */
-function requiredFill(schema: unknown, resolve: (ref: string) => unknown): unknown {
-  let node = schema;
-  if (isRecord(node) && typeof node.$ref === 'string') node = resolve(node.$ref);
+function requiredFill(node: unknown): unknown {
   if (!isRecord(node)) return undefined;
   if (Object.hasOwn(node, 'default')) return structuredClone(node.default);
   const plainString =
@@ -561,8 +675,8 @@ const HOOKS: Readonly<Record<string, Hook>> = { licenseChoice, component };
 
 /** A definition's member schemas in the target (after $ref). */
 function definitionProperties(walker: Walker, name: string): Record<string, unknown> {
-  const { schema } = walker.resolve(`#/definitions/${name}`, walker.baseFile);
-  return isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  const schema = walker.definition(name);
+  return isRecord(schema.properties) ? schema.properties : {};
 }
 
 /** A legacy tool (1.2–1.4 list entry) as the 1.5+ tool component: its vendor is the component's group. */
@@ -620,6 +734,8 @@ function moveMembers(walker: Walker, document: Record<string, unknown>, target: 
         .filter((t) => t !== undefined);
       metadata.tools = legacy;
       walker.converted.push({ pointer: '/metadata/tools', from: tools, to: legacy });
+      // A legacy tool has no bom-ref: references to a tool component or service have nothing left to name.
+      if (bomRefs(tools).size > 0) walker.refsLost = true;
     }
     const manufacture = metadata.manufacture;
     const described = isRecord(metadata.component) ? metadata.component : undefined;
@@ -712,11 +828,11 @@ export function convertVersion(
     );
     const moved = moveMembers(walker, input, target);
     setIdentity(walker, moved, source, target);
-    const fitted = walker.fit(moved, loadSchemaFile(walker.baseFile), walker.baseFile, ROOT);
+    const fitted = walker.fit(moved, planOf(loadSchemaFile(walker.baseFile), walker.baseFile), ROOT);
     if (fitted === FAIL || !isRecord(fitted))
       throw new BomwrightError('E_CONVERT', `Cannot convert to ${label}: ${walker.failureReason(ROOT)}`);
     const result = { document: fitted, dropped: walker.dropped, converted: walker.converted };
-    if (walker.dropped.length === 0 && walker.converted.every((c) => c.pointer !== '/metadata/tools')) return result;
+    if (walker.dropped.length === 0 && !walker.refsLost) return result;
     inputRefs ??= bomRefs(input);
     const kept = bomRefs(fitted);
     const lost = [...inputRefs].filter((ref) => !kept.has(ref) && !gone.has(ref));
