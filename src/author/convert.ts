@@ -48,6 +48,11 @@ export interface ConvertOptions {
    * conversion to another version drops them, each listed.
    */
   keepSignatures?: boolean;
+  /**
+   * Drop JSF signatures even when the version stays (each listed): a conversion to XML, where a signature is an
+   * XML signature, not a JSF one.
+   */
+  dropSignatures?: boolean;
 }
 
 /** The spec versions a document can be converted from that have only an XML form (upward only). */
@@ -823,7 +828,7 @@ export function convertVersion(
     const walker = new Walker(
       label,
       `${target.id}.json`,
-      options.keepSignatures !== true && source.specVersion !== target.specVersion,
+      options.dropSignatures === true || (options.keepSignatures !== true && source.specVersion !== target.specVersion),
       gone,
     );
     const moved = moveMembers(walker, input, target);

@@ -210,6 +210,10 @@ describe('values converted where the specification says how', () => {
     ]);
     expect(convertVersion(document, '1.4').document.signature).toEqual(signature);
     expect(convertVersion(document, '1.5', { keepSignatures: true }).document.signature).toEqual(signature);
+    // For XML, where a signature is an XML signature: dropped at the same version too.
+    const same = convertVersion(document, '1.4', { dropSignatures: true });
+    expect(same.document.signature).toBeUndefined();
+    expect(same.dropped.map((d) => d.pointer)).toEqual(['/signature', '/components/0/signature']);
   });
 
   it('XML-only 1.0/1.1 models convert upward', async () => {
