@@ -1,34 +1,35 @@
 /**
- * The official JSON schemas, as the build wrote them to generated/schemas/ (each format's schema with the
- * official strictness put back and the project's overlay applied, and the schemas they share), for version
- * conversion to walk documents against. Read once per process and file.
+ * The official JSON schemas that @cyclonedx/cyclonedx-library ships in res/schema/ (read there, never copied), for
+ * version conversion to walk documents against. Read once per process and file.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 import { isRecord } from '../values.js';
 
-const SCHEMA_DIR = fileURLToPath(new URL('../../generated/schemas/', import.meta.url));
-
 export type SchemaObject = Record<string, unknown>;
 
+let schemaDir: string | undefined;
 const loaded = new Map<string, SchemaObject>();
 
-/** The schema file `file` (a format's id plus `.json`, or a shared schema's name). */
+/** A schema file of the library's res/schema/ (a format's base schema, or one it refers to). */
 export function loadSchemaFile(file: string): SchemaObject {
   let schema = loaded.get(file);
   if (schema === undefined) {
-    let text: string;
+    schemaDir ??= path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@cyclonedx/cyclonedx-library/package.json')),
+      'res/schema',
+    );
+    let parsed: unknown;
     try {
-      text = readFileSync(`${SCHEMA_DIR}${file}`, 'utf8');
-    } catch {
-      throw new BomwrightError(
-        'E_NOT_BUILT',
-        `The schema ${file} is missing from generated/schemas/; run npm run build (npm ci does it)`,
-      );
+      parsed = JSON.parse(readFileSync(path.join(schemaDir, path.basename(file)), 'utf8'));
+    } catch (error) {
+      throw new BomwrightError('E_SCHEMA_MISSING', `Cannot read the schema ${file} of @cyclonedx/cyclonedx-library`, {
+        cause: error,
+      });
     }
-    const parsed: unknown = JSON.parse(text);
-    if (!isRecord(parsed)) throw new BomwrightError('E_NOT_BUILT', `generated/schemas/${file} is not a schema`);
+    if (!isRecord(parsed)) throw new BomwrightError('E_SCHEMA_MISSING', `${file} is not a schema`);
     schema = parsed;
     loaded.set(file, schema);
   }

@@ -16,6 +16,7 @@ import { routeDocument } from '../formats/route.js';
 import { toPointer } from '../json/pointer.js';
 import { display, isRecord, setMember } from '../values.js';
 import { loadSchemaFile, type SchemaObject } from './convert-schemas.js';
+import { CODED_PATTERNS } from '../validate/schema-patterns.js';
 import { REFERENCE_MEMBERS } from './merge-refs.js';
 
 export interface DroppedMember {
@@ -176,6 +177,14 @@ function compilePattern(pattern: string): RegExp | null {
   return compiled;
 }
 
+/** A schema pattern's test: the validators' own code for the hot ones, else the pattern compiled. */
+function patternTest(pattern: string): ((text: string) => boolean) | null {
+  const coded = Object.hasOwn(CODED_PATTERNS, pattern) ? CODED_PATTERNS[pattern] : undefined;
+  if (coded !== undefined) return coded;
+  const regex = compilePattern(pattern);
+  return regex === null ? null : (text) => regex.test(text);
+}
+
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 const enumKey = (value: unknown): unknown =>
   value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
@@ -204,7 +213,8 @@ class Plan {
   readonly additionalItems: Plan | false | undefined;
   readonly minItems: number | undefined;
   readonly maxItems: number | undefined;
-  readonly pattern: RegExp | null | undefined;
+  /** The pattern's test (null: a pattern JavaScript cannot read, left to the validator). */
+  readonly pattern: ((text: string) => boolean) | null | undefined;
   readonly patternText: string | undefined;
   readonly minLength: number | undefined;
   readonly maxLength: number | undefined;
@@ -259,7 +269,7 @@ class Plan {
     this.minItems = num(schema.minItems);
     this.maxItems = num(schema.maxItems);
     this.patternText = typeof schema.pattern === 'string' ? schema.pattern : undefined;
-    this.pattern = this.patternText === undefined ? undefined : compilePattern(this.patternText);
+    this.pattern = this.patternText === undefined ? undefined : patternTest(this.patternText);
     this.minLength = num(schema.minLength);
     this.maxLength = num(schema.maxLength);
     this.minimum = num(schema.minimum);
@@ -556,7 +566,7 @@ class Walker {
   }
 
   private string(value: string, plan: Plan, where: Where | undefined): Fitted {
-    if (plan.pattern != null && !plan.pattern.test(value))
+    if (plan.pattern != null && !plan.pattern(value))
       return this.fail(where, `${this.label} does not take ${display(value)} here (pattern ${plan.patternText})`);
     // Lengths in code points, counted only when the UTF-16 length (one or two units each) leaves it open.
     const min = plan.minLength;
@@ -803,6 +813,8 @@ function setIdentity(walker: Walker, document: Record<string, unknown>, source: 
   }
   if (!target.bomFormats.includes(String(document.bomFormat))) change('bomFormat', target.bomFormats[0]);
   change('specVersion', target.specVersion);
+  // The official 1.2–1.4 schemas require a version (the library's copies do not say so); it defaults to 1.
+  if (target.versionRequired && document.version === undefined) change('version', 1);
 }
 
 /**
@@ -827,15 +839,22 @@ export function convertVersion(
   for (;;) {
     const walker = new Walker(
       label,
-      `${target.id}.json`,
+      target.baseSchema,
       options.dropSignatures === true || (options.keepSignatures !== true && source.specVersion !== target.specVersion),
       gone,
     );
     const moved = moveMembers(walker, input, target);
     setIdentity(walker, moved, source, target);
+    // CBOM converts only to itself (its schema is CycloneDX 1.4's with the project's overlay, which is not shipped):
+    // nothing to fit that the document's own validation would not refuse.
+    if (target.overlay !== undefined) return { document: moved, dropped: walker.dropped, converted: walker.converted };
     const fitted = walker.fit(moved, planOf(loadSchemaFile(walker.baseFile), walker.baseFile), ROOT);
     if (fitted === FAIL || !isRecord(fitted))
       throw new BomwrightError('E_CONVERT', `Cannot convert to ${label}: ${walker.failureReason(ROOT)}`);
+    // The official 1.2–1.4 schemas require the version their library copies leave optional.
+    const version = walker.dropped.find((d) => d.pointer === '/version');
+    if (target.versionRequired && version !== undefined)
+      throw new BomwrightError('E_CONVERT', `Cannot convert to ${label}: ${version.reason} (at /version)`);
     const result = { document: fitted, dropped: walker.dropped, converted: walker.converted };
     if (walker.dropped.length === 0 && !walker.refsLost) return result;
     inputRefs ??= bomRefs(input);

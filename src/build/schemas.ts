@@ -51,17 +51,6 @@ export function acceptedSchemaAddresses(format: SpecFormat): string[] | undefine
  * (a `$ref`'s siblings are ignored), with integers judged on the number's text.
  */
 export function buildSchema(format: SpecFormat, options: { fasterPatterns?: boolean } = {}): JsonObject {
-  const schema = officialSchema(format);
-  prepareSchema(schema);
-  if (options.fasterPatterns !== false) speedUpPatterns(schema);
-  return schema;
-}
-
-/**
- * The schema as the official specification states it (the library's copy with its dropped strictness put back)
- * plus the project's overlay, before any reading of ours: what version conversion walks a document against.
- */
-export function officialSchema(format: SpecFormat): JsonObject {
   const schema = readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
   const required = (schema.required ?? []) as string[];
   if (format.versionRequired && !required.includes('version')) schema.required = [...required, 'version'];
@@ -72,6 +61,8 @@ export function officialSchema(format: SpecFormat): JsonObject {
     const overlay = readJson(path.join(root, 'schema', format.overlay));
     applyPatch(schema, overlay.patch as unknown as PatchOperation[]);
   }
+  prepareSchema(schema);
+  if (options.fasterPatterns !== false) speedUpPatterns(schema);
   return schema;
 }
 

@@ -138,6 +138,44 @@ describe('bomwright convert', () => {
     expect(family.stderr).toMatch(/^bomwright: E_CONVERT: A CBOM 1\.4-cbom-1\.0 document cannot be converted/);
   });
 
+  it('writes XML (-o\u2019s extension, or --to xml to stdout) that validates, and reads it back', async () => {
+    const json = path.join(SAMPLES, 'valid-full-1.4.json');
+    const written = await convert(json, '-o', 'full.xml', '--spec-version', '1.6');
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toMatch(/\(JSON 1\.4\) to full\.xml \(XML 1\.6\)/);
+    const xml = readFileSync(at('full.xml'), 'utf8');
+    expect(xml).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<bom xmlns="http:\/\/cyclonedx\.org\/schema\/bom\/1\.6"/,
+    );
+    expect((await validate(xml)).valid).toBe(true);
+    const back = await convert('full.xml', '-o', 'back.json');
+    expect(back.code, back.stderr).toBe(0);
+    await expectValid('back.json', '1.6');
+    const piped = await runCli(['convert', '-', '-o', '-', '--to', 'xml'], {
+      cwd: dir,
+      input: readFileSync(json, 'utf8'),
+    });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/<bom xmlns="http:\/\/cyclonedx\.org\/schema\/bom\/1\.4"/);
+    expect(piped.stderr).toMatch(/to - \(XML 1\.4\)/);
+  });
+
+  it('signatures do not survive a change of syntax or version: each is listed', async () => {
+    const signed = path.join(ROOT, 'test/xml/fixtures/signatures/bomwright-signed.xml');
+    const result = await convert(signed, '-o', 'unsigned.json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^dropped: \/bom\/Signature: an XML signature signs the input as written; sign the converted document$/m,
+    );
+    const jsf = bom({ components: [lib('x', '1')], signature: { algorithm: 'ES256', value: 'abc' } });
+    write('jsf.json', jsf);
+    const toXml = await convert('jsf.json', '-o', 'jsf.xml');
+    expect(toXml.code, toXml.stderr).toBe(0);
+    expect(toXml.stdout).toMatch(
+      /^dropped: \/signature: the conversion changes what it signs; sign the converted document$/m,
+    );
+  });
+
   it('writes nothing when the result would be invalid (exit 1), and says why', async () => {
     const twice = bom({ components: [lib('x', '1'), lib('x', '1')] }, '1.6');
     write('twice.json', twice);

@@ -21,8 +21,9 @@ import { describeProblems, loadDocumentInput } from '../../node/documents.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { validate } from '../../validate/index.js';
 import { display, isRecord } from '../../values.js';
-import { mapDocument } from '../../xml/model.js';
-import { scanXml } from '../../xml/scan.js';
+import { ModelSink } from '../../xml/model.js';
+import { scanInto } from '../../xml/scan.js';
+import { writeXml } from '../../xml/write.js';
 import { xmlSpecVersion, supportedNamespacesText } from '../../xml/versions.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
@@ -71,25 +72,29 @@ interface ReadDocument {
   document: Record<string, unknown>;
   /** The JSON input's layout, kept for JSON output. */
   layout?: JsonLayout;
+  /** Whether the XML input holds an XML signature (which is not part of the model). */
+  xmlSigned?: boolean;
 }
 
 async function readInput(file: string, name: string): Promise<ReadDocument> {
   const loaded = await loadDocumentInput(file);
   if ('problems' in loaded) throw describeProblems(name, loaded.problems);
   if ('xml' in loaded) {
-    const scanned = scanXml(loaded.xml);
-    if (!scanned.ok)
+    // Read as validate reads it: straight from the text into the model, through the XSD-derived mapping.
+    const sink = new ModelSink();
+    const failure = scanInto(loaded.xml, sink);
+    if (failure !== undefined)
       throw new BomwrightError(
         'E_INPUT',
-        `${name}: ${scanned.message} [${scanned.kind === 'syntax' ? 'xml/syntax' : `xml/${scanned.kind}`}]`,
+        `${name}: ${failure.message} [${failure.kind === 'syntax' ? 'xml/syntax' : `xml/${failure.kind}`}]`,
       );
-    const version = xmlSpecVersion(scanned.root.namespace);
-    if (scanned.root.local !== 'bom' || version === undefined)
+    const version = xmlSpecVersion(sink.root?.namespace);
+    if (sink.root?.local !== 'bom' || version === undefined)
       throw new BomwrightError(
         'E_INPUT',
         `${name} is not a CycloneDX XML document: its root is not a <bom> of ${supportedNamespacesText()}`,
       );
-    return { syntax: 'xml', document: mapDocument(scanned.root, version).document };
+    return { syntax: 'xml', document: sink.document(version), xmlSigned: sink.signed };
   }
   if (!isRecord(loaded.value)) throw new BomwrightError('E_INPUT', `${name} is not a JSON object`);
   const changed = numbersThatWouldChange(loaded.text);
@@ -144,13 +149,28 @@ export async function runConvert(options: ConvertCommandOptions, context: CliCon
     );
   if (syntax === 'xml' && SPEC_FORMATS.some((f) => f.family === 'cbom' && f.specVersion === specVersion))
     throw new BomwrightError('E_CONVERT', `CBOM ${specVersion} has no XML form; convert it to JSON`);
+  // A JSF signature has no place in XML (whose signatures are XML signatures): dropped at any version.
+  const conversion = convertVersion(read.document, specVersion, { dropSignatures: syntax === 'xml' });
+  const dropped = [...conversion.dropped];
+  // The model holds no XML signature, so no output carries it: it signed the input as written.
+  if (read.xmlSigned === true)
+    dropped.unshift({
+      pointer: '/bom/Signature',
+      reason: 'an XML signature signs the input as written; sign the converted document',
+    });
+  let text: string;
   if (syntax === 'xml')
-    throw new BomwrightError('E_CONVERT', 'XML output is not available in this build of bomwright; write JSON');
-  const conversion = convertVersion(read.document, specVersion);
-  const result = await validate(conversion.document, { signatures: 'ignore' });
+    text = writeXml(conversion.document, { onDrop: (pointer, reason) => dropped.push({ pointer, reason }) });
+  else
+    text =
+      read.layout === undefined
+        ? `${JSON.stringify(conversion.document, null, 2)}\n`
+        : serializeJson(conversion.document, read.layout);
+  // What is written is what is validated: the XML against its XSD and the rules, the JSON against its schema.
+  const result = await validate(syntax === 'xml' ? text : conversion.document, { signatures: 'ignore' });
   // What is said about the result goes where the result does not.
   const say = toStdout || isOwnStream(output) ? context.stderr : context.stdout;
-  const lines = changeLines(conversion);
+  const lines = changeLines({ dropped, converted: conversion.converted });
   if (!result.valid) {
     if (lines.length > 0) context.stderr(`${lines.join('\n')}\n`);
     context.stderr(
@@ -162,16 +182,12 @@ export async function runConvert(options: ConvertCommandOptions, context: CliCon
     );
     return EXIT_INVALID;
   }
-  const text =
-    read.layout === undefined
-      ? `${JSON.stringify(conversion.document, null, 2)}\n`
-      : serializeJson(conversion.document, read.layout);
   if (toStdout) context.stdout(text);
   else writeFileAtomic(output, text);
   const from = `${read.syntax.toUpperCase()} ${String(read.document.specVersion)}`;
   const to = `${syntax.toUpperCase()} ${String(conversion.document.specVersion)}`;
   lines.push(
-    `Converted ${options.input} (${from}) to ${options.output} (${to}): ${conversion.dropped.length} dropped, ${conversion.converted.length} converted`,
+    `Converted ${options.input} (${from}) to ${options.output} (${to}): ${dropped.length} dropped, ${conversion.converted.length} converted`,
   );
   say(`${lines.join('\n')}\n`);
   return EXIT_OK;
