@@ -2,7 +2,8 @@
  * Conversion across both syntaxes, in-process: real documents of the generators (test/fixtures/real/, both
  * syntaxes) converted to every version and written as XML and as JSON validate; JSON → XML → JSON gives the JSON
  * back but for what the writer reports it cannot carry, on the real documents and the specification's own test
- * documents; and xmllint (where installed) accepts the XML written for other versions.
+ * documents; every built-in profile gives a document in either syntax the same verdicts; and xmllint (where
+ * installed) accepts the XML written for other versions.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { convertVersion, SPEC_FORMATS, validate } from '../../src/index.js';
+import { BUILTIN_PROFILE_NAMES, convertVersion, loadProfiles, SPEC_FORMATS, validate } from '../../src/index.js';
 import { resolvePointer } from '../../src/json/pointer.js';
 import { ModelSink } from '../../src/xml/model.js';
 import { scanInto } from '../../src/xml/scan.js';
@@ -102,6 +103,31 @@ describe('conversion across both syntaxes', () => {
       }
     }
     expect(lost).toEqual([]);
+  }, 120_000);
+
+  it('every built-in profile gives a document and its conversion to the other syntax the same verdicts', async () => {
+    const profiles = loadProfiles([...BUILTIN_PROFILE_NAMES]);
+    const verdicts = async (input: string | Json) => {
+      const result = await validate(input, { signatures: 'ignore', profiles });
+      return (result.profiles ?? []).map((p) => ({
+        profile: p.name,
+        passed: p.passed,
+        unmet: Object.fromEntries(p.requirements.map((r) => [r.id, r.unmet])),
+      }));
+    };
+    const sources = [
+      ...(await validModels(REAL, (f) => f.endsWith('.json') || f.endsWith('.xml'))),
+      ...(await validModels(SAMPLES, (f) => f.startsWith('valid-') && !f.includes('-cbom-'))),
+    ];
+    expect(sources.length).toBeGreaterThan(30);
+    // 1.0 and 1.1 have no JSON form to compare with.
+    for (const { name, model } of sources.filter((s) => VERSIONS.includes(String(s.model.specVersion)))) {
+      const { document } = convertVersion(model, String(model.specVersion), { dropSignatures: true });
+      const xml = writeXml(document);
+      const [asJson, asXml] = [await verdicts(document), await verdicts(xml)];
+      expect(asJson.length, name).toBe(BUILTIN_PROFILE_NAMES.length);
+      expect(asXml, name).toEqual(asJson);
+    }
   }, 120_000);
 
   it.skipIf(!HAVE_XMLLINT)(
