@@ -13,7 +13,7 @@
 import { BomwrightError } from '../errors.js';
 import { findFormatBySpecVersion, supportedVersionsText, type SpecFormat } from '../formats/formats.js';
 import { routeDocument } from '../formats/route.js';
-import { toPointer } from '../json/pointer.js';
+import { escapeSegment, toPointer } from '../json/pointer.js';
 import { display, isRecord, setMember } from '../values.js';
 import { loadSchemaFile, type SchemaObject } from './convert-schemas.js';
 import { CODED_PATTERNS } from '../validate/schema-patterns.js';
@@ -705,14 +705,24 @@ function toolComponent(tool: unknown): Record<string, unknown> | undefined {
 }
 
 /** A 1.5+ tool component or service as a legacy tool (the CycloneDX library's reading: group → vendor). */
-function legacyTool(element: unknown): Record<string, unknown> | undefined {
+function legacyTool(walker: Walker, element: unknown, pointer: string): Record<string, unknown> | undefined {
   if (!isRecord(element)) return undefined;
   const out: Record<string, unknown> = {};
-  if (typeof element.group === 'string') out.vendor = element.group;
-  for (const key of ['name', 'version', 'hashes', 'externalReferences'])
-    if (element[key] !== undefined) out[key] = element[key];
+  for (const key of Object.keys(element)) {
+    if (key === 'group' && typeof element.group === 'string') out.vendor = element.group;
+    else if (LEGACY_TOOL_MEMBERS.has(key)) out[key] = element[key];
+    // A tool component is an application: that much a legacy tool says by being one.
+    else if (key !== 'type' || element.type !== 'application')
+      walker.dropped.push({
+        pointer: `${pointer}/${escapeSegment(key)}`,
+        reason: `a ${walker.label} tool has no such member`,
+      });
+  }
   return out;
 }
+
+/** What a 1.2–1.4 tool holds besides its vendor. */
+const LEGACY_TOOL_MEMBERS = new Set(['name', 'version', 'hashes', 'externalReferences']);
 
 /**
  * The moves between places of the document that the specification defines between versions, made before the
@@ -744,9 +754,10 @@ function moveMembers(walker: Walker, document: Record<string, unknown>, target: 
       metadata.tools = { components };
       walker.converted.push({ pointer: '/metadata/tools', from: tools, to: metadata.tools });
     } else if (!target.toolsAsComponents && isRecord(tools)) {
-      const legacy = [...arrayOf(tools.components), ...arrayOf(tools.services)]
-        .map(legacyTool)
-        .filter((t) => t !== undefined);
+      const legacy = [
+        ...arrayOf(tools.components).map((c, i) => legacyTool(walker, c, `/metadata/tools/components/${i}`)),
+        ...arrayOf(tools.services).map((c, i) => legacyTool(walker, c, `/metadata/tools/services/${i}`)),
+      ].filter((t) => t !== undefined);
       metadata.tools = legacy;
       walker.converted.push({ pointer: '/metadata/tools', from: tools, to: legacy });
       // A legacy tool has no bom-ref: references to a tool component or service have nothing left to name.

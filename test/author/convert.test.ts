@@ -130,6 +130,18 @@ describe('values converted where the specification says how', () => {
       { vendor: 'Anchore', name: 'syft', version: '1.0.0' },
       { name: 'scanner', version: '2' },
     ]);
+    // What a legacy tool has no place for is listed, not lost silently (a library, a purl, a bom-ref).
+    const rich = {
+      components: [{ type: 'library', 'bom-ref': 'lib', name: 'l', version: '1', purl: 'pkg:npm/l@1' }],
+    };
+    const lossy = await convert(bom({ metadata: { tools: rich } }, '1.6'), '1.4');
+    expect(metadata(lossy).tools).toEqual([{ name: 'l', version: '1' }]);
+    expect(lossy.dropped.map((d) => d.pointer)).toEqual([
+      '/metadata/tools/components/0/type',
+      '/metadata/tools/components/0/bom-ref',
+      '/metadata/tools/components/0/purl',
+    ]);
+    expect(lossy.dropped[0]!.reason).toBe('a CycloneDX 1.4 tool has no such member');
     // The same version on both sides: the form stays.
     expect(metadata(await convert(bom({ metadata: { tools: legacy } }, '1.3'), '1.4')).tools).toEqual(legacy);
   });
