@@ -653,12 +653,23 @@ function licenseChoice(walker: Walker, value: unknown, definition: SchemaObject,
   const expressions = value.filter((item) => isRecord(item) && typeof item.expression === 'string');
   if (expressions.length === 0) return value;
   const operands: string[] = [];
+  // What an operand of one joint expression cannot carry (a licence's text or url, an acknowledgement…) is listed.
+  const lost = (at: Where, record: Record<string, unknown>, kept: string) => {
+    for (const key of Object.keys(record))
+      if (key !== kept)
+        walker.drop(child(at, key), `one ${walker.label} expression of several licences cannot carry it`);
+  };
   value.forEach((item, i) => {
     if (!isRecord(item)) return;
     const license = isRecord(item.license) ? item.license : undefined;
-    if (typeof item.expression === 'string') operands.push(operand(item.expression));
-    else if (typeof license?.id === 'string') operands.push(license.id);
-    else
+    if (typeof item.expression === 'string') {
+      operands.push(operand(item.expression));
+      lost(child(where, i), item, 'expression');
+    } else if (license !== undefined && typeof license.id === 'string') {
+      operands.push(license.id);
+      lost(child(where, i), item, 'license');
+      lost(child(child(where, i), 'license'), license, 'id');
+    } else
       walker.drop(
         child(where, i),
         `${walker.label} takes licences or one expression, not both, and a named licence cannot be part of an SPDX expression`,

@@ -95,6 +95,16 @@ describe('values converted where the specification says how', () => {
         to: [{ expression: 'MIT AND (Apache-2.0 OR BSD-3-Clause) AND ISC' }],
       });
     }
+    // What one joint expression cannot carry is listed.
+    const detailed = [{ license: { id: 'MIT', url: 'https://opensource.org/licenses/MIT' } }, { expression: 'ISC' }];
+    const joined = await convert(bom({ components: [lib('x', '1', { licenses: detailed })] }, '1.4'), '1.5');
+    expect(components(joined)[0]!.licenses).toEqual([{ expression: 'MIT AND ISC' }]);
+    expect(joined.dropped).toEqual([
+      {
+        pointer: '/components/0/licenses/0/license/url',
+        reason: 'one CycloneDX 1.5 expression of several licences cannot carry it',
+      },
+    ]);
     // 1.7 takes a list mixing licences and expressions again: nothing to convert.
     expect(components(await convert(document, '1.7'))[0]!.licenses).toEqual(licenses);
     // One expression, or licences alone, are what 1.5 takes as they are.
