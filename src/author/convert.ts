@@ -694,6 +694,13 @@ function component(walker: Walker, value: unknown, definition: SchemaObject, whe
     if (key === 'authors') out.author = names.join(', ');
     else setMember(out, key, value[key]);
   walker.convert(child(where, 'authors'), value.authors, out.author, child(where, 'author'));
+  // An author text is names only: an author's email, phone or bom-ref is listed.
+  value.authors.forEach((author, i) => {
+    if (isRecord(author))
+      for (const key of Object.keys(author))
+        if (key !== 'name')
+          walker.drop(child(child(child(where, 'authors'), i), key), `a ${walker.label} component's author is a name`);
+  });
   return out;
 }
 

@@ -180,6 +180,12 @@ describe('values converted where the specification says how', () => {
     const down = await convert(document, '1.5');
     expect(components(down)[0]).toEqual(lib('x', '1', { author: 'Ann, Bob' }));
     expect(components(await convert(document, '1.7'))[0]!.authors).toEqual([{ name: 'Ann' }, { name: 'Bob' }]);
+    const contact = bom({ components: [lib('x', '1', { authors: [{ name: 'Ann', email: 'ann@example.com' }] })] });
+    const named = await convert(contact, '1.5');
+    expect(components(named)[0]!.author).toBe('Ann');
+    expect(named.dropped).toEqual([
+      { pointer: '/components/0/authors/0/email', reason: "a CycloneDX 1.5 component's author is a name" },
+    ]);
   });
 
   it('1.5 document properties are metadata properties before 1.5', async () => {
