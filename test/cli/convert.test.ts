@@ -114,6 +114,11 @@ describe('bomwright convert', () => {
       'bomwright: E_CONVERT: CycloneDX 1.1 has no JSON form; choose the version to convert it up to with --spec-version\n',
     );
     expect(existsSync(at('from-1.1.json'))).toBe(false);
+    const same = await convert(old, '-o', 'same-1.1.xml');
+    expect(same.code).toBe(2);
+    expect(same.stderr).toBe(
+      'bomwright: E_CONVERT: CycloneDX 1.1 converts upward only; choose the version to convert it up to with --spec-version\n',
+    );
     const upward = await convert(old, '-o', 'from-1.1.json', '--spec-version', '1.2');
     expect(upward.code, upward.stderr).toBe(0);
     expect(read('from-1.1.json').specVersion).toBe('1.2');

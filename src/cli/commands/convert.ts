@@ -138,14 +138,11 @@ export async function runConvert(options: ConvertCommandOptions, context: CliCon
   const read = await readInput(input, options.input);
   const syntax = outputSyntax(options, read.syntax);
   const specVersion = options.specVersion ?? String(read.document.specVersion);
-  if (
-    options.specVersion === undefined &&
-    (XML_ONLY_SPEC_VERSIONS as readonly string[]).includes(specVersion) &&
-    syntax === 'json'
-  )
+  // 1.0 and 1.1 have no JSON schema to convert to, and bomwright writes no XML of them: they only go up.
+  if (options.specVersion === undefined && (XML_ONLY_SPEC_VERSIONS as readonly string[]).includes(specVersion))
     throw new BomwrightError(
       'E_CONVERT',
-      `CycloneDX ${specVersion} has no JSON form; choose the version to convert it up to with --spec-version`,
+      `CycloneDX ${specVersion} ${syntax === 'json' ? 'has no JSON form' : 'converts upward only'}; choose the version to convert it up to with --spec-version`,
     );
   if (syntax === 'xml' && SPEC_FORMATS.some((f) => f.family === 'cbom' && f.specVersion === specVersion))
     throw new BomwrightError('E_CONVERT', `CBOM ${specVersion} has no XML form; convert it to JSON`);
