@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|X|Y ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|V|X|Y ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -28,7 +28,7 @@ function canLoadLibxmljs2() {
   }
 }
 
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'X', 'Y'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'V', 'X', 'Y'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -41,7 +41,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|X|Y ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|V|X|Y ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -445,6 +445,36 @@ const CASE_BUILDERS = {
             target: 'none (informational)',
             met: null,
             of: DIFF,
+          },
+        ],
+      },
+    ];
+  },
+
+  V(runs) {
+    // `bomwright convert` of case C's 20,000 components (CycloneDX 1.6) against `validate` of it, whole process:
+    // the same version (read, walk against the schema, validate the result, write) and down to 1.4 (tools converted).
+    const input = prepareBom(20000);
+    const out = join(DATA_DIR, 'convert-output.json');
+    const convert = (...extra) => [cliEntry(), 'convert', input.path, '-o', out, ...extra];
+    const DOWN = 'bomwright CLI `convert --spec-version 1.4`';
+    return [
+      {
+        caseId: 'V',
+        title: 'Converting a 20,000-component BOM vs validating it, whole process',
+        input,
+        rows: [
+          row('bomwright CLI `validate`', bomwrightCli(input.path), runs.fast, { reference: true }),
+          row('bomwright CLI `convert` (1.6 → 1.6)', convert(), runs.fast, { subject: true }),
+          row(DOWN, convert('--spec-version', '1.4'), runs.fast),
+        ],
+        goals: [
+          { text: 'bomwright `convert` ÷ `validate`', target: '≤ 2× (issue 42)', met: (r) => r <= 2 },
+          {
+            text: 'bomwright `convert --spec-version 1.4` ÷ `validate`',
+            target: '≤ 2× (issue 42)',
+            met: (r) => r <= 2,
+            of: DOWN,
           },
         ],
       },

@@ -181,6 +181,13 @@ export type {
   RenamedRef,
   DroppedMember,
 } from './author/merge.js';
+/**
+ * A document as a document of another spec version (1.2–1.7 up or down, XML-only 1.0/1.1 upward, CBOM as itself):
+ * what the target's official schema lacks dropped, what the specification says how to carry converted, both listed.
+ */
+export { convertVersion } from './author/convert.js';
+/** What {@link convertVersion} takes and returns. */
+export type { ConvertOptions, ConvertedValue, VersionConversion } from './author/convert.js';
 /** A `urn:uuid:` serial number with a random version-4 UUID. */
 export { newSerialNumber } from './author/serial-number.js';
 

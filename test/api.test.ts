@@ -28,6 +28,7 @@ const EXPORTS = [
   'canonicalize',
   'commitChange',
   'contentChanged',
+  'convertVersion',
   'deltaLinkFile',
   'diff',
   'enrichApproval',

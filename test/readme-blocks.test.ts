@@ -58,6 +58,8 @@ const EXEMPT: Record<string, string> = {
     'not code: what the progress bar looks like on a terminal',
   'bomwright merge FILE... -o OUT [--name N --version V | --from package.json] [--hierarchical]':
     'not code: the synopsis of merge, with placeholders for every option',
+  'bomwright convert IN -o OUT [--to json|xml] [--spec-version V]':
+    'not code: the synopsis of convert, with placeholders for every option',
   '$ bomwright validate bom.json --profile bsi-2.1 --profile ntia-2021':
     'a transcript (a command and an abridged report): test/cli/profiles.test.ts runs --profile and checks these lines',
   '{': 'the example policy: test/validate/profiles/format.test.ts parses this block, checks it against the profile schema and judges documents with it',

@@ -10,11 +10,11 @@
  */
 import { BomwrightError } from '../errors.js';
 import { findFormatBySpecVersion, supportedVersionsText, type SpecFormat } from '../formats/formats.js';
-import { parsePointer } from '../json/pointer.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { contentChanged } from '../compare/content.js';
 import { validate } from '../validate/index.js';
 import { baseBomRef } from './bom-ref.js';
+import { convertVersion, type ConvertedValue, type DroppedMember } from './convert.js';
 import { documentFormat, isoSeconds } from './document.js';
 import { buildComponent, type ComponentFields } from './elements.js';
 import { combineInto, withoutDuplicates, type CombineContext, type MergeConflict } from './merge-combine.js';
@@ -31,6 +31,7 @@ import { newSerialNumber, type RandomBytes } from './serial-number.js';
 import { isRecord, setMember } from '../values.js';
 
 export type { MergeConflict } from './merge-combine.js';
+export type { ConvertedValue, DroppedMember } from './convert.js';
 
 export interface BomMergeInput {
   /** The parsed document. */
@@ -47,7 +48,10 @@ export interface BomMergeOptions {
    * be one and the same thing (then that is the root), or there must be none; hierarchical merges need it.
    */
   root?: Partial<ComponentFields> & { name: string };
-  /** The output's spec version; required when the inputs' versions differ. */
+  /**
+   * The output's spec version; required when the inputs' versions differ. An input of another version is converted
+   * to it first (convertVersion): what it lacks is dropped, what it carries otherwise converted, and both reported.
+   */
   specVersion?: string;
   /**
    * The previous release of this merged BOM: its serialNumber is kept and the version rule followed (the same
@@ -73,13 +77,6 @@ export interface RenamedRef {
   to: string;
 }
 
-export interface DroppedMember {
-  /** Where the member was in the merged document (before it was dropped). */
-  pointer: string;
-  /** Why: the output's spec version has no such member, or the merged document has no place for it. */
-  reason: string;
-}
-
 export interface BomMergeSummary {
   inputs: { name: string; specVersion: string; components: number; services: number; vulnerabilities: number }[];
   componentsIn: number;
@@ -96,7 +93,10 @@ export interface BomMergeSummary {
   duplicatesCombined: number;
   renamed: RenamedRef[];
   conflicts: MergeConflict[];
+  /** Members dropped: `input#pointer` (where in that input), and why. */
   dropped: DroppedMember[];
+  /** Values converted to the output's version, `input#pointer` (where in that input). */
+  converted: ConvertedValue[];
   /** Signatures of the inputs, which cannot survive a merge (the merged document is a new one). */
   removedSignatures: { input: string; pointer: string }[];
 }
@@ -147,7 +147,10 @@ const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 const records = (value: unknown): Record<string, unknown>[] => arrayOf(value).filter(isRecord);
 
 /** The output format: the inputs' common version, or the one asked for. */
-function outputFormat(inputs: readonly Input[], specVersion: string | undefined): SpecFormat {
+function outputFormat(
+  inputs: readonly { name: string; format: SpecFormat }[],
+  specVersion: string | undefined,
+): SpecFormat {
   if (specVersion !== undefined) {
     const format = findFormatBySpecVersion(specVersion);
     if (format === undefined)
@@ -274,6 +277,7 @@ class Merger {
   readonly aliases = new Map<string, string>();
   readonly renamed: RenamedRef[] = [];
   readonly dropped: DroppedMember[] = [];
+  readonly converted: ConvertedValue[] = [];
   readonly removedSignatures: { input: string; pointer: string }[] = [];
   /** Every bom-ref of every input, and every one given out: new names avoid them all. */
   /** true: given out; false: an input's name not (yet) given out, which new names avoid all the same. */
@@ -286,8 +290,9 @@ class Merger {
 
   run(sources: readonly BomMergeInput[]): Record<string, unknown> {
     if (sources.length === 0) throw new BomwrightError('E_USAGE', 'Name the BOMs to merge');
-    for (const source of sources) this.read(source);
-    this.format = outputFormat(this.inputs, this.options.specVersion);
+    const read = sources.map((source) => ({ name: source.name, ...documentFormat(source.document) }));
+    this.format = outputFormat(read, this.options.specVersion);
+    for (const source of read) this.read(source);
     const root = this.options.root;
     if (this.options.hierarchical === true && root === undefined)
       throw new BomwrightError(
@@ -307,8 +312,22 @@ class Merger {
     return document;
   }
 
-  private read(source: BomMergeInput): void {
-    const { document, format } = documentFormat(source.document);
+  /** An input, converted to the output's version when it is of another (the conversion copies what it changes). */
+  private read(source: { name: string; document: Record<string, unknown>; format: SpecFormat }): void {
+    let { document, format } = source;
+    if (format.specVersion !== this.format.specVersion) {
+      const conversion = convertVersion(document, this.format.specVersion, { keepSignatures: true });
+      const at = (pointer: string) => `${source.name}#${pointer}`;
+      for (const d of conversion.dropped) this.dropped.push({ ...d, pointer: at(d.pointer) });
+      for (const c of conversion.converted)
+        this.converted.push({
+          ...c,
+          pointer: at(c.pointer),
+          ...(c.movedTo === undefined ? {} : { movedTo: c.movedTo }),
+        });
+      document = conversion.document;
+      format = this.format;
+    }
     const prepared = prepareCopy(document, this.options.consumeInputs === true);
     const copy = prepared.copy;
     for (const pointer of prepared.removedSignatures) this.removedSignatures.push({ input: source.name, pointer });
@@ -721,40 +740,9 @@ class Merger {
       renamed: this.renamed,
       conflicts: this.conflicts,
       dropped: this.dropped,
+      converted: this.converted,
       removedSignatures: this.removedSignatures,
     };
-  }
-}
-
-/** Removes the member at `pointer` (the merged document is the caller's own). */
-function removeAt(document: Record<string, unknown>, pointer: string): unknown {
-  const segments = parsePointer(pointer);
-  const member = segments.pop();
-  let node: unknown = document;
-  for (const segment of segments)
-    node = Array.isArray(node) ? node[Number(segment)] : isRecord(node) ? node[segment] : undefined;
-  if (!isRecord(node) || member === undefined || !Object.hasOwn(node, member)) return undefined;
-  const value = node[member];
-  delete node[member];
-  return value;
-}
-
-/**
- * Members that do not exist in the output's version (merging 1.6 inputs into 1.4, say) are removed and each is
- * reported: the schema names them, so every version's differences are covered without a table of our own.
- */
-async function dropUnknownMembers(document: Record<string, unknown>, dropped: DroppedMember[], specVersion: string) {
-  // Removing a member can reveal another inside a branch the schema could not choose before; a few rounds suffice.
-  for (let round = 0; round < 8; round++) {
-    const result = await validate(document, { signatures: 'ignore' });
-    const unknown = result.diagnostics.filter(
-      (d) => d.ruleId === 'schema/additional-property' && d.pointer !== undefined,
-    );
-    if (unknown.length === 0) return;
-    // Deepest first, so removing one never moves another.
-    for (const d of unknown.sort((a, b) => b.pointer!.length - a.pointer!.length))
-      if (removeAt(document, d.pointer!) !== undefined)
-        dropped.push({ pointer: d.pointer!, reason: `CycloneDX ${specVersion} has no such member` });
   }
 }
 
@@ -786,8 +774,6 @@ export async function merge(inputs: readonly BomMergeInput[], options: BomMergeO
   const merger = new Merger(options);
   const document = merger.run(inputs);
   const summary = merger.summary();
-  if (merger.inputs.some((input) => input.format.specVersion !== merger.format.specVersion))
-    await dropUnknownMembers(document, summary.dropped, merger.format.specVersion);
   identity(document, options.baseline);
   const result = await validate(document, { signatures: 'ignore' });
   return { document, summary, diagnostics: result.diagnostics, valid: result.valid };

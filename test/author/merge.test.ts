@@ -673,12 +673,46 @@ describe('spec versions and signatures', () => {
     const { document, summary, valid } = await run([a, b], { specVersion: '1.4' });
     expect(valid).toBe(true);
     expect(summary.dropped.map((d) => d.pointer).sort()).toEqual([
-      '/components/0/authors',
-      '/components/0/omniborId',
-      '/metadata/lifecycles',
+      'in1.json#/components/0/omniborId',
+      'in1.json#/metadata/lifecycles',
     ]);
     expect(summary.dropped[0]!.reason).toBe('CycloneDX 1.4 has no such member');
-    expect((document.components as Json[])[0]).toEqual(lib('x', '1'));
+    // 1.6's authors are the one author text a 1.4 component has (the same conversion as `bomwright convert`).
+    expect(summary.converted).toContainEqual({
+      pointer: 'in1.json#/components/0/authors',
+      from: [{ name: 'Ann' }],
+      to: 'Ann',
+      movedTo: '/components/0/author',
+    });
+    expect((document.components as Json[])[0]).toEqual(lib('x', '1', { author: 'Ann' }));
+  });
+
+  it('converts each input of another version as `convert` does: 1.4 expressions kept, 1.5+ values dropped', async () => {
+    // trivy 1.4: several expression entries, which 1.5 and 1.6 take only as one expression.
+    const trivy = bom(
+      {
+        components: [
+          lib('x', '1', { licenses: [{ expression: 'MIT' }, { expression: 'Apache-2.0 OR BSD-3-Clause' }] }),
+        ],
+      },
+      '1.4',
+    );
+    const up = await run([trivy, bom({ components: [lib('y', '1')] }, '1.6')], { specVersion: '1.6' });
+    expect(up.valid).toBe(true);
+    expect((up.document.components as Json[])[0]!.licenses).toEqual([
+      { expression: 'MIT AND (Apache-2.0 OR BSD-3-Clause)' },
+    ]);
+    // A 1.5+ value 1.4 does not have (the external reference type) goes, and is reported, rather than surviving.
+    const modern = bom({
+      components: [lib('y', '1', { externalReferences: [{ type: 'source-distribution', url: 'https://e.com/y' }] })],
+    });
+    const down = await run([modern, bom({}, '1.4')], { specVersion: '1.4' });
+    expect(down.valid).toBe(true);
+    expect((down.document.components as Json[])[0]!.externalReferences).toBeUndefined();
+    expect(down.summary.dropped).toContainEqual({
+      pointer: 'in1.json#/components/0/externalReferences/0',
+      reason: 'CycloneDX 1.4 has no value source-distribution here (at /components/0/externalReferences/0/type)',
+    });
   });
 
   it('refuses a CBOM and a CycloneDX document together', async () => {

@@ -151,8 +151,10 @@ describe('the published tarball', () => {
     // the command parser and the other commands, so that a validate run compiles only that; 6.6 MB in all. The
     // service's shapes and resources precompiled (165 kB) take ajv's compiler out of the CLI's and the service's
     // bundles (about 0.4 MB). The XML ↔ model mappings of the eight XML versions, derived from the XSDs at build
-    // time, add 125 kB (generated/xml-mapping.json, members at their usual value left out). The cap
-    // keeps about 3% of room, so a stray file still fails here.
-    expect(pack.unpackedSize).toBeLessThan(6_800_000);
+    // time, add 125 kB (generated/xml-mapping.json, members at their usual value left out). Version conversion
+    // (issue 42: dist/author/convert*, its share of the CLI bundle, its README section) adds about 75 kB, 6.80 MB in
+    // all; it reads the official JSON schemas where @cyclonedx/cyclonedx-library keeps them rather than shipping
+    // copies (about 780 kB). The cap keeps about 1.5% of room, so a stray file still fails here.
+    expect(pack.unpackedSize).toBeLessThan(6_900_000);
   });
 });

@@ -54,6 +54,7 @@ describe('commands as modules', () => {
       'bump',
       'normalize',
       'merge',
+      'convert',
       'diff',
       'keygen',
       'explain',

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, string[]> = {
   normalize: ['normalize', 'bom.json'],
   add: ['add', 'component', 'bom.json', '--name', 'added', '--component-version', '1.0.0', '--allow-duplicate'],
   set: ['set', 'bom.json', 'metadata.supplier', '{"name":"Supplier"}'],
+  convert: ['convert', 'bom.json', '-o', 'bom.json', '--spec-version', '1.5'],
 };
 
 function runUntilKilled(args: string[], cwd: string, afterMs: number): Promise<NodeJS.Signals | number | null> {

@@ -123,6 +123,9 @@ describe('bomwright merge (CLI)', () => {
     // The same package tree: the two writers' copies combine into the first one's count.
     const count = allComponents(read('npm-1.6.json')).length;
     expect(merged.stdout).toMatch(new RegExp(`components ${2 * count} → \\d+;`));
+    // The 1.5 input went through the conversion `bomwright convert` makes, each change on its line.
+    expect(merged.stdout).toContain('converted: npm-1.5.json#/specVersion: 1.5 → 1.6\n');
+    expect(merged.stdout).toMatch(/, \d+ values? converted\n$/);
   });
 
   it('conflicts: exit 1 and nothing written, or --on-conflict first writes and lists them', async () => {

@@ -19,6 +19,7 @@ const COMMANDS: { args: string[]; componentVersion: boolean }[] = [
   { args: ['bump', 'bom.json'], componentVersion: false },
   { args: ['normalize', 'bom.json'], componentVersion: false },
   { args: ['diff', 'bom.json', 'bom.json'], componentVersion: false },
+  { args: ['convert', 'bom.json', '-o', 'out.json'], componentVersion: false },
   { args: ['keygen', '--out', 'other'], componentVersion: false },
 ];
 

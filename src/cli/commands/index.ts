@@ -1,6 +1,7 @@
 /** Every command of the CLI, in the order `--help` lists them. */
 import type { CliCommand } from '../command.js';
 import { bumpCommand } from './bump.js';
+import { convertCommand } from './convert.js';
 import { diffCommand } from './diff.js';
 import { emulatorCommand } from './emulator.js';
 import { enrichCommand } from './enrich.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CliCommand[] = [
   bumpCommand,
   normalizeCommand,
   mergeCommand,
+  convertCommand,
   diffCommand,
   keygenCommand,
   explainCommand,

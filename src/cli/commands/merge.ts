@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { merge, type BomMergeInput, type BomMergeResult } from '../../author/merge.js';
 import { componentFromPackageJson } from '../../author/init.js';
+import { changeLines } from './convert.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
@@ -140,13 +141,13 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
   const lines: string[] = [];
   for (const c of s.conflicts)
     lines.push(`conflict: ${c.element}: ${c.member}: ${c.kept} (kept) vs ${c.other} (${c.input})`);
-  for (const d of s.dropped) lines.push(`dropped: ${d.pointer}: ${d.reason}`);
+  lines.push(...changeLines(s));
   for (const r of s.renamed) lines.push(`renamed: ${r.input}: ${r.from} → ${r.to}`);
   const services = s.servicesIn > 0 ? `, services ${s.servicesIn} → ${s.servicesOut}` : '';
   const vulnerabilities =
     s.vulnerabilitiesIn > 0 ? `, vulnerabilities ${s.vulnerabilitiesIn} → ${s.vulnerabilitiesOut}` : '';
   lines.push(
-    `${written ? `Merged ${plural(s.inputs.length, 'BOM')} into ${output}` : `Did not write ${output}`}: components ${s.componentsIn} → ${s.componentsOut}${s.rootAdded ? ` (and the new root ${s.root})` : ''}${services}${vulnerabilities}; ${plural(s.duplicatesCombined, 'duplicate')} combined, ${plural(s.renamed.length, 'bom-ref')} renamed, ${plural(s.conflicts.length, 'conflict')}${s.dropped.length > 0 ? `, ${plural(s.dropped.length, 'member')} dropped` : ''}`,
+    `${written ? `Merged ${plural(s.inputs.length, 'BOM')} into ${output}` : `Did not write ${output}`}: components ${s.componentsIn} → ${s.componentsOut}${s.rootAdded ? ` (and the new root ${s.root})` : ''}${services}${vulnerabilities}; ${plural(s.duplicatesCombined, 'duplicate')} combined, ${plural(s.renamed.length, 'bom-ref')} renamed, ${plural(s.conflicts.length, 'conflict')}${s.dropped.length > 0 ? `, ${plural(s.dropped.length, 'member')} dropped` : ''}${s.converted.length > 0 ? `, ${plural(s.converted.length, 'value')} converted` : ''}`,
   );
   return `${lines.join('\n')}\n`;
 }
