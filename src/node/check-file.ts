@@ -112,12 +112,12 @@ function validateOptions(settings: CheckSettings, trust: TrustStore, file?: stri
 function fetchBaseline(file: string, settings: CheckSettings): ValidateOptions['baseline'] {
   const rule = settings.versionRule;
   if (rule === undefined) return undefined;
-  if (rule.mode === 'file') return { document: loadBaselineFile(rule.baseline), name: rule.baseline };
+  if (rule.mode === 'file') return { document: loadBaselineFile(rule.baseline), name: rule.baseline, kind: 'file' };
   const commit = rule.mode === 'ref' ? rule.commit : rule.head;
   // A repository without commits: every staged file is new.
   if (commit === undefined) return undefined;
   const text = gitShow(commit, file, rule.root);
-  return text === undefined ? undefined : { document: text, name: commit.name };
+  return text === undefined ? undefined : { document: text, name: commit.name, kind: 'revision' };
 }
 
 function fileSize(file: string): number {

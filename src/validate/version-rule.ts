@@ -18,10 +18,12 @@ export interface Baseline {
   document: unknown;
   /** How to name it in messages: a file, a git revision, `HEAD`. */
   name?: string;
+  /** What `name` is, for the command a message suggests (`--baseline FILE` or `--base-ref REV`). */
+  kind?: 'file' | 'revision';
 }
 
 /** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */
-function parsedBaseline(input: unknown): unknown {
+export function parsedBaseline(input: unknown): unknown {
   if (!(input instanceof Uint8Array) && typeof input !== 'string') return input;
   const decoded = input instanceof Uint8Array ? decodeJsonBytes(input) : decodedText(input);
   if (decoded.text === undefined) return undefined;
@@ -170,14 +172,22 @@ function checkVersionRule(document: unknown, previous: unknown, baseline: Baseli
   const diagnostics: Diagnostic[] = [];
   const serial = previous.serialNumber;
   if (serial !== undefined && document.serialNumber !== serial) {
+    // A generator writes a new serialNumber (and version 1) on every run: one command makes such a document the
+    // previous one's next release, and comparing versions of two different BOMs would only add noise.
+    const option =
+      baseline.name === undefined
+        ? ''
+        : ` ${baseline.kind === 'revision' ? '--base-ref' : '--baseline'} ${baseline.name}`;
+    const adopt = `; to continue the previous BOM (a regenerated one), run bomwright bump FILE${option || ' --baseline PREVIOUS'}, which takes over its serialNumber and version`;
     diagnostics.push(
       finding(
         document.serialNumber === undefined
-          ? `serialNumber ${display(serial)} was removed; a new version of a BOM keeps it`
-          : `serialNumber changed from ${display(serial)} to ${display(document.serialNumber)}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1)`,
+          ? `serialNumber ${display(serial)} was removed; a new version of a BOM keeps it${adopt}`
+          : `serialNumber changed from ${display(serial)} to ${display(document.serialNumber)}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1)${adopt}`,
         document.serialNumber === undefined ? '' : '/serialNumber',
       ),
     );
+    return diagnostics;
   }
   const wasVersion = versionOf(previous);
   const nowVersion = versionOf(document);

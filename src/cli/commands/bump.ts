@@ -1,4 +1,4 @@
-import { bumpDocument } from '../../author/bump.js';
+import { adoptBaseline, bumpDocument, type AdoptResult, type BumpResult } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { loadEditable, writeEditable } from '../../node/documents.js';
@@ -6,7 +6,7 @@ import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 import { resignRemoved } from '../../jsf/resign.js';
 import { describeProblems, loadBaselineFile, loadJsonFile } from '../../node/documents.js';
-import { versionRule } from '../../validate/version-rule.js';
+import { parsedBaseline, versionRule, type Baseline } from '../../validate/version-rule.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream } from '../../node/write.js';
 import { defineCommand } from '../command.js';
@@ -53,11 +53,15 @@ export const bumpCommand = defineCommand({
         default: false,
         describe: 'Only say whether a bump is due (exit 1 when it is)',
       })
-      .option('baseline', { type: 'string', describe: 'With --check: the previous release' })
+      .option('baseline', {
+        type: 'string',
+        describe: 'The previous release: take over its serialNumber and continue its version (with --check: compare)',
+      })
       .option('base-ref', {
         type: 'string',
-        describe: 'With --check: the git revision of the previous release (default HEAD)',
-      }),
+        describe: 'The previous release is the file at this git revision (as --baseline; with --check, default HEAD)',
+      })
+      .conflicts('baseline', 'base-ref'),
   handler: (argv, context) =>
     runBump({
       file: argv.file,
@@ -76,18 +80,20 @@ export const bumpCommand = defineCommand({
     }),
 });
 
+/** The previous release: the --baseline file, or the file at --base-ref (default HEAD); undefined when new. */
+function previousRelease(options: BumpCommandOptions): Baseline | undefined {
+  if (options.baseline !== undefined)
+    return { document: loadBaselineFile(options.baseline), name: options.baseline, kind: 'file' };
+  const root = gitRoot(options.cwd);
+  // An explicit --base-ref must exist; the default HEAD may not yet (a repository without commits).
+  const commit = options.baseRef === undefined ? headCommit(root) : resolveCommit(options.baseRef, root);
+  const text = commit === undefined ? undefined : gitShow(commit, options.file, root);
+  return text === undefined ? undefined : { document: parsedBaseline(text), name: commit!.name, kind: 'revision' };
+}
+
 /** `bump --check`: the version rule against the previous release, as validate applies it. */
 async function checkDue(options: BumpCommandOptions): Promise<number> {
-  const baseline =
-    options.baseline !== undefined
-      ? { document: loadBaselineFile(options.baseline), name: options.baseline }
-      : (() => {
-          const root = gitRoot(options.cwd);
-          // An explicit --base-ref must exist; the default HEAD may not yet (a repository without commits).
-          const commit = options.baseRef === undefined ? headCommit(root) : resolveCommit(options.baseRef, root);
-          const text = commit === undefined ? undefined : gitShow(commit, options.file, root);
-          return text === undefined ? undefined : { document: text, name: commit!.name };
-        })();
+  const baseline = previousRelease(options);
   if (baseline === undefined) {
     options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
     return EXIT_OK;
@@ -104,6 +110,10 @@ async function checkDue(options: BumpCommandOptions): Promise<number> {
   return findings.length === 0 ? EXIT_OK : EXIT_INVALID;
 }
 
+function baselineName(options: BumpCommandOptions): string {
+  return options.baseline ?? `${options.file} at ${options.baseRef ?? 'HEAD'}`;
+}
+
 export async function runBump(options: BumpCommandOptions): Promise<number> {
   if (options.check) return checkDue(options);
   if (options.output !== undefined && options.key !== undefined)
@@ -115,7 +125,21 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
     );
     return EXIT_INVALID;
   }
-  const bumped = bumpDocument(document.value);
+  const adopting = options.baseline !== undefined || options.baseRef !== undefined;
+  let bumped: BumpResult | AdoptResult;
+  if (adopting) {
+    const baseline = previousRelease(options);
+    if (baseline === undefined)
+      throw new BomwrightError(
+        'E_USAGE',
+        `${options.file} does not exist at ${options.baseRef ?? 'HEAD'}: there is no previous release to continue`,
+      );
+    bumped = adoptBaseline(document.value, baseline.document);
+  } else bumped = bumpDocument(document.value);
+  if ('unchanged' in bumped && bumped.unchanged) {
+    options.stdout(`${options.file} already is version ${bumped.version} of ${baselineName(options)}; nothing to do\n`);
+    return EXIT_OK;
+  }
   let result: unknown = bumped.document;
   const signed = bumped.removedSignatures.map((pointer) => pointer.replace(/\/signature$/, '') || 'root');
   if (signed.length > 0) {
@@ -144,8 +168,12 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
   }
   const target = writeEditable(document, result, options.output);
   const serial = bumped.addedSerialNumber ? ', added a serialNumber' : '';
+  const what =
+    'changed' in bumped
+      ? `${target} continues ${baselineName(options)}: its serialNumber, version ${bumped.version} (${bumped.changed ? 'content changed' : 'content unchanged: the same release'})`
+      : `Bumped ${target} to version ${bumped.version}`;
   (isOwnStream(target) ? options.stderr : options.stdout)(
-    `Bumped ${target} to version ${bumped.version}${serial}${signed.length > 0 && options.key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
+    `${what}${serial}${signed.length > 0 && options.key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
   );
   return EXIT_OK;
 }
