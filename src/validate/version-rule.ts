@@ -18,8 +18,8 @@ export interface Baseline {
   document: unknown;
   /** How to name it in messages: a file, a git revision, `HEAD`. */
   name?: string;
-  /** What `name` is, for the command a message suggests (`--baseline FILE` or `--base-ref REV`). */
-  kind?: 'file' | 'revision';
+  /** How `bomwright bump` fetches this baseline (`--baseline FILE`, `--base-ref REV`): the command a message names. */
+  adoptWith?: string;
 }
 
 /** The baseline's value; undefined when its text is not well-formed JSON (nothing to compare with). */
@@ -174,11 +174,7 @@ function checkVersionRule(document: unknown, previous: unknown, baseline: Baseli
   if (serial !== undefined && document.serialNumber !== serial) {
     // A generator writes a new serialNumber (and version 1) on every run: one command makes such a document the
     // previous one's next release, and comparing versions of two different BOMs would only add noise.
-    const option =
-      baseline.name === undefined
-        ? ''
-        : ` ${baseline.kind === 'revision' ? '--base-ref' : '--baseline'} ${baseline.name}`;
-    const adopt = `; to continue the previous BOM (a regenerated one), run bomwright bump FILE${option || ' --baseline PREVIOUS'}, which takes over its serialNumber and version`;
+    const adopt = `; to continue the previous BOM (a regenerated one), run bomwright bump FILE ${baseline.adoptWith ?? '--baseline PREVIOUS'}, which takes over its serialNumber and version`;
     diagnostics.push(
       finding(
         document.serialNumber === undefined

@@ -126,3 +126,76 @@ describe('a regenerated BOM is adopted by bump --baseline / --base-ref', () => {
     }
   });
 });
+
+describe('a renamed BOM is still held to the version rule', () => {
+  const released: Record<string, unknown> = { ...SAMPLE, version: 2 };
+  const edited = () => {
+    const doc = structuredClone(released) as Bom;
+    doc.components[0]!.version = '9.9.9';
+    return doc;
+  };
+
+  it('git mv + an edit: --staged, --base-ref HEAD and bump --check compare with the old path', async () => {
+    const dir = repository({ 'bom.json': released });
+    git(dir, 'mv', 'bom.json', 'product.cdx.json');
+    writeFileSync(path.join(dir, 'product.cdx.json'), json(edited()));
+    git(dir, 'add', 'product.cdx.json');
+    const staged = await runCli(['validate', '--staged'], { cwd: dir });
+    expect(staged.code).toBe(1);
+    expect(staged.stdout).toContain('content changed but version is still 2; expected 3');
+    expect(staged.stdout).toContain('(compared with HEAD:bom.json)');
+    const ref = await runCli(['validate', 'product.cdx.json', '--base-ref', 'HEAD'], { cwd: dir });
+    expect([ref.code, ref.stdout]).toEqual([1, expect.stringContaining('(compared with HEAD:bom.json)')]);
+    expect((await runCli(['bump', 'product.cdx.json', '--check', '--base-ref', 'HEAD'], { cwd: dir })).code).toBe(1);
+    // The fix the message names works on the renamed file.
+    expect((await runCli(['bump', 'product.cdx.json'], { cwd: dir })).code).toBe(0);
+    git(dir, 'add', 'product.cdx.json');
+    expect((await runCli(['validate', '--staged'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['validate', 'product.cdx.json', '--base-ref', 'HEAD'], { cwd: dir })).code).toBe(0);
+    // A rename alone changes nothing: version 2 stays right, and a bump would be refused.
+    const plain = repository({ 'bom.json': released });
+    git(plain, 'mv', 'bom.json', 'sbom.json');
+    expect((await runCli(['validate', '--staged'], { cwd: plain })).code).toBe(0);
+    git(plain, 'add', 'sbom.json');
+    expect((await runCli(['bump', 'sbom.json'], { cwd: plain })).code).toBe(0);
+    git(plain, 'add', 'sbom.json');
+    const needless = await runCli(['validate', '--staged'], { cwd: plain });
+    expect([needless.code, needless.stdout]).toEqual([1, expect.stringContaining('content is unchanged but version')]);
+  });
+
+  it('an edit too large for git to see the rename: the serial number names the previous release', async () => {
+    const dir = repository({ 'bom.json': released });
+    git(dir, 'rm', '-q', 'bom.json');
+    // One line instead of a hundred: git's similarity is far below its 50 % threshold.
+    writeFileSync(path.join(dir, 'product.cdx.json'), JSON.stringify(edited()));
+    git(dir, 'add', 'product.cdx.json');
+    expect(git(dir, 'diff', '--cached', '-M', '--name-status', 'HEAD')).toMatch(
+      /^D\tbom\.json\nA\tproduct\.cdx\.json\n$/,
+    );
+    const staged = await runCli(['validate', '--staged'], { cwd: dir });
+    expect([staged.code, staged.stdout]).toEqual([1, expect.stringContaining('(compared with HEAD:bom.json)')]);
+    // Untracked (a plain mv, nothing staged yet) is found the same way by --base-ref.
+    git(dir, 'reset', '-q');
+    const ref = await runCli(['validate', 'product.cdx.json', '--base-ref', 'HEAD'], { cwd: dir });
+    expect([ref.code, ref.stdout]).toEqual([1, expect.stringContaining('(compared with HEAD:bom.json)')]);
+    // bump --base-ref adopts from the same place.
+    expect((await runCli(['bump', 'product.cdx.json', '--base-ref', 'HEAD'], { cwd: dir })).stdout).toContain(
+      'version 3 (content changed)',
+    );
+    expect((await runCli(['validate', 'product.cdx.json', '--base-ref', 'HEAD'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('a new BOM with its own serial number stays new; a serial number two deleted files held names neither', async () => {
+    const twin = { ...released, metadata: { ...(released.metadata as object), timestamp: '2020-01-01T00:00:00Z' } };
+    const dir = repository({ 'a.json': released, 'b.json': twin });
+    git(dir, 'rm', '-q', 'a.json', 'b.json');
+    writeFileSync(
+      path.join(dir, 'other.json'),
+      JSON.stringify({ ...edited(), serialNumber: `urn:uuid:${randomUUID()}` }),
+    );
+    writeFileSync(path.join(dir, 'same-serial.json'), JSON.stringify(edited()));
+    git(dir, 'add', '.');
+    const result = await runCli(['validate', '--staged'], { cwd: dir });
+    expect([result.code, result.stdout]).toEqual([0, expect.stringContaining('2 documents valid')]);
+  });
+});

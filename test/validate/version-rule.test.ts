@@ -54,12 +54,13 @@ describe('versionRule', () => {
     expect(messages(changed(3, other))).toHaveLength(1);
     expect(messages({ ...base, serialNumber: other, version: 1 })).toHaveLength(1);
     // The command named is the one that fetches the same baseline.
-    expect(versionRule(changed(1, other), { document: base, name: 'old.json', kind: 'file' })[0]!.message).toContain(
-      'run bomwright bump FILE --baseline old.json, which takes over',
-    );
-    expect(versionRule(changed(1, other), { document: base, name: 'main', kind: 'revision' })[0]!.message).toContain(
-      'run bomwright bump FILE --base-ref main, which takes over',
-    );
+    expect(
+      versionRule(changed(1, other), { document: base, name: 'old.json', adoptWith: '--baseline old.json' })[0]!
+        .message,
+    ).toContain('run bomwright bump FILE --baseline old.json, which takes over');
+    expect(
+      versionRule(changed(1, other), { document: base, name: 'main', adoptWith: '--base-ref main' })[0]!.message,
+    ).toContain('run bomwright bump FILE --base-ref main, which takes over');
     const { serialNumber: _s, ...unserialized } = changed(4);
     expect(versionRule(unserialized, { document: base })).toEqual([
       expect.objectContaining({ pointer: '', message: expect.stringMatching(/^serialNumber urn:uuid:.* was removed/) }),

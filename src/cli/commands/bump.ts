@@ -2,7 +2,8 @@ import { adoptBaseline, bumpDocument, type AdoptResult, type BumpResult } from '
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { loadEditable, writeEditable } from '../../node/documents.js';
-import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
+import { gitRoot, gitShow, headCommit, previousPaths, resolveCommit } from '../../node/git.js';
+import path from 'node:path';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 import { resignRemoved } from '../../jsf/resign.js';
 import { describeProblems, loadBaselineFile, loadJsonFile } from '../../node/documents.js';
@@ -83,12 +84,21 @@ export const bumpCommand = defineCommand({
 /** The previous release: the --baseline file, or the file at --base-ref (default HEAD); undefined when new. */
 function previousRelease(options: BumpCommandOptions): Baseline | undefined {
   if (options.baseline !== undefined)
-    return { document: loadBaselineFile(options.baseline), name: options.baseline, kind: 'file' };
+    return {
+      document: loadBaselineFile(options.baseline),
+      name: options.baseline,
+      adoptWith: `--baseline ${options.baseline}`,
+    };
   const root = gitRoot(options.cwd);
   // An explicit --base-ref must exist; the default HEAD may not yet (a repository without commits).
   const commit = options.baseRef === undefined ? headCommit(root) : resolveCommit(options.baseRef, root);
-  const text = commit === undefined ? undefined : gitShow(commit, options.file, root);
-  return text === undefined ? undefined : { document: parsedBaseline(text), name: commit!.name, kind: 'revision' };
+  if (commit === undefined) return undefined;
+  // A renamed file continues the file it came from.
+  const from = previousPaths(commit, root, false, [options.file]).get(path.resolve(options.file));
+  const text = gitShow(commit, from ?? options.file, root);
+  return text === undefined
+    ? undefined
+    : { document: parsedBaseline(text), name: commit.name, adoptWith: `--base-ref ${commit.name}` };
 }
 
 /** `bump --check`: the version rule against the previous release, as validate applies it. */
