@@ -1,5 +1,5 @@
 // bomwright benchmark harness (`npm run bench`; see bench/README.md for what each case measures).
-//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|V|X|Y ...]
+//   node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|R|V|X|Y ...]
 // Cases run one after another, never in parallel (CI machines have 2 cores and parallel runs would skew each
 // other). Within a case the commands are interleaved round-robin so that drift in machine load hits every
 // command alike, which keeps the ratios honest. The markdown report goes to stdout and bench/.data/results.md;
@@ -28,7 +28,7 @@ function canLoadLibxmljs2() {
   }
 }
 
-const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'V', 'X', 'Y'];
+const CASES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P', 'R', 'V', 'X', 'Y'];
 // Safety net so that a hung child cannot hang the harness; only the library runs of cases C and E may time out
 // legitimately. bomwright on case E's 2,000 files (about 600 MB) gets more than the default, to be safe on slow
 // machines.
@@ -41,7 +41,7 @@ const LIBRARY_MANY_TIMEOUT_MS = 900_000;
 const MANY_FILES = 2000;
 const manyComponents = (i) => 100 + ((i * 37) % 901);
 
-const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|P|R|V|X|Y ...] [--baseline DIR]
+const USAGE = `usage: node bench/run.js [--quick] [--only A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|R|V|X|Y ...] [--baseline DIR]
   --quick         fewer runs (5, slow peers and case D 3, cases E and F 1) and no library run in cases C and E
   --only CASE     run only these cases; repeat or comma-separate (--only A,C)
   --baseline DIR  also measure the built CLI of another checkout (e.g. an earlier commit) in cases A and B`;
@@ -60,7 +60,7 @@ function main() {
   // of megabytes a run); odd counts make the median an actual run.
   const runs = options.quick ? { fast: 5, slow: 3, signing: 3, bulk: 1 } : { fast: 11, slow: 7, signing: 5, bulk: 3 };
   const sections = [];
-  for (const id of options.only.filter((c) => !['I', 'J', 'K', 'L', 'M'].includes(c)))
+  for (const id of options.only.filter((c) => !['I', 'J', 'K', 'L', 'M', 'O'].includes(c)))
     sections.push(...CASE_BUILDERS[id](runs, options));
 
   const before = cpuAccount();
@@ -72,12 +72,13 @@ function main() {
     if (others > 0.1) log(`warning: other processes used ${formatPercent(others)} of the CPUs; figures are noisy`);
   }
   let report = renderReport(results, options, runs, facts);
-  // Cases I to M measure throughput, calls or sequences of commands: their own scripts write their sections.
+  // Cases I to M and O measure throughput, calls, sequences of commands or an install: their own scripts write their sections.
   if (options.only.includes('I')) report += `\n${runScriptCase('bench/emulator.js', options)}\n`;
   if (options.only.includes('J')) report += `\n${runScriptCase('bench/client.js', options)}\n`;
   if (options.only.includes('K')) report += `\n${runScriptCase('bench/enrich.js', options)}\n`;
   if (options.only.includes('L')) report += `\n${runScriptCase('bench/tls.js', options)}\n`;
   if (options.only.includes('M')) report += `\n${runScriptCase('bench/shard.js', options)}\n`;
+  if (options.only.includes('O')) report += `\n${runScriptCase('bench/hook.js', options)}\n`;
   mkdirSync(DATA_DIR, { recursive: true });
   writeFileSync(RESULTS_FILE, report);
   process.stdout.write(report);

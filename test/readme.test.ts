@@ -72,10 +72,17 @@ describe('README code that runs', () => {
 });
 
 describe('pre-commit hook definition', () => {
-  it('declares bomwright-validate running validate --staged', () => {
+  it('declares bomwright-validate, a script running the committed bundle, for .json and .xml files', () => {
     const hooks = readFileSync(path.join(ROOT, '.pre-commit-hooks.yaml'), 'utf8');
     expect(hooks).toContain('- id: bomwright-validate');
-    expect(hooks).toContain('entry: bomwright validate --staged');
+    expect(hooks).toContain('entry: action/pre-commit.cjs');
+    expect(hooks).toContain('language: script');
     expect(hooks).toContain('pass_filenames: false');
+    const files = new RegExp(/^ {2}files: (.*)$/m.exec(hooks)![1]!);
+    for (const name of ['bom.json', 'sbom/product.cdx.xml']) expect(files.test(name), name).toBe(true);
+    for (const name of ['bom.yaml', 'bom.json.txt', 'notes.xmlx']) expect(files.test(name), name).toBe(false);
+    // pre-commit runs a script's entry from its clone: it must be executable there.
+    const mode = execFileSync('git', ['ls-files', '-s', 'action/pre-commit.cjs'], { cwd: ROOT, encoding: 'utf8' });
+    expect(mode).toMatch(/^100755 /);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
@@ -195,6 +196,81 @@ function leftOut(uri: string, diagnostics: readonly Diagnostic[]): Unannotated {
     warnings: diagnostics.filter((d) => d.severity === 'warning').length,
     lines,
   };
+}
+
+/**
+ * The pre-commit hook (`bomwright-validate`): `bomwright validate --staged` from this same committed bundle, so
+ * pre-commit installs nothing (its `script` language runs action/pre-commit.cjs from the clone). It takes the
+ * options a hook's `args:` would give validate; the report is validate's text report, the exit code validate's.
+ */
+export async function runPreCommit(
+  args: readonly string[],
+  cwd: string,
+  stdout: (text: string) => void,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseHookArgs>;
+  try {
+    parsed = parseHookArgs(args);
+  } catch (error) {
+    // node:util's messages name the option; ours is one line with a stable code.
+    throw new BomwrightError('E_USAGE', `${(error as Error).message}; the hook takes ${HOOK_OPTIONS_TEXT}`);
+  }
+  const { values } = parsed;
+  const signatures = values.signatures ?? 'verify';
+  if (!(SIGNATURE_MODES as readonly string[]).includes(signatures))
+    throw new BomwrightError(
+      'E_USAGE',
+      `--signatures must be ${SIGNATURE_MODES.join(', ')}, not ${JSON.stringify(signatures)}`,
+    );
+  const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
+  if (maxWarnings !== undefined && !(Number.isSafeInteger(maxWarnings) && maxWarnings >= 0))
+    throw new BomwrightError(
+      'E_USAGE',
+      `--max-warnings must be a whole number from 0, not ${JSON.stringify(values['max-warnings'])}`,
+    );
+  const profiles = loadProfiles(values.profile ?? [], cwd);
+  const { reports } = await validateFiles([], {
+    cwd,
+    versionRule: { staged: true },
+    signatures: signatures as SignatureMode,
+    trustPaths: (values.trust ?? []).map((p) => path.resolve(cwd, p)),
+    trustRootPaths: (values['trust-root'] ?? []).map((p) => path.resolve(cwd, p)),
+    requireTrusted: values['require-trusted'] === true,
+    allowUnverifiable: values['allow-unverifiable'] === true,
+    ...(profiles.length === 0 ? {} : { profiles }),
+  });
+  if (reports.length === 0) {
+    stdout('No staged BOM documents\n');
+    return 0;
+  }
+  stdout(
+    formatReports('text', reports, {
+      toolVersion: VERSION,
+      ...(maxWarnings === undefined ? {} : { maxWarnings }),
+      ...(profiles.length === 0 ? {} : { profiles }),
+    }),
+  );
+  const t = totals(reports);
+  if (t.failures > 0) return 2;
+  if (t.errors > 0) return 1;
+  return maxWarnings !== undefined && t.warnings > maxWarnings ? 1 : 0;
+}
+
+const HOOK_OPTIONS = {
+  trust: { type: 'string', multiple: true },
+  'trust-root': { type: 'string', multiple: true },
+  'require-trusted': { type: 'boolean' },
+  'allow-unverifiable': { type: 'boolean' },
+  signatures: { type: 'string' },
+  profile: { type: 'string', multiple: true },
+  'max-warnings': { type: 'string' },
+} as const;
+const HOOK_OPTIONS_TEXT = Object.keys(HOOK_OPTIONS)
+  .map((name) => `--${name}`)
+  .join(', ');
+
+function parseHookArgs(args: readonly string[]) {
+  return parseArgs({ args: [...args], options: HOOK_OPTIONS, strict: true, allowPositionals: false });
 }
 
 /** One annotation line for the run's failure; exit 2, as for the CLI. */

@@ -1,6 +1,7 @@
 /**
  * Bumping: the next version of a document (the version rule itself is validate/version-rule.ts).
  */
+import { contentChanged } from '../compare/content.js';
 import { BomwrightError } from '../errors.js';
 import { isoSeconds } from './document.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
@@ -83,4 +84,51 @@ export function bumpDocument(document: unknown, options: BumpOptions = {}): Bump
     removedSignatures: removed,
     ...(addedSerialNumber === undefined ? {} : { addedSerialNumber }),
   };
+}
+
+export interface AdoptResult extends BumpResult {
+  /** Whether the content differs from the baseline's (signatures, metadata.timestamp and version aside). */
+  changed: boolean;
+  /** The document already was the baseline's next version (or the same one): it is returned as it was. */
+  unchanged: boolean;
+}
+
+/**
+ * Makes `document` the next release of `baseline`: a regenerated BOM (a generator writes a new serialNumber and
+ * version 1 on every run) takes over the baseline's serialNumber, and its version becomes the baseline's + 1 when
+ * the content changed, or the baseline's own version and timestamp when it did not. A document that already
+ * follows the baseline is left as it is, so adopting twice changes nothing. Signatures are removed as by a bump.
+ */
+export function adoptBaseline(document: unknown, baseline: unknown, options: BumpOptions = {}): AdoptResult {
+  if (!isRecord(document)) throw new BomwrightError('E_INPUT', 'Only a BOM object can be bumped');
+  if (document.metadata !== undefined && !isRecord(document.metadata))
+    throw new BomwrightError('E_INPUT', 'metadata is not an object');
+  if (!isRecord(baseline)) throw new BomwrightError('E_INPUT', 'The baseline is not a CycloneDX JSON object');
+  const serialNumber = baseline.serialNumber;
+  if (typeof serialNumber !== 'string')
+    throw new BomwrightError('E_INPUT', 'The baseline has no serialNumber to continue');
+  const previous = versionOf(baseline, "baseline's");
+  const withSerial = withMember(document, 'serialNumber', serialNumber);
+  const changed = contentChanged(baseline, withSerial);
+  const version = changed ? previous + 1 : previous;
+  const previousTimestamp = isRecord(baseline.metadata) ? baseline.metadata.timestamp : undefined;
+  if (
+    document.serialNumber === serialNumber &&
+    document.version === version &&
+    (changed ||
+      previousTimestamp === undefined ||
+      (isRecord(document.metadata) && document.metadata.timestamp === previousTimestamp))
+  )
+    return { document, version, removedSignatures: [], changed, unchanged: true };
+  const { document: unsigned, removed } = withoutSignatures(withSerial);
+  let adopted = withMember(unsigned, 'version', version);
+  // Unchanged content is the baseline's release itself, timestamp included; changed content is a new release now.
+  const timestamp = changed ? isoSeconds(options.now ?? new Date()) : previousTimestamp;
+  if (timestamp !== undefined) {
+    const metadata = (adopted.metadata ?? {}) as Record<string, unknown>;
+    const refreshed: Record<string, unknown> = { timestamp, ...metadata };
+    refreshed.timestamp = timestamp;
+    adopted = withMember(adopted, 'metadata', refreshed);
+  }
+  return { document: adopted, version, removedSignatures: removed, changed, unchanged: false };
 }

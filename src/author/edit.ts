@@ -15,7 +15,14 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { validate } from '../validate/index.js';
 import { collectBomRefs } from './bom-ref.js';
 import { documentFormat, isoSeconds } from './document.js';
-import { buildComponent, buildService, type ComponentFields, type ServiceFields } from './elements.js';
+import {
+  buildComponent,
+  buildService,
+  canonicalPurl,
+  withPurlFields,
+  type ComponentFields,
+  type ServiceFields,
+} from './elements.js';
 import { licensesValue } from './licenses.js';
 import { removeMembers, signaturesOnPath } from './signatures.js';
 import { isRecord, setMember } from '../values.js';
@@ -112,8 +119,9 @@ export function addComponent(
   options: EditOptions = {},
 ): Promise<EditResult> {
   return runEdit(document, options, (original, format) => {
-    if (options.allowDuplicate !== true) refuseDuplicate(original, fields);
-    const component = buildComponent(fields, format, collectBomRefs(original));
+    const complete = withPurlFields(fields);
+    if (options.allowDuplicate !== true) refuseDuplicate(original, complete);
+    const component = buildComponent(complete, format, collectBomRefs(original));
     return {
       pointer: '',
       apply: (copy) => void arrayMember(copy, 'components', '').push(component),
@@ -130,9 +138,10 @@ const COMPONENT_AT = /^(?:\/metadata\/component|(?:\/metadata\/component)?(?:\/c
  * mistake (a re-run script, a copy-paste): refused, naming the one that is there.
  */
 function refuseDuplicate(document: Record<string, unknown>, fields: ComponentFields): void {
+  // Purls are compared in canonical form: pkg:NPM/left-pad@1.3.0 is pkg:npm/left-pad@1.3.0.
   const same = (record: Record<string, unknown>) =>
     fields.purl !== undefined
-      ? record.purl === fields.purl
+      ? typeof record.purl === 'string' && (record.purl === fields.purl || canonicalPurl(record.purl) === fields.purl)
       : record.purl === undefined &&
         fields.version !== undefined &&
         record.name === fields.name &&
@@ -146,7 +155,7 @@ function refuseDuplicate(document: Record<string, unknown>, fields: ComponentFie
   });
   if (found === undefined) return;
   const what =
-    fields.purl ?? `${fields.group === undefined ? '' : `${fields.group}/`}${fields.name}@${fields.version!}`;
+    fields.purl ?? `${fields.group === undefined ? '' : `${fields.group}/`}${fields.name ?? ''}@${fields.version!}`;
   const ref =
     typeof found.record['bom-ref'] === 'string' ? ` (bom-ref ${JSON.stringify(found.record['bom-ref'])})` : '';
   throw new BomwrightError(

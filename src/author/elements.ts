@@ -17,10 +17,14 @@ export type EntityField = string | Record<string, unknown>;
 export interface ComponentFields {
   /** Default `library`, or `crypto-asset` when `cryptoProperties` is given. */
   type?: string;
-  name: string;
+  /** Default: the purl's name. */
+  name?: string;
+  /** Default: the purl's version. */
   version?: string;
+  /** Default: the purl's namespace. */
   group?: string;
   description?: string;
+  /** Written in the purl specification's canonical form; the name, version and group must agree with it. */
   purl?: string;
   /** Generated from the purl, else name@version, when absent. */
   'bom-ref'?: string;
@@ -57,7 +61,11 @@ export interface ServiceFields {
 }
 
 function requireName(name: unknown, what: string): string {
-  if (typeof name !== 'string' || name === '') throw new BomwrightError('E_USAGE', `A ${what} needs a name`);
+  if (typeof name !== 'string' || name === '')
+    throw new BomwrightError(
+      'E_USAGE',
+      `A ${what} needs a name${what === 'component' ? ' (or a purl that names it)' : ''}`,
+    );
   return name;
 }
 
@@ -81,17 +89,81 @@ function compact(members: [string, unknown][]): Record<string, unknown> {
 const copyList = <T>(list: readonly T[] | undefined): T[] | undefined =>
   list === undefined ? undefined : list.map((item) => (isRecord(item) ? (structuredClone(item) as T) : item));
 
-/** A package URL as the purl specification defines it (pkg:type/namespace/name@version?qualifiers#subpath). */
-function checkedPurl(purl: string): string {
+type PackageUrl = import('packageurl-js').PackageURL;
+
+function packageUrlClass(): typeof import('packageurl-js').PackageURL {
   // Loaded on first use: its set-up costs every CLI start about 7 ms, and only authoring needs it.
-  const { PackageURL } = createRequire(import.meta.url)('packageurl-js') as typeof import('packageurl-js');
+  return (createRequire(import.meta.url)('packageurl-js') as typeof import('packageurl-js')).PackageURL;
+}
+
+/** A package URL as the purl specification defines it (pkg:type/namespace/name@version?qualifiers#subpath). */
+function parsePurl(purl: string): PackageUrl {
   try {
-    PackageURL.fromString(purl);
+    return packageUrlClass().fromString(purl);
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^Invalid purl: /, '') : 'unreadable';
     throw new BomwrightError('E_USAGE', `${JSON.stringify(purl)} is not a package URL (${reason})`);
   }
-  return purl;
+}
+
+/**
+ * A purl in the specification's canonical form (type lower-case, the type's own name rules, qualifiers sorted), so
+ * `pkg:NPM/left-pad@1.3.0` and `pkg:npm/left-pad@1.3.0` are one package; a string that is no purl is kept as is.
+ */
+export function canonicalPurl(purl: string): string {
+  try {
+    return packageUrlClass().fromString(purl).toString();
+  } catch {
+    return purl;
+  }
+}
+
+/**
+ * A component's fields completed from its purl: the purl in canonical form, and the name, version and group (the
+ * purl's namespace: an npm scope, a Maven groupId) it names where they are not given. A given one that contradicts
+ * the purl is refused: a document saying two things about a package is worse than one saying nothing.
+ */
+export function withPurlFields<T extends Partial<ComponentFields>>(fields: T): T {
+  if (fields.purl === undefined) return fields;
+  const purl = parsePurl(fields.purl);
+  const PackageURL = packageUrlClass();
+  // The type's own rules (npm and pypi names are lower-case, pypi's _ is -) apply to the given values too.
+  const normalized = (namespace: string | undefined, name: string): PackageUrl | undefined => {
+    try {
+      return new PackageURL(purl.type, namespace, name, undefined, undefined, undefined);
+    } catch {
+      return undefined;
+    }
+  };
+  const contradiction = (what: string, given: string, named: string) =>
+    new BomwrightError(
+      'E_USAGE',
+      `The ${what} ${JSON.stringify(given)} contradicts the purl ${fields.purl}, which names ${JSON.stringify(named)}: give the purl alone, or ones that agree`,
+    );
+  if (
+    fields.name !== undefined &&
+    fields.name !== purl.name &&
+    normalized(purl.namespace ?? undefined, fields.name)?.name !== purl.name
+  )
+    throw contradiction('name', fields.name, purl.name);
+  const version = purl.version ?? undefined;
+  if (fields.version !== undefined && version !== undefined && fields.version !== version)
+    throw contradiction('version', fields.version, version);
+  const namespace = purl.namespace ?? undefined;
+  if (
+    fields.group !== undefined &&
+    namespace !== undefined &&
+    fields.group !== namespace &&
+    normalized(fields.group, purl.name)?.namespace !== namespace
+  )
+    throw contradiction('group', fields.group, namespace);
+  return {
+    ...fields,
+    purl: purl.toString(),
+    name: fields.name ?? purl.name,
+    ...(fields.version === undefined && version !== undefined ? { version } : {}),
+    ...(fields.group === undefined && namespace !== undefined ? { group: namespace } : {}),
+  };
 }
 
 /** A component object; a generated bom-ref is made unique against `taken`, which records it. */
@@ -100,6 +172,7 @@ export function buildComponent(
   format: SpecFormat,
   taken: Set<string>,
 ): Record<string, unknown> {
+  fields = withPurlFields(fields);
   const name = requireName(fields.name, 'component');
   let author = fields.author;
   let authors: Record<string, unknown>[] | undefined;
@@ -133,7 +206,7 @@ export function buildComponent(
         ? undefined
         : licenseChoice(fields.licenses ?? [], format, fields.licenseNames),
     ],
-    ['purl', fields.purl === undefined ? undefined : checkedPurl(fields.purl)],
+    ['purl', fields.purl],
     ['externalReferences', copyList(fields.externalReferences)],
     ['cryptoProperties', fields.cryptoProperties === undefined ? undefined : structuredClone(fields.cryptoProperties)],
     ['properties', copyList(fields.properties)],

@@ -11,7 +11,7 @@ import {
   supportedVersionsText,
   type SpecFormat,
 } from '../formats/formats.js';
-import { buildComponent, type ComponentFields } from './elements.js';
+import { buildComponent, withPurlFields, type ComponentFields } from './elements.js';
 import { isoSeconds } from './document.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
 import { isRecord } from '../values.js';
@@ -130,10 +130,10 @@ export function initDocument(options: InitOptions): Record<string, unknown> {
     tools: toolsFor(format, options.toolVersion),
   };
   if (options.component !== undefined || options.packageJson !== undefined) {
-    const fields = {
+    const fields = withPurlFields({
       ...(options.packageJson === undefined ? {} : componentFromPackageJson(options.packageJson)),
       ...options.component,
-    };
+    });
     if (typeof fields.name !== 'string' || fields.name === '')
       throw new BomwrightError('E_USAGE', 'The component needs a name (give one, or a package.json with "name")');
     if (fields.version === undefined && format.componentVersionRequired)

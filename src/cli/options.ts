@@ -22,6 +22,31 @@ export const ONE_VALUE_PER_FLAG = { array: true, nargs: 1, requiresArg: true } a
 
 /** Where trust comes from and how strict to be about it (validate, verify). */
 export function trustOptions<T>(y: Argv<T>) {
+  return trustSources(y).option('require-trusted', {
+    type: 'boolean',
+    default: false,
+    describe: 'Valid signatures from keys that are not trusted are errors (else warnings)',
+  });
+}
+
+/**
+ * A gate's trust options (verify): with --trust, an untrusted signature fails unless --allow-untrusted, so
+ * --require-trusted has no default of its own (it still makes the untrusted fail without --trust).
+ */
+export function gateTrustOptions<T>(y: Argv<T>) {
+  return trustSources(y)
+    .option('require-trusted', {
+      type: 'boolean',
+      describe: 'Valid signatures from keys that are not trusted fail, even without --trust (the default with --trust)',
+    })
+    .option('allow-untrusted', {
+      type: 'boolean',
+      default: false,
+      describe: 'With --trust, valid signatures from keys it does not hold pass (with a warning)',
+    });
+}
+
+function trustSources<T>(y: Argv<T>) {
   return y
     .option('trust', {
       type: 'string',
@@ -35,11 +60,6 @@ export function trustOptions<T>(y: Argv<T>) {
       ...ONE_VALUE_PER_FLAG,
       default: [] as string[],
       describe: 'Root certificates that certificatePath must chain to',
-    })
-    .option('require-trusted', {
-      type: 'boolean',
-      default: false,
-      describe: 'Valid signatures from keys that are not trusted are errors (else warnings)',
     })
     .option('allow-unverifiable', {
       type: 'boolean',

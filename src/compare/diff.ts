@@ -9,9 +9,10 @@ import { isRecord } from '../values.js';
 import { isUnorderedArray } from './order.js';
 
 /**
- * One changed member: a dotted path (arrays count as one value) and the old and new values as JSON values. For
- * two arrays, also the items only in the new one and only in the old one (compared as multisets), which are
- * both empty when only the order changed.
+ * One changed member: a dotted path and the old and new values as JSON values. For two arrays, also the items only
+ * in the new one and only in the old one (compared as multisets), which are both empty when only the order
+ * changed; an item changed in place (an object sharing members with one it replaced) is not among them but has
+ * changes of its own, at `path[index]` (its index in the new array): `externalReferences[1].url`.
  */
 export interface MemberChange {
   path: string;
@@ -102,33 +103,107 @@ function same(a: unknown, b: unknown, depth: number, member: string): boolean {
   return contentKey(a, undefined, depth, member) === contentKey(b, undefined, depth, member);
 }
 
-/** The items only in `b` and only in `a`, as multisets (a repeated item counts as often as it occurs). */
+/**
+ * The items only in `b` and only in `a`, as multisets (a repeated item counts as often as it occurs), with their
+ * indexes in `b` and `a`.
+ */
 function itemChanges(a: readonly unknown[], b: readonly unknown[], depth: number) {
+  const aKeys = a.map((item) => contentKey(item, undefined, depth + 1));
+  const bKeys = b.map((item) => contentKey(item, undefined, depth + 1));
   const pending = new Map<string, number>();
-  for (const item of a) {
-    const k = contentKey(item, undefined, depth + 1);
-    pending.set(k, (pending.get(k) ?? 0) + 1);
-  }
-  const added: unknown[] = [];
-  for (const item of b) {
-    const k = contentKey(item, undefined, depth + 1);
+  for (const k of aKeys) pending.set(k, (pending.get(k) ?? 0) + 1);
+  const added: number[] = [];
+  bKeys.forEach((k, j) => {
     const left = pending.get(k) ?? 0;
     if (left > 0) pending.set(k, left - 1);
-    else added.push(item);
-  }
-  const removed: unknown[] = [];
-  for (const item of a) {
-    const k = contentKey(item, undefined, depth + 1);
+    else added.push(j);
+  });
+  const removed: number[] = [];
+  aKeys.forEach((k, i) => {
     const left = pending.get(k) ?? 0;
     if (left > 0) {
       pending.set(k, left - 1);
-      removed.push(item);
+      removed.push(i);
     }
-  }
+  });
   return { added, removed };
 }
 
-/** The changed leaves below `a` and `b`; objects are descended, arrays and scalars compared whole. */
+/** How many members (at any depth, through objects) two values have in common. */
+function sharedMembers(a: unknown, b: unknown, depth: number): number {
+  if (!isRecord(a) || !isRecord(b)) return 0;
+  checkDepth(depth);
+  let shared = 0;
+  for (const k of Object.keys(a)) {
+    if (k === SIGNATURE || !Object.hasOwn(b, k) || a[k] === undefined) continue;
+    if (contentKey(a[k], undefined, depth + 1, k) === contentKey(b[k], undefined, depth + 1, k)) shared++;
+    else shared += sharedMembers(a[k], b[k], depth + 1);
+  }
+  return shared;
+}
+
+/** Above this many candidate pairs, changed items are listed as added and removed rather than paired. */
+const MAX_PAIRINGS = 10_000;
+
+/**
+ * Removed and added objects that are one item changed: the pairs sharing the most members with equal content (at
+ * least one, at any depth through objects), nearest in position on a tie. `[removed index in a, added index in b]`.
+ */
+function pairItems(
+  a: readonly unknown[],
+  b: readonly unknown[],
+  removed: readonly number[],
+  added: readonly number[],
+  depth: number,
+): [number, number][] {
+  if (removed.length === 0 || added.length === 0 || removed.length * added.length > MAX_PAIRINGS) return [];
+  const members = (item: unknown) =>
+    isRecord(item)
+      ? new Map(
+          Object.keys(item)
+            .filter((k) => k !== SIGNATURE && item[k] !== undefined)
+            .map((k) => [k, contentKey(item[k], undefined, depth + 2, k)]),
+        )
+      : undefined;
+  const news = added.map((j) => members(b[j]));
+  const taken = new Set<number>();
+  const pairs: [number, number][] = [];
+  for (const i of removed) {
+    const old = members(a[i]);
+    if (old === undefined) continue;
+    let best = -1;
+    let bestScore = 0;
+    news.forEach((candidate, n) => {
+      if (candidate === undefined || taken.has(n)) return;
+      let score = 0;
+      for (const [k, key] of old) {
+        const other = candidate.get(k);
+        if (other === key) score++;
+        // A wrapper such as {"license": {...}}: what the objects inside share counts.
+        else if (other !== undefined)
+          score += sharedMembers(
+            (a[i] as Record<string, unknown>)[k],
+            (b[added[n]!] as Record<string, unknown>)[k],
+            depth + 2,
+          );
+      }
+      const closer = best !== -1 && Math.abs(added[n]! - i) < Math.abs(added[best]! - i);
+      if (score > bestScore || (score === bestScore && score > 0 && closer)) {
+        best = n;
+        bestScore = score;
+      }
+    });
+    if (best === -1) continue;
+    taken.add(best);
+    pairs.push([i, added[best]!]);
+  }
+  return pairs;
+}
+
+/**
+ * The changed leaves below `a` and `b`; objects are descended. Two arrays: an item changed in place (paired with
+ * {@link pairItems}) is descended as `path[index]` (its index in `b`), and the items left over are listed whole.
+ */
 function changedPaths(
   a: unknown,
   b: unknown,
@@ -149,10 +224,22 @@ function changedPaths(
     return;
   }
   if (same(a, b, depth, path.slice(path.lastIndexOf('.') + 1))) return;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const { added, removed } = itemChanges(a, b, depth);
+    const pairs = pairItems(a, b, removed, added, depth);
+    const pairedOld = new Set(pairs.map(([i]) => i));
+    const pairedNew = new Set(pairs.map(([, j]) => j));
+    const rest = {
+      added: added.filter((j) => !pairedNew.has(j)).map((j) => b[j]),
+      removed: removed.filter((i) => !pairedOld.has(i)).map((i) => a[i]),
+    };
+    if (pairs.length === 0 || rest.added.length + rest.removed.length > 0) out.push({ path, old: a, new: b, ...rest });
+    for (const [i, j] of pairs) changedPaths(a[i], b[j], `${path}[${j}]`, undefined, out, depth + 1);
+    return;
+  }
   const change: MemberChange = { path };
   if (a !== undefined) change.old = a;
   if (b !== undefined) change.new = b;
-  if (Array.isArray(a) && Array.isArray(b)) Object.assign(change, itemChanges(a, b, depth));
   out.push(change);
 }
 
@@ -331,7 +418,7 @@ export function diffDocuments(old: unknown, current: unknown): BomDiff {
     1,
   );
   const metadata = {
-    members: [...new Set(metadataChanges.map((c) => c.path.split('.')[0]!))],
+    members: [...new Set(metadataChanges.map((c) => c.path.split(/[.[]/)[0]!))],
     changes: metadataChanges.map((c) => ({ ...c, path: `metadata.${c.path}` })),
   };
   const components = diffElements(flatten(a, 'components'), flatten(b, 'components'), 'components');

@@ -4,6 +4,7 @@
  * policy. A gate fails closed: a signature that cannot be checked is an error unless the caller relaxes that.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { BomwrightError } from '../errors.js';
 import { parsePointer, toPointer } from '../json/pointer.js';
 import { checkDepth } from '../json/walk.js';
 import { findPlaces } from '../formats/signable.js';
@@ -14,6 +15,63 @@ export interface TrustPolicy {
   requireTrusted?: boolean;
   /** Signatures that cannot be checked (no key for their keyId) are warnings (else errors). */
   allowUnverifiable?: boolean;
+}
+
+/** What a gate (`bomwright verify`) was asked; each flag undefined when not given. */
+export interface GateFlags {
+  /** Keys or roots were given (`--trust`, `--trust-root`). */
+  trustGiven: boolean;
+  requireSignature?: boolean;
+  allowUnsigned?: boolean;
+  requireTrusted?: boolean;
+  allowUntrusted?: boolean;
+  allowUnverifiable?: boolean;
+}
+
+export interface GatePolicy extends TrustPolicy {
+  /** A document without any signature fails. */
+  requireSignature: boolean;
+}
+
+/**
+ * A gate fails when nothing it trusts signed: no signature fails, and once keys are given, a valid signature from a
+ * key they do not hold fails too (cosign and sigstore do the same). `--allow-unsigned` and `--allow-untrusted`
+ * relax either; asking for both a requirement and its relaxation is a usage error rather than a silent choice.
+ */
+export function gatePolicy(flags: GateFlags): GatePolicy {
+  if (flags.allowUnsigned === true && flags.requireSignature === true)
+    throw new BomwrightError('E_USAGE', '--allow-unsigned contradicts --require-signature: give one of them');
+  if (flags.allowUntrusted === true && flags.requireTrusted === true)
+    throw new BomwrightError('E_USAGE', '--allow-untrusted contradicts --require-trusted: give one of them');
+  return {
+    requireSignature: flags.allowUnsigned !== true && flags.requireSignature !== false,
+    requireTrusted:
+      flags.requireTrusted === true ||
+      (flags.trustGiven && flags.allowUntrusted !== true && flags.requireTrusted !== false),
+    allowUnverifiable: flags.allowUnverifiable === true,
+  };
+}
+
+/**
+ * A gate's verdict on one document: its signatures' findings under the policy, and a missing signature. The
+ * failure names the flag that would accept what failed, so a reader of the log knows it was the policy.
+ */
+export function gateVerdict(
+  signatures: number,
+  findings: readonly Diagnostic[],
+  policy: GatePolicy,
+): { ok: boolean; failure?: string } {
+  if (policy.requireSignature && signatures === 0)
+    return { ok: false, failure: 'the document has no signature (--allow-unsigned accepts unsigned documents)' };
+  const errors = findings.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return { ok: true };
+  if (errors.every((d) => d.ruleId === 'signature/untrusted'))
+    return {
+      ok: false,
+      failure:
+        "no trusted key signed it: pin the signer's key with --trust (or its root with --trust-root), or accept untrusted signatures with --allow-untrusted",
+    };
+  return { ok: false };
 }
 
 function describeSigner(report: SignerReport): string {

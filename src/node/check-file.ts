@@ -10,6 +10,7 @@ import {
   type ValidationResult,
 } from '../validate/index.js';
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { loadBaselineFile } from './documents.js';
 import { gitShow, type Commit } from './git.js';
 import { STDIN } from './discover.js';
@@ -38,8 +39,8 @@ export interface CheckSettings {
   /** The version rule against a previous release: a baseline file, a git revision, or HEAD for staged files. */
   versionRule?:
     | { mode: 'file'; baseline: string }
-    | { mode: 'ref'; commit: Commit; root: string }
-    | { mode: 'staged'; head: Commit | undefined; root: string };
+    | { mode: 'ref'; commit: Commit; root: string; previous?: Record<string, string> }
+    | { mode: 'staged'; head: Commit | undefined; root: string; previous?: Record<string, string> };
 }
 
 export type CheckOutcome =
@@ -112,12 +113,18 @@ function validateOptions(settings: CheckSettings, trust: TrustStore, file?: stri
 function fetchBaseline(file: string, settings: CheckSettings): ValidateOptions['baseline'] {
   const rule = settings.versionRule;
   if (rule === undefined) return undefined;
-  if (rule.mode === 'file') return { document: loadBaselineFile(rule.baseline), name: rule.baseline };
+  if (rule.mode === 'file')
+    return { document: loadBaselineFile(rule.baseline), name: rule.baseline, adoptWith: `--baseline ${rule.baseline}` };
   const commit = rule.mode === 'ref' ? rule.commit : rule.head;
   // A repository without commits: every staged file is new.
   if (commit === undefined) return undefined;
-  const text = gitShow(commit, file, rule.root);
-  return text === undefined ? undefined : { document: text, name: commit.name };
+  // A renamed file is compared with where it came from (git's rename detection, or its serial number).
+  const from = rule.previous?.[file];
+  const text = gitShow(commit, from ?? file, rule.root);
+  if (text === undefined) return undefined;
+  const name =
+    from === undefined ? commit.name : `${commit.name}:${path.relative(rule.root, from).split(path.sep).join('/')}`;
+  return { document: text, name, adoptWith: `--base-ref ${commit.name}` };
 }
 
 function fileSize(file: string): number {

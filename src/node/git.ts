@@ -4,6 +4,7 @@
  * "nothing to compare with"), and only commit ids, after `--end-of-options`, reach other git commands.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 
@@ -117,6 +118,101 @@ export function stagedJsonFiles(root: string): string[] {
     .split('\0')
     .filter((f) => f.endsWith('.json') || f.endsWith('.xml'))
     .map((f) => path.join(root, f));
+}
+
+const BOM_FILE = /\.(?:json|xml)$/;
+
+/** A BOM's serialNumber read from its text (JSON member or XML root attribute); undefined when it has none. */
+function serialNumberOf(text: string): string | undefined {
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  if (trimmed.startsWith('<')) return /<(?:\w+:)?bom\b[^>]*?\sserialNumber\s*=\s*(["'])([^"'<>]*)\1/.exec(trimmed)?.[2];
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const serial = (value as { serialNumber?: unknown }).serialNumber;
+    return typeof serial === 'string' && serial !== '' ? serial : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where files came from since `base`, so a renamed BOM is still compared with its previous release: git's rename
+ * detection first, then the serial number as the BOM's identity (an edit large enough to hide a rename from git
+ * keeps the serialNumber). `staged` compares the index with `base` (pre-commit), else the working tree; `files`
+ * (absolute paths) are the documents being checked, the only ones whose origin matters, untracked ones included.
+ * Returns absolute new path → absolute old path.
+ */
+export function previousPaths(
+  base: Commit,
+  root: string,
+  staged: boolean,
+  files: readonly string[],
+): Map<string, string> {
+  const wanted = new Set(files.map((file) => path.resolve(file)));
+  const origins = new Map<string, string>();
+  if (wanted.size === 0) return origins;
+  const output = gitQuietly(
+    [
+      'diff',
+      ...(staged ? ['--cached'] : []),
+      '-M',
+      '--name-status',
+      '-z',
+      '--no-color',
+      '--end-of-options',
+      base.id,
+      '--',
+    ],
+    root,
+  );
+  if (output === undefined) return origins;
+  const fields = output.split('\0');
+  const added: string[] = [];
+  const deleted: string[] = [];
+  for (let i = 0; i < fields.length - 1;) {
+    const status = fields[i++]!;
+    if (status.startsWith('R') || status.startsWith('C')) {
+      const from = path.join(root, fields[i++]!);
+      const to = path.join(root, fields[i++]!);
+      if (status.startsWith('R')) origins.set(to, from);
+    } else {
+      const file = path.join(root, fields[i++]!);
+      if (status === 'A') added.push(file);
+      else if (status === 'D') deleted.push(file);
+    }
+  }
+  const untracked = staged
+    ? []
+    : (gitQuietly(['ls-files', '--others', '--exclude-standard', '-z'], root) ?? '')
+        .split('\0')
+        .filter((f) => f !== '')
+        .map((f) => path.join(root, f));
+  const newcomers = [...added, ...untracked].filter((file) => wanted.has(file) && !origins.has(file));
+  const gone = deleted.filter((file) => BOM_FILE.test(file) && ![...origins.values()].includes(file));
+  if (newcomers.length === 0 || gone.length === 0) return origins;
+  // A serial number held by two deleted files names neither: no guessing.
+  const bySerial = new Map<string, string | null>();
+  for (const file of gone) {
+    const text = gitShow(base, file, root);
+    const serial = text === undefined ? undefined : serialNumberOf(text);
+    if (serial !== undefined) bySerial.set(serial, bySerial.has(serial) ? null : file);
+  }
+  for (const file of newcomers) {
+    const text = staged ? gitShow('index', file, root) : readQuietly(file);
+    const serial = text === undefined ? undefined : serialNumberOf(text);
+    const from = serial === undefined ? undefined : bySerial.get(serial);
+    if (typeof from === 'string') origins.set(file, from);
+  }
+  return origins;
+}
+
+function readQuietly(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fails with a usage error unless `revision` names a commit (kept for callers that only check). */

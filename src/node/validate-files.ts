@@ -6,9 +6,9 @@
 import { BomwrightError } from '../errors.js';
 import { compareUri, type FileReport } from '../format/report.js';
 import type { SignatureMode } from '../validate/index.js';
-import type { CheckSettings } from './check-file.js';
+import type { CheckJob, CheckSettings } from './check-file.js';
 import type { Profile } from '../validate/profiles/model.js';
-import { gitRoot, headCommit, resolveCommit, stagedJsonFiles } from './git.js';
+import { gitRoot, headCommit, previousPaths, resolveCommit, stagedJsonFiles } from './git.js';
 import { resolveInputs, STDIN } from './discover.js';
 import { loadTrustStore } from './keys.js';
 import { displayPath, repositoryRoot } from './paths.js';
@@ -106,13 +106,7 @@ export async function validateFiles(
     allowExcludes: [...(options.allowExcludes ?? [])],
     ...(options.details === true ? { details: true } : {}),
     ...(options.profiles === undefined || options.profiles.length === 0 ? {} : { profiles: [...options.profiles] }),
-    ...(rule === undefined
-      ? {}
-      : 'baseline' in rule
-        ? { versionRule: { mode: 'file' as const, baseline: rule.baseline } }
-        : 'baseRef' in rule
-          ? { versionRule: { mode: 'ref' as const, commit: resolveCommit(rule.baseRef, root!), root: root! } }
-          : { versionRule: { mode: 'staged' as const, head: headCommit(root!), root: root! } }),
+    ...(rule === undefined ? {} : { versionRule: versionRuleSettings(rule, root, inputs) }),
   };
   options.onStart?.(
     inputs.map((input) => input.source),
@@ -141,6 +135,23 @@ export async function validateFiles(
   // Deterministic whatever the completion order.
   reports.sort((a, b) => compareUri(a.uri, b.uri));
   return { reports, workers };
+}
+
+/** Where the version rule's baselines come from; for a git revision, with where renamed files came from. */
+function versionRuleSettings(
+  rule: VersionRuleSource,
+  root: string | undefined,
+  inputs: readonly CheckJob[],
+): NonNullable<CheckSettings['versionRule']> {
+  if ('baseline' in rule) return { mode: 'file', baseline: rule.baseline };
+  const staged = 'staged' in rule;
+  const commit = staged ? headCommit(root!) : resolveCommit(rule.baseRef, root!);
+  const files = inputs.map((input) => input.source).filter((source) => source !== STDIN);
+  const previous = commit === undefined ? undefined : Object.fromEntries(previousPaths(commit, root!, staged, files));
+  const renamed = previous === undefined || Object.keys(previous).length === 0 ? {} : { previous };
+  return staged
+    ? { mode: 'staged', head: commit, root: root!, ...renamed }
+    : { mode: 'ref', commit: commit!, root: root!, ...renamed };
 }
 
 /** Sharding splits many files found on disk; the version rule's one baseline, the index and stdin are not that. */

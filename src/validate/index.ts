@@ -15,7 +15,7 @@ import { countBySeverity, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadValidator, runValidator } from './schema.js';
 import { schemaDiagnostics } from './schema-errors.js';
 import { validationDetails, type ValidationDetails } from './details.js';
-import { versionRule, versionRuleWithVerdict, type VersionVerdict } from './version-rule.js';
+import { versionRule, versionRuleWithVerdict, type Baseline, type VersionVerdict } from './version-rule.js';
 import { validateXmlText } from './xml.js';
 import { syntaxOf } from '../document/syntax.js';
 import { evaluateProfiles, type ProfileResult } from './profiles/evaluate.js';
@@ -49,7 +49,7 @@ export interface ValidateOptions {
    * The version rule: the previous release of this document, as text, bytes or a parsed value. Text that is not
    * a JSON object (the file was not a BOM then) has nothing to compare with.
    */
-  baseline?: { document: unknown; name?: string };
+  baseline?: Baseline;
   /**
    * Also return {@link ValidationResult.details}: each signer's verdict and trust, the version rule's verdict and
    * the dependency graph, for rich reports (html). Off by default: the other reports pay nothing for it.

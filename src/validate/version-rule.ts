@@ -20,13 +20,15 @@ export interface Baseline {
   document: unknown;
   /** How to name it in messages: a file, a git revision, `HEAD`. */
   name?: string;
+  /** How `bomwright bump` fetches this baseline (`--baseline FILE`, `--base-ref REV`): the command a message names. */
+  adoptWith?: string;
 }
 
 /**
  * The baseline's value; undefined when its text reads as no document (nothing to compare with). CycloneDX XML is
  * read into the same model as JSON, so either syntax compares with either.
  */
-function parsedBaseline(input: unknown): unknown {
+export function parsedBaseline(input: unknown): unknown {
   if (!(input instanceof Uint8Array) && typeof input !== 'string') return input;
   if ((input instanceof Uint8Array ? syntaxOfBytes(input) : syntaxOf(input)) === 'xml') {
     const read = readDocument(input);
@@ -179,14 +181,18 @@ function checkVersionRule(document: unknown, previous: unknown, baseline: Baseli
   const diagnostics: Diagnostic[] = [];
   const serial = previous.serialNumber;
   if (serial !== undefined && document.serialNumber !== serial) {
+    // A generator writes a new serialNumber (and version 1) on every run: one command makes such a document the
+    // previous one's next release, and comparing versions of two different BOMs would only add noise.
+    const adopt = `; to continue the previous BOM (a regenerated one), run bomwright bump FILE ${baseline.adoptWith ?? '--baseline PREVIOUS'}, which takes over its serialNumber and version`;
     diagnostics.push(
       finding(
         document.serialNumber === undefined
-          ? `serialNumber ${display(serial)} was removed; a new version of a BOM keeps it`
-          : `serialNumber changed from ${display(serial)} to ${display(document.serialNumber)}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1)`,
+          ? `serialNumber ${display(serial)} was removed; a new version of a BOM keeps it${adopt}`
+          : `serialNumber changed from ${display(serial)} to ${display(document.serialNumber)}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1)${adopt}`,
         document.serialNumber === undefined ? '' : '/serialNumber',
       ),
     );
+    return diagnostics;
   }
   const wasVersion = versionOf(previous);
   const nowVersion = versionOf(document);

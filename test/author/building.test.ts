@@ -79,7 +79,7 @@ describe('buildComponent', () => {
     const plain = buildComponent({ name: 'x' }, v16, new Set());
     expect(plain).toEqual({ type: 'library', 'bom-ref': 'x', name: 'x' });
     expect(expectErrorCode(() => buildComponent({ name: '' }, v16, new Set()), 'E_USAGE').message).toBe(
-      'A component needs a name',
+      'A component needs a name (or a purl that names it)',
     );
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bump as bumpDocument, contentChanged, validate, verify as verifyDocument } from '../../src/index.js';
+import {
+  bump as bumpDocument,
+  contentChanged,
+  validate,
+  verify as verifyDocument,
+  versionRule,
+} from '../../src/index.js';
+import { adoptBaseline } from '../../src/author/bump.js';
 import { counting, sampleBom, sign, testKey } from './fixtures.js';
 import { expectErrorCode, minimalBom } from '../helpers.js';
 
@@ -110,5 +117,69 @@ describe('contentChanged', () => {
       change(doc);
       expect(contentChanged(base, doc)).toBe(true);
     }
+  });
+});
+
+describe('adoptBaseline (bump NEW --baseline OLD)', () => {
+  const OTHER = 'urn:uuid:11111111-2222-4333-8444-555555555555';
+  /** What a generator writes on every run: a new serial number, version 1, a new timestamp. */
+  const regenerated = (edit: (doc: Record<string, unknown>) => void = () => undefined) => {
+    const doc = sampleBom();
+    edit(doc);
+    return {
+      ...doc,
+      serialNumber: OTHER,
+      version: 1,
+      metadata: { ...(doc.metadata as object), timestamp: '2030-01-01T00:00:00Z' },
+    };
+  };
+  const old = sampleBom();
+
+  it('unchanged content: the baseline serial number, version and timestamp (the same release)', () => {
+    const result = adoptBaseline(regenerated(), old, { now: NOW });
+    expect(result).toMatchObject({ version: 3, changed: false, unchanged: false, removedSignatures: [] });
+    expect(result.document).toEqual(old);
+    expect(versionRule(result.document, { document: old })).toEqual([]);
+  });
+
+  it('changed content: the baseline serial number, its version + 1, a fresh timestamp', () => {
+    const next = regenerated((doc) => ((doc.components as Record<string, unknown>[])[0]!.version = '9.9.9'));
+    expect(versionRule(next, { document: old })).toHaveLength(1);
+    const result = adoptBaseline(next, old, { now: NOW });
+    expect(result).toMatchObject({ version: 4, changed: true, unchanged: false });
+    expect(result.document).toMatchObject({
+      serialNumber: old.serialNumber,
+      version: 4,
+      metadata: { timestamp: '2026-06-07T08:09:10Z' },
+    });
+    expect(Object.keys(result.document)).toEqual(Object.keys(next));
+    expect(versionRule(result.document, { document: old })).toEqual([]);
+    // Adopting again changes nothing: the document already is the next release.
+    const again = adoptBaseline(result.document, old, { now: new Date('2027-01-01T00:00:00Z') });
+    expect(again).toMatchObject({ unchanged: true, version: 4 });
+    expect(again.document).toBe(result.document);
+  });
+
+  it('a version off by one either way is set right; a missing serial number is added where it belongs', () => {
+    for (const version of [2, 4, 5])
+      expect(adoptBaseline({ ...sampleBom(), version }, old, { now: NOW }).document.version).toBe(3);
+    const { serialNumber: _s, ...unserialized } = regenerated();
+    const adopted = adoptBaseline(unserialized, old, { now: NOW }).document;
+    expect(Object.keys(adopted).slice(0, 4)).toEqual(['bomFormat', 'specVersion', 'serialNumber', 'version']);
+  });
+
+  it('removes the signatures the adoption breaks', () => {
+    const result = adoptBaseline(sign(regenerated(), key, ['root']), old, { now: NOW });
+    expect(result.removedSignatures).toEqual(['/signature']);
+    expect(result.document).not.toHaveProperty('signature');
+  });
+
+  it('refuses a baseline it cannot continue', () => {
+    const { serialNumber: _s, ...unserialized } = old;
+    expectErrorCode(() => adoptBaseline(regenerated(), unserialized), 'E_INPUT');
+    expectErrorCode(() => adoptBaseline(regenerated(), '<bom/>'), 'E_INPUT');
+    expectErrorCode(() => adoptBaseline(regenerated(), { ...old, version: 2 ** 53 - 1 }), 'E_INPUT');
+    expect(adoptBaseline(regenerated(), { ...old, version: 2 ** 53 - 2 }).version).toBe(2 ** 53 - 2);
+    expectErrorCode(() => adoptBaseline([], old), 'E_INPUT');
   });
 });

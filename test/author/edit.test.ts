@@ -147,6 +147,60 @@ describe('addComponent', () => {
   });
 });
 
+describe('addComponent --purl: the purl names the component', () => {
+  const added = async (fields: Parameters<typeof addComponent>[1]) => {
+    const result = await addComponent(minimalBom('1.6', { components: [] }), fields);
+    return components(result)[0];
+  };
+
+  it('takes the name, version and group from the purl, and writes it in canonical form', async () => {
+    expect(await added({ purl: 'pkg:npm/left-pad@1.3.0' })).toEqual({
+      type: 'library',
+      'bom-ref': 'pkg:npm/left-pad@1.3.0',
+      name: 'left-pad',
+      version: '1.3.0',
+      purl: 'pkg:npm/left-pad@1.3.0',
+    });
+    expect(await added({ purl: 'pkg:NPM/%40Acme/Widget@2.0.0?b=2&a=1' })).toMatchObject({
+      group: '@acme',
+      name: 'widget',
+      version: '2.0.0',
+      purl: 'pkg:npm/%40acme/widget@2.0.0?a=1&b=2',
+    });
+    // A purl without a version leaves the version out; a given one is kept.
+    expect(await added({ purl: 'pkg:maven/org.apache/commons' })).toEqual(
+      expect.not.objectContaining({ version: expect.anything() }),
+    );
+    expect(await added({ purl: 'pkg:maven/org.apache/commons', version: '1.0' })).toMatchObject({
+      group: 'org.apache',
+      version: '1.0',
+    });
+  });
+
+  it("accepts given fields that agree (by the type's own rules) and refuses ones that contradict it", async () => {
+    expect(await added({ purl: 'pkg:pypi/django-x@1.0', name: 'Django_X', version: '1.0' })).toMatchObject({
+      name: 'Django_X',
+      purl: 'pkg:pypi/django-x@1.0',
+    });
+    for (const [fields, what] of [
+      [{ purl: 'pkg:npm/right-pad@1.3.0', name: 'left-pad' }, /^The name "left-pad" contradicts the purl/],
+      [{ purl: 'pkg:npm/left-pad@1.3.0', version: '1.3.1' }, /^The version "1.3.1" contradicts .* names "1.3.0"/],
+      [{ purl: 'pkg:maven/org.apache/commons@1', group: 'org.other' }, /^The group "org.other" contradicts/],
+    ] as const)
+      await rejectsWith(addComponent(minimalBom('1.6', { components: [] }), fields), 'E_USAGE', what);
+    await rejectsWith(addComponent(minimalBom('1.6'), {}), 'E_USAGE', /needs a name \(or a purl that names it\)/);
+  });
+
+  it('sees the same package in another spelling as a duplicate', async () => {
+    const doc = minimalBom('1.6', {
+      components: [{ type: 'library', name: 'left-pad', version: '1.3.0', purl: 'pkg:npm/left-pad@1.3.0' }],
+    });
+    for (const purl of ['pkg:NPM/left-pad@1.3.0', 'pkg:npm/LEFT-PAD@1.3.0', 'pkg:npm/left-pad@1.3.0'])
+      await rejectsWith(addComponent(doc, { purl }), 'E_USAGE', /is already in the document at \/components\/0/);
+    expect(components(await addComponent(doc, { purl: 'pkg:npm/left-pad@1.3.1' }))).toHaveLength(2);
+  });
+});
+
 describe('signed documents', () => {
   it('refuses to edit a signed root unless allowed, then removes and reports the stale signature', async () => {
     const signed = sign(sampleBom(), key, ['all']);

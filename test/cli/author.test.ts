@@ -37,6 +37,40 @@ describe('init', () => {
   });
 });
 
+describe('add component --purl', () => {
+  it('needs no --name: the purl gives name and version, and its other spellings are the same package', async () => {
+    const dir = tempDir();
+    expect(
+      (await runCli(['init', '--name', 'app', '--component-version', '1.0.0', '-o', 'bom.json'], { cwd: dir })).code,
+    ).toBe(0);
+    const added = await runCli(['add', 'component', 'bom.json', '--purl', 'pkg:npm/left-pad@1.3.0'], { cwd: dir });
+    expect([added.code, added.stderr]).toEqual([0, '']);
+    const bom = JSON.parse(readFileSync(path.join(dir, 'bom.json'), 'utf8'));
+    expect(bom.components).toEqual([
+      {
+        type: 'library',
+        'bom-ref': 'pkg:npm/left-pad@1.3.0',
+        name: 'left-pad',
+        version: '1.3.0',
+        purl: 'pkg:npm/left-pad@1.3.0',
+      },
+    ]);
+    const again = await runCli(['add', 'component', 'bom.json', '--purl', 'pkg:NPM/left-pad@1.3.0'], { cwd: dir });
+    expect([again.code, again.stderr]).toEqual([
+      2,
+      expect.stringContaining('is already in the document at /components/0'),
+    ]);
+    const contradicts = await runCli(
+      ['add', 'component', 'bom.json', '--purl', 'pkg:npm/right-pad@1.0.0', '--name', 'left-pad'],
+      { cwd: dir },
+    );
+    expect([contradicts.code, contradicts.stderr]).toEqual([
+      2,
+      'bomwright: E_USAGE: The name "left-pad" contradicts the purl pkg:npm/right-pad@1.0.0, which names "right-pad": give the purl alone, or ones that agree\n',
+    ]);
+  });
+});
+
 describe('bump', () => {
   it('increments the version, keeps the serial number and layout, and refreshes the timestamp', async () => {
     const dir = tempDir();

@@ -218,14 +218,16 @@ describe('verify', () => {
     expect(duplicate.stdout).toContain('json/duplicate-key');
   });
 
-  it('untrusted is a warning unless --require-trusted; unsigned passes unless --require-signature', async () => {
+  it('unsigned fails unless --allow-unsigned; without --trust, untrusted passes unless --require-trusted', async () => {
     const dir = tempDir();
     const { key } = keyFiles(dir, 'Ed448', 'k');
     const file = path.join(dir, 'bom.json');
     writeFileSync(file, BASE);
     const unsigned = await runCli(['verify', file], { cwd: dir });
-    expect(unsigned.code).toBe(0);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toContain('FAILED — the document has no signature (--allow-unsigned accepts');
     expect((await runCli(['verify', file, '--require-signature'], { cwd: dir })).code).toBe(1);
+    expect((await runCli(['verify', file, '--allow-unsigned'], { cwd: dir })).code).toBe(0);
     await runCli(['sign', file, '--key', key], { cwd: dir });
     const untrusted = await runCli(['verify', file], { cwd: dir });
     expect(untrusted.code).toBe(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentChanged, diff } from '../../src/index.js';
 import { expectErrorCode } from '../helpers.js';
+import { formatDiffText } from '../../src/format/diff.js';
 
 const bom = (extra: Record<string, unknown>): Record<string, unknown> => ({
   bomFormat: 'CycloneDX',
@@ -222,5 +223,91 @@ describe('diff: identical', () => {
       diff(bom({ components: [nest(100, (v) => ({ name: 'n', components: [v] }))] }), bom({})).components.removed
         .length,
     ).toBe(100);
+  });
+});
+
+describe('diff: a changed array item shows its changed member with its path', () => {
+  const COMMENT = 'as detected from the package manifest by the generator, which writes a long comment first';
+  const component = (extra: Record<string, unknown>) =>
+    bom({ components: [{ type: 'library', 'bom-ref': 'c', name: 'c', ...extra }] });
+  const changesOf = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    diff(component(a), component(b)).components.changed[0]?.changes.map(({ path, old, new: now, added, removed }) => ({
+      path,
+      ...(added === undefined ? { old, new: now } : { added, removed }),
+    }));
+  const ref = (url: string, hash = 'a') => ({
+    comment: COMMENT,
+    hashes: [{ alg: 'SHA-256', content: hash.repeat(64) }],
+    type: 'vcs',
+    url,
+  });
+
+  it('one changed url among several references: the url, at the index in the new array', () => {
+    const old = { externalReferences: [{ type: 'website', url: 'https://w' }, ref('https://a')] };
+    const now = { externalReferences: [{ type: 'website', url: 'https://w' }, ref('https://b')] };
+    expect(changesOf(old, now)).toEqual([{ path: 'externalReferences[1].url', old: 'https://a', new: 'https://b' }]);
+    const text = formatDiffText(diff(component(old), component(now)));
+    expect(text).toBe('~ component c externalReferences[1].url: https://a → https://b\n');
+  });
+
+  it('descends nested arrays, and pairs items of unordered arrays wherever they moved', () => {
+    expect(
+      changesOf({ externalReferences: [ref('https://a', 'a')] }, { externalReferences: [ref('https://a', 'b')] }),
+    ).toEqual([{ path: 'externalReferences[0].hashes[0].content', old: 'a'.repeat(64), new: 'b'.repeat(64) }]);
+    const hashes = (...pairs: [string, string][]) => pairs.map(([alg, c]) => ({ alg, content: c.repeat(64) }));
+    expect(
+      changesOf(
+        { hashes: hashes(['SHA-256', 'a'], ['SHA-512', 'b']) },
+        { hashes: hashes(['SHA-512', 'c'], ['SHA-256', 'a']) },
+      ),
+    ).toEqual([{ path: 'hashes[0].content', old: 'b'.repeat(64), new: 'c'.repeat(64) }]);
+  });
+
+  it('items sharing no member are added and removed; one shared member is enough to pair', () => {
+    expect(
+      changesOf({ licenses: [{ license: { id: 'MIT' } }] }, { licenses: [{ expression: 'MIT OR Apache-2.0' }] }),
+    ).toEqual([
+      { path: 'licenses', added: [{ expression: 'MIT OR Apache-2.0' }], removed: [{ license: { id: 'MIT' } }] },
+    ]);
+    expect(changesOf({ properties: [{ name: 'n', value: '1' }] }, { properties: [{ name: 'n', value: '2' }] })).toEqual(
+      [{ path: 'properties[0].value', old: '1', new: '2' }],
+    );
+    // Scalars are never an item changed in place.
+    expect(changesOf({ tags: ['a', 'b'] }, { tags: ['a', 'c'] })).toEqual([
+      { path: 'tags', added: ['c'], removed: ['b'] },
+    ]);
+  });
+
+  it('an item changed beside items added and removed: the array lists only those, the item its member', () => {
+    const old = { externalReferences: [ref('https://a'), { type: 'website', url: 'https://w' }] };
+    const now = { externalReferences: [{ type: 'chat', url: 'https://c' }, ref('https://b')] };
+    expect(changesOf(old, now)).toEqual([
+      {
+        path: 'externalReferences',
+        added: [{ type: 'chat', url: 'https://c' }],
+        removed: [{ type: 'website', url: 'https://w' }],
+      },
+      { path: 'externalReferences[1].url', old: 'https://a', new: 'https://b' },
+    ]);
+  });
+
+  it('pairs up to 10,000 candidate pairs; beyond, lists the items', () => {
+    const props = (n: number, value: string) =>
+      Array.from({ length: n }, (_, i) => ({ name: `p${String(i).padStart(3, '0')}`, value }));
+    const at = changesOf({ properties: props(100, 'old') }, { properties: props(100, 'new') })!;
+    expect(at).toHaveLength(100);
+    expect(at[0]).toEqual({ path: 'properties[0].value', old: 'old', new: 'new' });
+    const beyond = changesOf({ properties: props(100, 'old') }, { properties: props(101, 'new') })!;
+    expect(beyond).toHaveLength(1);
+    expect(beyond[0]).toMatchObject({ path: 'properties' });
+  });
+
+  it('metadata members are named without the index', () => {
+    const a = bom({ metadata: { licenses: [{ license: { id: 'MIT', url: 'https://a' } }] } });
+    const b = bom({ metadata: { licenses: [{ license: { id: 'MIT', url: 'https://b' } }] } });
+    expect(diff(a, b).metadata).toEqual({
+      members: ['licenses'],
+      changes: [{ path: 'metadata.licenses[0].license.url', old: 'https://a', new: 'https://b' }],
+    });
   });
 });

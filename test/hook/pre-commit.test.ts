@@ -1,15 +1,17 @@
 /**
  * The pre-commit hook as its users install it: the pre-commit framework (https://pre-commit.com), the README's
- * `.pre-commit-config.yaml`, a repository of theirs. pre-commit clones this project at a commit, runs `npm install`
- * and `npm pack` in the clone (it takes the tarball's name from pack's standard output, so the build must print
- * nothing there), installs the tarball, and runs the hook on `git commit`.
+ * `.pre-commit-config.yaml`, a repository of theirs. pre-commit clones this project at a commit and, the hook being
+ * a `script`, installs nothing: the hook runs the committed Action bundle (action/dist/index.cjs) through
+ * action/pre-commit.cjs on `git commit`.
  *
  * The project is snapshotted as it is on disk (committed or not) into a temporary repository, so the test checks
- * the working tree. Skipped, with the reason, without the `pre-commit` command (CI installs Debian's) or git.
- * npm prefers its cache (`npm ci` just filled it), so a run normally needs no network.
+ * the working tree; the Action bundle in the snapshot is built from the sources, which is what
+ * test/action/bundle.test.ts holds the committed one to. Skipped, with the reason, without the `pre-commit` command
+ * (CI installs Debian's) or git. The install time is printed (bench/ records it too).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { minimalBom, ROOT, tempDirs } from '../helpers.js';
@@ -41,8 +43,11 @@ function git(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** This project's working tree (tracked files and new ones git does not ignore) as one commit of a new repository. */
-function snapshot(env: NodeJS.ProcessEnv): { repo: string; rev: string } {
+/**
+ * This project's working tree (tracked files and new ones git does not ignore) as one commit of a new repository,
+ * with the Action bundle built from the sources.
+ */
+async function snapshot(env: NodeJS.ProcessEnv): Promise<{ repo: string; rev: string }> {
   const repo = temp();
   const files = git(ROOT, env, 'ls-files', '-z', '--cached', '--others', '--exclude-standard')
     .split('\0')
@@ -53,6 +58,10 @@ function snapshot(env: NodeJS.ProcessEnv): { repo: string; rev: string } {
     maxBuffer: 1 << 30,
   });
   execFileSync('tar', ['-xf', '-'], { cwd: repo, input: archive });
+  const { buildAction } = (await import(path.join(ROOT, 'dist/build/action.js'))) as {
+    buildAction: (outfile: string) => Promise<void>;
+  };
+  await buildAction(path.join(repo, 'action/dist/index.cjs'));
   git(repo, env, 'init', '-q', '-b', 'main');
   git(repo, env, 'add', '-A');
   git(repo, env, 'commit', '-q', '--no-verify', '-m', 'snapshot');
@@ -64,13 +73,23 @@ function readmeConfig(repo: string, rev: string): string {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const block = /\*\*pre-commit\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
   expect(block, 'the README shows a .pre-commit-config.yaml').toBeDefined();
-  expect(block).toContain('<this repository>');
-  expect(block).toContain('<a tag>');
-  return block!.replace('<this repository>', repo).replace('<a tag>', rev);
+  expect(block).toContain(`repo: ${REPOSITORY}`);
+  expect(block).toContain('rev: <commit id>');
+  return block!.replace(REPOSITORY, repo).replace('<commit id>', rev);
+}
+
+/** The repository the README tells users to pin: this package's. */
+const REPOSITORY = 'https://github.com/bomwright/bomwright';
+
+/** Every folder named node_modules below `dir`. */
+function nodeModulesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name === 'node_modules')
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 describe.skipIf(SKIP !== undefined)('the pre-commit hook, installed by the pre-commit framework', () => {
-  it('installs from the README configuration, refuses an unbumped BOM and accepts the bumped one', () => {
+  it('installs from the README configuration, refuses an unbumped BOM and accepts the bumped one', async () => {
     const home = temp();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -82,13 +101,18 @@ describe.skipIf(SKIP !== undefined)('the pre-commit hook, installed by the pre-c
     // Variables of the npm run that started the tests describe this project, not the hook's install.
     for (const name of Object.keys(env))
       if (/^npm_(package_|lifecycle_|config_local_prefix$)/i.test(name)) delete env[name];
-    const { repo, rev } = snapshot(env);
+    const { repo, rev } = await snapshot(env);
 
     const work = temp();
     git(work, env, 'init', '-q', '-b', 'main');
     writeFileSync(path.join(work, '.pre-commit-config.yaml'), readmeConfig(repo, rev));
+    const started = performance.now();
     const install = spawnSync('pre-commit', ['install', '--install-hooks'], { cwd: work, env, encoding: 'utf8' });
+    const seconds = (performance.now() - started) / 1000;
     expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
+    console.log(`pre-commit installed the bomwright-validate hook in ${seconds.toFixed(1)} s`);
+    // Nothing to build and no package to download: the clone is all there is.
+    expect(nodeModulesBelow(path.join(home, 'pre-commit'))).toEqual([]);
 
     const commit = (message: string) =>
       spawnSync('git', ['commit', '-m', message], { cwd: work, env, encoding: 'utf8' });
@@ -122,5 +146,22 @@ describe.skipIf(SKIP !== undefined)('the pre-commit hook, installed by the pre-c
     const bumped = commit('bumped change');
     expect(bumped.status, `${bumped.stdout}\n${bumped.stderr}`).toBe(0);
     expect(git(work, env, 'rev-list', '--count', 'HEAD').trim()).toBe('2');
+
+    // A rename with an edit is held to the same rule, compared with the file it came from.
+    git(work, env, 'mv', 'bom.json', 'product.cdx.json');
+    (bom as Record<string, unknown>).components = [{ type: 'library', name: 'left-pad', version: '1.3.1' }];
+    writeFileSync(path.join(work, 'product.cdx.json'), JSON.stringify(bom, null, 2) + '\n');
+    git(work, env, 'add', 'product.cdx.json');
+    const renamed = commit('renamed and edited');
+    expect(renamed.status, renamed.stdout + renamed.stderr).not.toBe(0);
+    expect(renamed.stdout + renamed.stderr).toContain('(compared with HEAD:bom.json)');
+    expect(git(work, env, 'rev-list', '--count', 'HEAD').trim()).toBe('2');
+
+    // An XML BOM's change triggers the hook too (files: .json and .xml).
+    git(work, env, 'reset', '-q', '--hard');
+    writeFileSync(path.join(work, 'notes.xml'), '<notes/>\n');
+    git(work, env, 'add', 'notes.xml');
+    const xml = commit('an xml file');
+    expect(xml.stdout + xml.stderr).toMatch(/bomwright validate \(staged BOMs\)\.+Passed/);
   }, 1_800_000);
 });

@@ -158,7 +158,7 @@ describe('the version rule, message by message', () => {
     expect(against(edit((d) => ((d.serialNumber = other), (d.version = 2))))).toEqual([
       [
         '/serialNumber',
-        `serialNumber changed from ${base.serialNumber} to ${other}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1) (compared with v1.json)`,
+        `serialNumber changed from ${base.serialNumber} to ${other}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1); to continue the previous BOM (a regenerated one), run bomwright bump FILE --baseline PREVIOUS, which takes over its serialNumber and version (compared with v1.json)`,
       ],
     ]);
     const withoutSerial = edit((d) => Reflect.deleteProperty(d, 'serialNumber'));

@@ -47,10 +47,20 @@ describe('versionRule', () => {
     expect(versionRule(changed(4, other), { document: base })).toEqual([
       expect.objectContaining({
         pointer: '/serialNumber',
-        message: `serialNumber changed from ${base.serialNumber as string} to ${other}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1)`,
+        message: `serialNumber changed from ${base.serialNumber as string} to ${other}; a new version of a BOM keeps it (a new serialNumber starts a new BOM at version 1); to continue the previous BOM (a regenerated one), run bomwright bump FILE --baseline PREVIOUS, which takes over its serialNumber and version`,
       }),
     ]);
-    expect(messages(changed(3, other))).toHaveLength(2);
+    // One finding: versions of two different BOMs are not compared (a regenerated BOM is at 1 again).
+    expect(messages(changed(3, other))).toHaveLength(1);
+    expect(messages({ ...base, serialNumber: other, version: 1 })).toHaveLength(1);
+    // The command named is the one that fetches the same baseline.
+    expect(
+      versionRule(changed(1, other), { document: base, name: 'old.json', adoptWith: '--baseline old.json' })[0]!
+        .message,
+    ).toContain('run bomwright bump FILE --baseline old.json, which takes over');
+    expect(
+      versionRule(changed(1, other), { document: base, name: 'main', adoptWith: '--base-ref main' })[0]!.message,
+    ).toContain('run bomwright bump FILE --base-ref main, which takes over');
     const { serialNumber: _s, ...unserialized } = changed(4);
     expect(versionRule(unserialized, { document: base })).toEqual([
       expect.objectContaining({ pointer: '', message: expect.stringMatching(/^serialNumber urn:uuid:.* was removed/) }),

@@ -114,13 +114,21 @@ describe('bomwright sign and verify on CycloneDX XML', () => {
       '/bom/Signature  ES256  publicKey  valid, trusted (the embedded key is in the trust store)',
     );
     expect(trusted.code).toBe(0);
+    // With --trust, verify is a gate: a key it does not hold fails, unless --allow-untrusted.
     const untrusted = await runCli(['verify', 'bom.xml', '--trust', 'rsa.public.pem'], { cwd: dir });
     expect(untrusted.stdout).toContain('valid, untrusted (the embedded key is not in the trust store)');
-    expect(untrusted.code).toBe(0);
+    expect(untrusted.code).toBe(1);
+    const allowed = await runCli(['verify', 'bom.xml', '--trust', 'rsa.public.pem', '--allow-untrusted'], {
+      cwd: dir,
+    });
+    expect(allowed.code).toBe(0);
     const required = await runCli(['verify', 'bom.xml', '--trust', 'rsa.public.pem', '--require-trusted'], {
       cwd: dir,
     });
     expect(required.code).toBe(1);
+    const unsigned = await runCli(['verify', '-'], { cwd: dir, input: bom() });
+    expect([unsigned.code, unsigned.stdout]).toEqual([1, expect.stringContaining('no signature')]);
+    expect((await runCli(['verify', '-', '--allow-unsigned'], { cwd: dir, input: bom() })).code).toBe(0);
     const gate = await runCli(['validate', 'bom.xml', '--trust', 'rsa.public.pem', '--require-trusted'], { cwd: dir });
     expect(gate.stdout).toContain('signature/untrusted');
     expect(gate.code).toBe(1);

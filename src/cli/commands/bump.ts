@@ -1,15 +1,22 @@
-import { bumpDocument } from '../../author/bump.js';
+import { adoptBaseline, bumpDocument, type AdoptResult, type BumpResult } from '../../author/bump.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
-import { describeProblems, editSyntax, loadDocument, loadEditable, writeEditable } from '../../node/documents.js';
-import { gitRoot, gitShow, headCommit, resolveCommit } from '../../node/git.js';
+import {
+  describeProblems,
+  editSyntax,
+  loadBaselineFile,
+  loadDocument,
+  loadEditable,
+  writeEditable,
+} from '../../node/documents.js';
+import { gitRoot, gitShow, headCommit, previousPaths, resolveCommit } from '../../node/git.js';
+import path from 'node:path';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 import { resignRemoved } from '../../jsf/resign.js';
-import { loadBaselineFile } from '../../node/documents.js';
 import { signDocument } from '../../jsf/sign-document.js';
 import type { Syntax } from '../../document/syntax.js';
 import { warnDropped, xmlSignatureStep } from '../xml-resign.js';
-import { versionRule } from '../../validate/version-rule.js';
+import { parsedBaseline, versionRule, type Baseline } from '../../validate/version-rule.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream } from '../../node/write.js';
 import { defineCommand } from '../command.js';
@@ -57,11 +64,15 @@ export const bumpCommand = defineCommand({
         default: false,
         describe: 'Only say whether a bump is due (exit 1 when it is, 2 when the document cannot be read)',
       })
-      .option('baseline', { type: 'string', describe: 'With --check: the previous release' })
+      .option('baseline', {
+        type: 'string',
+        describe: 'The previous release: take over its serialNumber and continue its version (with --check: compare)',
+      })
       .option('base-ref', {
         type: 'string',
-        describe: 'With --check: the git revision of the previous release (default HEAD)',
-      }),
+        describe: 'The previous release is the file at this git revision (as --baseline; with --check, default HEAD)',
+      })
+      .conflicts('baseline', 'base-ref'),
   handler: (argv, context) =>
     runBump({
       file: argv.file,
@@ -81,18 +92,29 @@ export const bumpCommand = defineCommand({
     }),
 });
 
+/** The previous release: the --baseline file, or the file at --base-ref (default HEAD); undefined when new. */
+function previousRelease(options: BumpCommandOptions): Baseline | undefined {
+  if (options.baseline !== undefined)
+    return {
+      document: loadBaselineFile(options.baseline),
+      name: options.baseline,
+      adoptWith: `--baseline ${options.baseline}`,
+    };
+  const root = gitRoot(options.cwd);
+  // An explicit --base-ref must exist; the default HEAD may not yet (a repository without commits).
+  const commit = options.baseRef === undefined ? headCommit(root) : resolveCommit(options.baseRef, root);
+  if (commit === undefined) return undefined;
+  // A renamed file continues the file it came from.
+  const from = previousPaths(commit, root, false, [options.file]).get(path.resolve(options.file));
+  const text = gitShow(commit, from ?? options.file, root);
+  return text === undefined
+    ? undefined
+    : { document: parsedBaseline(text), name: commit.name, adoptWith: `--base-ref ${commit.name}` };
+}
+
 /** `bump --check`: the version rule against the previous release, as validate applies it (either syntax, either side). */
 async function checkDue(options: BumpCommandOptions): Promise<number> {
-  const baseline =
-    options.baseline !== undefined
-      ? { document: loadBaselineFile(options.baseline), name: options.baseline }
-      : (() => {
-          const root = gitRoot(options.cwd);
-          // An explicit --base-ref must exist; the default HEAD may not yet (a repository without commits).
-          const commit = options.baseRef === undefined ? headCommit(root) : resolveCommit(options.baseRef, root);
-          const text = commit === undefined ? undefined : gitShow(commit, options.file, root);
-          return text === undefined ? undefined : { document: text, name: commit!.name };
-        })();
+  const baseline = previousRelease(options);
   if (baseline === undefined) {
     options.stdout(`${options.file}: no previous release to compare with; no bump due\n`);
     return EXIT_OK;
@@ -111,6 +133,10 @@ async function checkDue(options: BumpCommandOptions): Promise<number> {
   return findings.length === 0 ? EXIT_OK : EXIT_INVALID;
 }
 
+function baselineName(options: BumpCommandOptions): string {
+  return options.baseline ?? `${options.file} at ${options.baseRef ?? 'HEAD'}`;
+}
+
 export async function runBump(options: BumpCommandOptions): Promise<number> {
   if (options.check) return checkDue(options);
   if (options.output !== undefined && options.key !== undefined)
@@ -122,7 +148,21 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
     );
     return EXIT_INVALID;
   }
-  const bumped = bumpDocument(document.value);
+  const adopting = options.baseline !== undefined || options.baseRef !== undefined;
+  let bumped: BumpResult | AdoptResult;
+  if (adopting) {
+    const baseline = previousRelease(options);
+    if (baseline === undefined)
+      throw new BomwrightError(
+        'E_USAGE',
+        `${options.file} does not exist at ${options.baseRef ?? 'HEAD'}: there is no previous release to continue`,
+      );
+    bumped = adoptBaseline(document.value, baseline.document);
+  } else bumped = bumpDocument(document.value);
+  if ('unchanged' in bumped && bumped.unchanged) {
+    options.stdout(`${options.file} already is version ${bumped.version} of ${baselineName(options)}; nothing to do\n`);
+    return EXIT_OK;
+  }
   let result: unknown = bumped.document;
   const syntax = editSyntax(document, { output: options.output, to: options.to });
   // JSF signatures are members of the model; an XML signature covers the whole text and is not.
@@ -184,8 +224,12 @@ export async function runBump(options: BumpCommandOptions): Promise<number> {
       : {}),
   });
   const serial = bumped.addedSerialNumber ? ', added a serialNumber' : '';
+  const what =
+    'changed' in bumped
+      ? `${target} continues ${baselineName(options)}: its serialNumber, version ${bumped.version} (${bumped.changed ? 'content changed' : 'content unchanged: the same release'})`
+      : `Bumped ${target} to version ${bumped.version}`;
   (isOwnStream(target) ? options.stderr : options.stdout)(
-    `Bumped ${target} to version ${bumped.version}${serial}${signed.length > 0 && key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
+    `${what}${serial}${signed.length > 0 && key !== undefined ? `, re-signed ${signed.length} object${signed.length === 1 ? '' : 's'}` : ''}\n`,
   );
   return EXIT_OK;
 }

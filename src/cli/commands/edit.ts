@@ -171,8 +171,9 @@ export const addCommand = defineCommand({
       result = await addComponent(
         document.value,
         {
-          name: required(argv.name, 'name'),
+          // The name, version and group may come from --purl.
           ...given({
+            name: argv.name,
             version: componentVersion(argv),
             type: argv.type,
             group: argv.group,

@@ -1,13 +1,20 @@
 import { BomwrightError, describeError } from '../../errors.js';
 import type { TrustStore } from '../../jsf/trust.js';
 import { verifyDocument } from '../../jsf/verify.js';
-import { judgeSignatures, misplacedSignatures, unsafeSignedNumbers } from '../../jsf/judge.js';
+import {
+  gatePolicy,
+  gateVerdict,
+  judgeSignatures,
+  misplacedSignatures,
+  unsafeSignedNumbers,
+  type GatePolicy,
+} from '../../jsf/judge.js';
 import { routeDocument } from '../../formats/route.js';
 import { isRecord } from '../../values.js';
 import { formatVerify, type VerifyFileReport, type VerifyFormat } from '../../format/verify.js';
 import { loadTrustStore } from '../../node/keys.js';
 import { defineCommand } from '../command.js';
-import { ONE_VALUE_PER_FLAG, restoreStdin, trustOptions } from '../options.js';
+import { gateTrustOptions, ONE_VALUE_PER_FLAG, restoreStdin } from '../options.js';
 import { loadDocument } from '../../node/documents.js';
 import { verifyXmlText } from '../../xml/signatures.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
@@ -16,9 +23,8 @@ import { displayPath } from '../../node/paths.js';
 export interface VerifyCommandOptions {
   files: string[];
   trust: TrustStore;
-  requireTrusted: boolean;
-  allowUnverifiable: boolean;
-  requireSignature: boolean;
+  /** What fails: see gatePolicy. */
+  policy: GatePolicy;
   property: string;
   allowExcludes: string[];
   allowExtensions: string[];
@@ -59,25 +65,20 @@ async function verifyFile(file: string, options: VerifyCommandOptions): Promise<
     allowExtensions: options.allowExtensions,
     cyclonedx: isBom,
   });
-  // The same verdict as validate's: one function, one policy.
+  // The same verdict as validate's: one function; the gate's policy.
   const findings = [
-    ...judgeSignatures(reports, {
-      requireTrusted: options.requireTrusted,
-      allowUnverifiable: options.allowUnverifiable,
-    }),
+    ...judgeSignatures(reports, options.policy),
     ...unsafeSignedNumbers(holders, options.property),
     ...(format === undefined || !isRecord(value)
       ? []
       : misplacedSignatures(value, holders, format.signable, options.property)),
   ];
   const problems = findings.filter((d) => d.ruleId === 'signature/unsafe-number' || d.ruleId === 'signature/misplaced');
-  const missing = options.requireSignature && reports.length === 0;
   return {
     path,
     signatures: reports,
     ...(problems.length > 0 ? { problems } : {}),
-    ok: !findings.some((d) => d.severity === 'error') && !missing,
-    ...(missing ? { failure: 'the document has no signature (--require-signature)' } : {}),
+    ...gateVerdict(reports.length, findings, options.policy),
   };
 }
 
@@ -88,16 +89,11 @@ function verifyXmlFile(path: string, text: string, options: VerifyCommandOptions
     const where = result.line === undefined ? '' : ` at line ${result.line}, column ${result.column ?? 1}`;
     return { path, failure: `${result.problem}${where} [${result.ruleId}]`, signatures: [], ok: false };
   }
-  const findings = judgeSignatures(result.reports, {
-    requireTrusted: options.requireTrusted,
-    allowUnverifiable: options.allowUnverifiable,
-  });
-  const missing = options.requireSignature && result.reports.length === 0;
+  const findings = judgeSignatures(result.reports, options.policy);
   return {
     path,
     signatures: result.reports.map(({ line: _line, column: _column, ...report }) => report),
-    ok: !findings.some((d) => d.severity === 'error') && !missing,
-    ...(missing ? { failure: 'the document has no signature (--require-signature)' } : {}),
+    ...gateVerdict(result.reports.length, findings, options.policy),
   };
 }
 
@@ -105,7 +101,7 @@ export const verifyCommand = defineCommand({
   command: 'verify <files..>',
   describe: 'Verify every signature in JSON documents (JSF) and CycloneDX XML (XML Signature), with trust',
   builder: (y) =>
-    trustOptions(
+    gateTrustOptions(
       y
         .positional('files', {
           type: 'string',
@@ -122,8 +118,12 @@ export const verifyCommand = defineCommand({
         })
         .option('require-signature', {
           type: 'boolean',
+          describe: 'Documents without any signature fail (the default)',
+        })
+        .option('allow-unsigned', {
+          type: 'boolean',
           default: false,
-          describe: 'Documents without any signature fail',
+          describe: 'Documents without any signature pass',
         })
         .option('property', { type: 'string', default: 'signature', describe: 'Signature member name' })
         .option('allow-extensions', {
@@ -137,9 +137,14 @@ export const verifyCommand = defineCommand({
     runVerify({
       files: argv.files,
       trust: loadTrustStore(argv.trust, argv.trustRoot),
-      requireTrusted: argv.requireTrusted,
-      allowUnverifiable: argv.allowUnverifiable,
-      requireSignature: argv.requireSignature,
+      policy: gatePolicy({
+        trustGiven: argv.trust.length > 0 || argv.trustRoot.length > 0,
+        ...(argv.requireSignature === undefined ? {} : { requireSignature: argv.requireSignature }),
+        allowUnsigned: argv.allowUnsigned,
+        ...(argv.requireTrusted === undefined ? {} : { requireTrusted: argv.requireTrusted }),
+        allowUntrusted: argv.allowUntrusted,
+        allowUnverifiable: argv.allowUnverifiable,
+      }),
       property: argv.property,
       allowExcludes: argv.allowExcludes,
       allowExtensions: argv.allowExtensions,
