@@ -7,7 +7,7 @@
  * script. The same reports give the same bytes: nothing depends on the time or the machine.
  */
 import { createHash } from 'node:crypto';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { findingCount, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { RULES, type RuleId } from '../diagnostics/rules.js';
 import { emptyGraph, type DependencyGraph, type SignatureDetail, type ValidationDetails } from '../validate/details.js';
 import type { ChangeCount, VersionVerdict } from '../validate/version-rule.js';
@@ -328,8 +328,8 @@ function ruleTable(reports: readonly FileReport[], options: ReportOptions): stri
     for (const d of visibleDiagnostics(report, options)) {
       let c = counts.get(d.ruleId);
       if (c === undefined) counts.set(d.ruleId, (c = { errors: 0, warnings: 0, documents: 0 }));
-      if (d.severity === 'error') c.errors++;
-      else c.warnings++;
+      if (d.severity === 'error') c.errors += findingCount(d);
+      else c.warnings += findingCount(d);
       if (!seen.has(d.ruleId)) {
         seen.add(d.ruleId);
         c.documents++;

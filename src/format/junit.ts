@@ -1,3 +1,4 @@
+import { countBySeverity } from '../diagnostics/diagnostic.js';
 import {
   displayPointer,
   totals,
@@ -15,6 +16,8 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
     const name = escapeXml(report.uri);
     const diagnostics = visibleDiagnostics(report, options);
     const errors = diagnostics.filter((d) => d.severity === 'error');
+    // Capped profile findings count whole: the listed ones and those they say are left out.
+    const errorCount = countBySeverity(errors).errors;
     const lines = diagnostics.map(
       (d) =>
         `${report.uri}:${d.line ?? 1}:${d.column ?? 1} ${d.severity} ${d.message}${d.pointer ? ` at ${displayPointer(d.pointer)}` : ''} [${d.ruleId}]`,
@@ -26,7 +29,7 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
       );
     } else if (errors.length > 0) {
       failures++;
-      const message = `${errors.length} error${errors.length === 1 ? '' : 's'}: ${errors[0]!.message}`;
+      const message = `${errorCount} error${errorCount === 1 ? '' : 's'}: ${errors[0]!.message}`;
       cases.push(
         `    <testcase classname="bomwright.validate" name="${name}">\n      <failure message="${escapeXml(message)}" type="${escapeXml(errors[0]!.ruleId)}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`,
       );

@@ -42,6 +42,8 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
             ...(d.pointer === '' ? {} : { logicalLocations: [{ fullyQualifiedName: d.pointer, kind: 'member' }] }),
           },
         ],
+        // Findings like this one left out of the list (a profile lists 100 per requirement): counted, not shown.
+        ...(d.unlisted === undefined ? {} : { properties: { unlisted: d.unlisted } }),
       });
     }
   }

@@ -46,7 +46,10 @@ export interface ProfileResult {
   requirements: RequirementResult[];
 }
 
-/** At most this many diagnostics per requirement and document; the result counts them all. */
+/**
+ * At most this many diagnostics per requirement and document; the last one listed carries the number left out
+ * (`unlisted`), so every count counts them all.
+ */
 export const MAX_FINDINGS_PER_REQUIREMENT = 100;
 const LISTED_POINTERS = 20;
 
@@ -989,7 +992,10 @@ export function evaluateProfiles(
         diagnostics.push(last);
       }
       const more = unmet - MAX_FINDINGS_PER_REQUIREMENT;
-      if (more > 0 && last !== undefined) last.message += ` (and ${more} more like it, not listed one by one)`;
+      if (more > 0 && last !== undefined) {
+        last.message += ` (and ${more} more like it, not listed one by one)`;
+        last.unlisted = more;
+      }
       if (unmet > 0 && requirement.level === 'MUST') passed = false;
       requirements.push({
         id: requirement.id,
