@@ -15,6 +15,13 @@ export interface SpdxPair {
 }
 export type SpdxNode = SpdxLeaf | SpdxPair;
 
+/** SPDX's own lists: current licence ids, deprecated ones (still valid in expressions) and exception ids. */
+export interface SpdxLists {
+  licences: readonly string[];
+  deprecated: readonly string[];
+  exceptions: readonly string[];
+}
+
 /** A compiled pattern that matches in time linear in the text. */
 export interface LinearRegex {
   test(text: string): boolean;
@@ -22,6 +29,7 @@ export interface LinearRegex {
 
 export interface ProfileLibraries {
   parseSpdx: (expression: string) => SpdxNode;
+  spdxLists: () => SpdxLists;
   parsePurl: (purl: string) => { type: string; namespace?: string | null; name: string; version?: string | null };
   satisfies: (version: string, range: string) => boolean;
   validRange: (range: string) => string | null;
@@ -33,6 +41,7 @@ export interface ProfileLibraries {
 /** The modules, each loaded on its first use (semver and packageurl-js cost tens of milliseconds to load). */
 export interface ProfileModules {
   spdx: () => (expression: string) => SpdxNode;
+  spdxLists: () => SpdxLists;
   PackageURL: () => typeof import('packageurl-js').PackageURL;
   semver: () => typeof import('semver');
   RE2JS: () => typeof import('re2js').RE2JS;
@@ -46,6 +55,7 @@ function once<T>(load: () => T): () => T {
 export function makeProfileLibraries(loaders: ProfileModules): ProfileLibraries {
   const modules: ProfileModules = {
     spdx: once(loaders.spdx),
+    spdxLists: once(loaders.spdxLists),
     PackageURL: once(loaders.PackageURL),
     semver: once(loaders.semver),
     RE2JS: once(loaders.RE2JS),
@@ -53,6 +63,7 @@ export function makeProfileLibraries(loaders: ProfileModules): ProfileLibraries 
   const compiled = new Map<string, LinearRegex>();
   return {
     parseSpdx: (expression) => modules.spdx()(expression),
+    spdxLists: modules.spdxLists,
     parsePurl: (purl) => modules.PackageURL().fromString(purl),
     satisfies: (version, range) => modules.semver().satisfies(version, range),
     validRange: (range) => modules.semver().validRange(range),

@@ -2,7 +2,7 @@
  * SPDX licence expressions, read with a real parser (spdx-expression-parse), and the questions policies ask of
  * them: is an entry a valid licence statement, and can the component be used under the allowed licences only.
  */
-import { profileLibraries, type SpdxNode } from './libraries.js';
+import { profileLibraries, type SpdxLeaf, type SpdxNode } from './libraries.js';
 
 /** Bounds the parser's recursion and work on hostile documents. */
 const MAX_EXPRESSION_LENGTH = 2000;
@@ -79,7 +79,7 @@ function entryTree(entry: unknown): SpdxNode | undefined {
 }
 
 /** Whether some choice the expression offers (OR picks one side, AND needs both) uses only accepted licences. */
-function satisfiable(node: SpdxNode, accepted: (leaf: { license: string; exception?: string }) => boolean): boolean {
+function satisfiable(node: SpdxNode, accepted: (leaf: SpdxLeaf) => boolean): boolean {
   if ('conjunction' in node) {
     return node.conjunction === 'or'
       ? satisfiable(node.left, accepted) || satisfiable(node.right, accepted)
@@ -88,10 +88,109 @@ function satisfiable(node: SpdxNode, accepted: (leaf: { license: string; excepti
   return accepted(node);
 }
 
-/** Keys a leaf is known by in a list: `GPL-2.0-only WITH Classpath-exception-2.0` and `GPL-2.0-only`. */
-function leafKeys(leaf: { license: string; exception?: string }): string[] {
-  const base = leaf.license.toLowerCase();
-  return leaf.exception === undefined ? [base] : [`${base} with ${leaf.exception.toLowerCase()}`, base];
+interface Known {
+  /** Every licence id, current and deprecated, by its lower-case form. */
+  ids: Map<string, string>;
+  deprecated: Set<string>;
+  exceptions: Map<string, string>;
+}
+
+let known: Known | undefined;
+
+function knownIds(): Known {
+  if (known !== undefined) return known;
+  const lists = profileLibraries().spdxLists();
+  const ids = new Map<string, string>();
+  for (const id of [...lists.licences, ...lists.deprecated]) ids.set(id.toLowerCase(), id);
+  return (known = {
+    ids,
+    deprecated: new Set(lists.deprecated),
+    exceptions: new Map(lists.exceptions.map((e) => [e.toLowerCase(), e])),
+  });
+}
+
+/** A licence leaf as it is meant: canonical case, deprecated ids and `+` replaced by what SPDX now calls them. */
+export interface LicenceMeaning {
+  license: string;
+  /** `X+` of a licence with no `-or-later` id: X or any later version. */
+  plus: boolean;
+  exception?: string;
+}
+
+/**
+ * What a leaf means, read with SPDX's list of deprecated ids: SPDX deprecated the bare GNU ids (`GPL-2.0`) for
+ * `-only`, `+` on them for `-or-later`, and `X-with-Y-exception` for `X-only WITH Y-exception-N`. Which ids are
+ * deprecated comes from the list; which replace them from the ids the list holds (`GPL-2.0-only` exists). A
+ * deprecated id whose replacement cannot be read off the list (`Nunit`, `wxWindows`) means only itself.
+ */
+export function licenceMeaning(leaf: { license: string; plus?: boolean; exception?: string }): LicenceMeaning {
+  const { ids, deprecated, exceptions } = knownIds();
+  let license = ids.get(leaf.license.toLowerCase()) ?? leaf.license;
+  let plus = leaf.plus === true;
+  let exception =
+    leaf.exception === undefined ? undefined : (exceptions.get(leaf.exception.toLowerCase()) ?? leaf.exception);
+  if (deprecated.has(license)) {
+    const withException = /^(.+)-with-(.+)-exception$/.exec(license);
+    if (withException !== null && ids.has(`${withException[1]!}-only`.toLowerCase())) {
+      exception ??= versionedException(withException[2]!, withException[1]!, exceptions);
+      license = ids.get(`${withException[1]!}-only`.toLowerCase())!;
+    } else if (ids.has(`${license}-only`.toLowerCase())) {
+      const replaced = ids.get(`${license}-${plus ? 'or-later' : 'only'}`.toLowerCase());
+      if (replaced !== undefined) {
+        license = replaced;
+        plus = false;
+      }
+    }
+  } else if (plus && license.endsWith('-only')) {
+    const later = ids.get(`${license.slice(0, -'-only'.length)}-or-later`.toLowerCase());
+    if (later !== undefined) {
+      license = later;
+      plus = false;
+    }
+  }
+  return { license, plus, ...(exception === undefined ? {} : { exception }) };
+}
+
+/** `GCC` for GPL-3.0 → `GCC-exception-3.1`: the exception of that name whose major version is the licence's. */
+function versionedException(
+  name: string,
+  licence: string,
+  exceptions: ReadonlyMap<string, string>,
+): string | undefined {
+  const major = /-(\d+)\.\d+$/.exec(licence)?.[1];
+  const prefix = `${name.toLowerCase()}-exception-`;
+  const candidates = [...exceptions.entries()].filter(
+    ([key]) => key.startsWith(prefix) && /^\d+\.\d+$/.test(key.slice(prefix.length)),
+  );
+  const same = candidates.filter(([key]) => key.slice(prefix.length).split('.')[0] === major);
+  const chosen = same.length === 1 ? same[0] : candidates.length === 1 ? candidates[0] : undefined;
+  return chosen?.[1];
+}
+
+/** The key of a meaning in a list: lower case, `+` and the exception kept. */
+function meaningKey(meaning: LicenceMeaning, withException = true): string {
+  const base = `${meaning.license.toLowerCase()}${meaning.plus ? '+' : ''}`;
+  return withException && meaning.exception !== undefined ? `${base} with ${meaning.exception.toLowerCase()}` : base;
+}
+
+/**
+ * Keys a leaf is known by in a list: `GPL-2.0-only WITH Classpath-exception-2.0` and `GPL-2.0-only`; `X+` (a
+ * licence without an `-or-later` id) also as X, the version it offers first.
+ */
+function leafKeys(leaf: { license: string; plus?: boolean; exception?: string }): string[] {
+  const meaning = licenceMeaning(leaf);
+  const keys = [meaningKey(meaning), meaningKey(meaning, false)];
+  if (meaning.plus) {
+    const plain = { ...meaning, plus: false };
+    keys.push(meaningKey(plain), meaningKey(plain, false));
+  }
+  return keys;
+}
+
+/** A policy's list entry: one licence, optionally with `+` and `WITH` an exception (checked when it loads). */
+export function listEntryLeaf(entry: string): SpdxLeaf | undefined {
+  const node = parseExpression(entry.trim());
+  return node === undefined || 'conjunction' in node ? undefined : node;
 }
 
 export interface LicenceVerdict {
@@ -113,13 +212,20 @@ export interface LicenceVerdict {
 export interface LicenceList {
   /** `allow`: every leaf of some choice is on the list; `deny`: none is. */
   mode: 'allow' | 'deny';
-  accepted: (leaf: { license: string; exception?: string }) => boolean;
+  accepted: (leaf: SpdxLeaf) => boolean;
   judged: Map<string, string | undefined>;
 }
 
 export function licenceList(list: readonly string[], mode: 'allow' | 'deny'): LicenceList {
-  const keys = new Set(list.map((a) => a.toLowerCase().replace(/\s+/g, ' ')));
-  const listed = (leaf: { license: string; exception?: string }) => leafKeys(leaf).some((k) => keys.has(k));
+  // Each entry by what it means (`GPL-2.0` is GPL-2.0-only); an entry that does not parse (only a hand-built
+  // profile has one: the loader refuses them) by its text.
+  const keys = new Set(
+    list.map((entry) => {
+      const leaf = listEntryLeaf(entry);
+      return leaf === undefined ? entry.toLowerCase().replace(/\s+/g, ' ') : leafKeys(leaf)[0]!;
+    }),
+  );
+  const listed = (leaf: SpdxLeaf) => leafKeys(leaf).some((k) => keys.has(k));
   // `X WITH E` is denied where the list names X or exactly `X WITH E`.
   return { mode, accepted: mode === 'allow' ? listed : (leaf) => !listed(leaf), judged: new Map() };
 }

@@ -11,6 +11,9 @@ function libraries(onRe2: () => void) {
     spdx: () => {
       throw new Error('not used');
     },
+    spdxLists: () => {
+      throw new Error('not used');
+    },
     PackageURL: () => {
       throw new Error('not used');
     },
