@@ -122,10 +122,50 @@ describe('validate --profile', () => {
     const { dir } = write('bad.json', { name: 'bad', requirements: [{ id: 'x' }] });
     const bad = await runCli(['validate', '.', '--profile', './bad.json'], { cwd: dir });
     expect(bad.stderr).toBe(
-      'bomwright: E_INPUT: Profile ./bad.json: requirements[0].level: must be "MUST" or "SHOULD"\n',
+      'bomwright: E_USAGE: Profile ./bad.json:4:5: requirements[0].level: must be "MUST" or "SHOULD"\n',
     );
+    expect(bad.code).toBe(2);
     const missing = await runCli(['validate', '.', '--profile', './none.json'], { cwd: dir });
     expect(missing.stderr).toBe('bomwright: E_NOT_FOUND: Profile file ./none.json does not exist\n');
+    expect(missing.code).toBe(2);
+  });
+
+  it('refuses a policy naming an unknown licence id, a malformed expression or range, at its line and column', async () => {
+    const rule = (check: unknown) => ({
+      id: 'r',
+      level: 'MUST',
+      clause: 'Acme 1',
+      message: 'Not allowed',
+      hint: 'replace it',
+      appliesTo: 'components',
+      check,
+    });
+    const cases: [unknown, string][] = [
+      [
+        { licencesDenied: ['MIT', 'GPL-3.0-onyl'] },
+        'Profile ./policy.json:14:11: requirements[0].check.licencesDenied[1]: "GPL-3.0-onyl" is not an SPDX licence id (did you mean "GPL-3.0-only"?); use an id of the SPDX licence list or LicenseRef-…',
+      ],
+      [
+        { licencesDenied: ['MIT OR'] },
+        'Profile ./policy.json:13:11: requirements[0].check.licencesDenied[0]: "MIT OR" is not a valid SPDX licence expression: list one licence per entry, such as "GPL-3.0-only" or "GPL-2.0-only WITH Classpath-exception-2.0"',
+      ],
+      [
+        { deny: [{ purl: 'pkg:npm/lodash', versions: '<<4.x.y' }] },
+        'Profile ./policy.json:15:13: requirements[0].check.deny[0].versions: "<<4.x.y" is not a version range (such as "<4.17.21" or ">=1.0.0 <2.0.0")',
+      ],
+    ];
+    for (const [check, message] of cases) {
+      const { dir } = write('policy.json', { name: 'acme', requirements: [rule(check)] });
+      writeFileSync(path.join(dir, 'bom.json'), JSON.stringify(bom));
+      const result = await runCli(['validate', 'bom.json', '--profile', './policy.json'], { cwd: dir });
+      expect(result.stderr).toBe(`bomwright: E_USAGE: ${message}\n`);
+      expect(result.code).toBe(2);
+    }
+    const { dir } = write('bom.json', bom);
+    writeFileSync(path.join(dir, 'policy.json'), '{"name": "acme",\n "requirements": [}');
+    const result = await runCli(['validate', 'bom.json', '--profile', './policy.json'], { cwd: dir });
+    expect(result.stderr).toMatch(/^bomwright: E_USAGE: Profile \.\/policy\.json:2:19 is not valid JSON: /);
+    expect(result.code).toBe(2);
   });
 });
 

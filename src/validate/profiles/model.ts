@@ -4,9 +4,11 @@
  * schema/profile.schema.json describes the same format for editors; the tests hold the two together.
  */
 import { BomwrightError } from '../../errors.js';
+import { escapeSegment } from '../../json/pointer.js';
 import { nearestNames } from '../../nearest.js';
 import { truncate } from '../../values.js';
 import { profileLibraries } from './libraries.js';
+import { licenceEntryProblem } from './spdx.js';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -140,13 +142,31 @@ export const HASH_STRENGTH: Readonly<Record<string, number>> = {
   'Streebog-512': 512,
 };
 
+/** A mistake in a profile, with the JSON pointer of the member it is about (for its line and column). */
+export class ProfileError extends BomwrightError {
+  constructor(
+    message: string,
+    readonly pointer: string,
+  ) {
+    super('E_USAGE', message);
+  }
+}
+
+/** A place in the profile: as people read it (`requirements[3].check.some`) and as a JSON pointer. */
 class At {
-  constructor(readonly where: string) {}
+  constructor(
+    readonly where: string,
+    readonly pointer = '',
+  ) {}
   fail(message: string): never {
-    throw new BomwrightError('E_INPUT', `${this.where === '' ? '' : `${this.where}: `}${message}`);
+    throw new ProfileError(`${this.where === '' ? '' : `${this.where}: `}${message}`, this.pointer);
   }
   child(key: string | number): At {
-    return new At(typeof key === 'number' ? `${this.where}[${key}]` : this.where === '' ? key : `${this.where}.${key}`);
+    const pointer = `${this.pointer}/${escapeSegment(key)}`;
+    return new At(
+      typeof key === 'number' ? `${this.where}[${key}]` : this.where === '' ? key : `${this.where}.${key}`,
+      pointer,
+    );
   }
 }
 
@@ -293,10 +313,10 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
       return { kind: 'licence-valid' };
     case 'licencesAllowed':
       onlyKeys(value, ['licencesAllowed'], at);
-      return { kind: 'licences-allowed', allow: strings(arg, inner) };
+      return { kind: 'licences-allowed', allow: licences(arg, inner) };
     case 'licencesDenied':
       onlyKeys(value, ['licencesDenied'], at);
-      return { kind: 'licences-denied', deny: strings(arg, inner) };
+      return { kind: 'licences-denied', deny: licences(arg, inner) };
     case 'hashAtLeast': {
       onlyKeys(value, ['hashAtLeast', 'alg'], at);
       const alg = text(own(value, 'alg'), at.child('alg'), 40);
@@ -344,6 +364,16 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
   }
 }
 
+/** A licence list: each entry one SPDX licence (an id, `+`, `WITH` an exception, or a LicenseRef-). */
+function licences(value: unknown, at: At): string[] {
+  const list = strings(value, at);
+  for (const [i, entry] of list.entries()) {
+    const problem = licenceEntryProblem(entry);
+    if (problem !== undefined) at.child(i).fail(problem);
+  }
+  return list;
+}
+
 /** A purl pattern without version: `pkg:npm/lodash`, `pkg:maven/org.example/*`; parsed, never matched as text. */
 function purlPattern(value: unknown, at: At): NonNullable<DenyEntry['purl']> {
   const raw = text(value, at, 300);
@@ -371,7 +401,14 @@ function denyEntry(value: unknown, at: At): DenyEntry {
   if (own(value, 'purl') !== undefined) entry.purl = purlPattern(value.purl, at.child('purl'));
   if (own(value, 'name') !== undefined) entry.name = text(value.name, at.child('name'), 200);
   if (entry.purl === undefined && entry.name === undefined) at.fail('must have "purl" or "name"');
-  if (own(value, 'versions') !== undefined) entry.versions = text(value.versions, at.child('versions'), 200);
+  if (own(value, 'versions') !== undefined) {
+    const versions = text(value.versions, at.child('versions'), 200);
+    if (profileLibraries().validRange(versions) === null)
+      at.child('versions').fail(
+        `"${truncate(versions, 80)}" is not a version range (such as "<4.17.21" or ">=1.0.0 <2.0.0")`,
+      );
+    entry.versions = versions;
+  }
   if (own(value, 'reason') !== undefined) entry.reason = text(value.reason, at.child('reason'), 200);
   return entry;
 }
@@ -409,11 +446,19 @@ function requirement(value: unknown, at: At): Requirement {
   };
 }
 
-/** Reads one profile file's JSON value. `origin` names it in messages (a built-in name or a file path). */
-export function parseProfile(value: unknown, origin: string): ProfileSpec {
+/**
+ * Reads one profile file's JSON value. `origin` names it in messages (a built-in name or a file path), `locate`
+ * turns the JSON pointer of a mistake into `line:column` in the file when the caller has its text. A mistake is
+ * a usage error (E_USAGE, one line naming the place, with the nearest valid name where there is one).
+ */
+export function parseProfile(
+  value: unknown,
+  origin: string,
+  locate?: (pointer: string) => string | undefined,
+): ProfileSpec {
   const at: At = new At('');
   try {
-    if (!isRecord(value)) throw new BomwrightError('E_INPUT', `Profile ${origin}: is not a JSON object`);
+    if (!isRecord(value)) at.fail('is not a JSON object');
     onlyKeys(
       value,
       ['$schema', 'name', 'title', 'description', 'source', 'extends', 'drop', 'relevel', 'requirements'],
@@ -464,8 +509,13 @@ export function parseProfile(value: unknown, origin: string): ProfileSpec {
       requirements,
     };
   } catch (error) {
-    if (error instanceof BomwrightError && !error.message.startsWith(`Profile ${origin}:`))
-      throw new BomwrightError('E_INPUT', `Profile ${origin}: ${error.message}`);
+    if (error instanceof ProfileError) {
+      const position = locate?.(error.pointer);
+      throw new ProfileError(
+        `Profile ${origin}${position === undefined ? '' : `:${position}`}: ${error.message}`,
+        error.pointer,
+      );
+    }
     throw error;
   }
 }
@@ -480,7 +530,7 @@ export function resolveProfile(
   chain: readonly string[] = [],
 ): Profile {
   if (chain.includes(spec.name) || chain.length > 16)
-    throw new BomwrightError('E_INPUT', `Profile ${spec.name} extends itself (${[...chain, spec.name].join(' → ')})`);
+    throw new BomwrightError('E_USAGE', `Profile ${spec.name} extends itself (${[...chain, spec.name].join(' → ')})`);
   let requirements: Requirement[] = [];
   if (spec.extends !== undefined) {
     const base = resolveProfile(load(spec.extends, spec), load, [...chain, spec.name]);
@@ -489,7 +539,7 @@ export function resolveProfile(
       if (!ids.has(id)) {
         const near = nearestNames(id, ids);
         throw new BomwrightError(
-          'E_INPUT',
+          'E_USAGE',
           `Profile ${spec.name}: ${spec.extends} has no requirement "${id.slice(0, 80)}"${near.length === 0 ? '' : ` (did you mean "${near[0]!}"?)`}`,
         );
       }

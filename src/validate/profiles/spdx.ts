@@ -2,6 +2,7 @@
  * SPDX licence expressions, read with a real parser (spdx-expression-parse), and the questions policies ask of
  * them: is an entry a valid licence statement, and can the component be used under the allowed licences only.
  */
+import { nearestNames } from '../../nearest.js';
 import { profileLibraries, type SpdxLeaf, type SpdxNode } from './libraries.js';
 
 /** Bounds the parser's recursion and work on hostile documents. */
@@ -187,10 +188,68 @@ function leafKeys(leaf: { license: string; plus?: boolean; exception?: string })
   return keys;
 }
 
-/** A policy's list entry: one licence, optionally with `+` and `WITH` an exception (checked when it loads). */
+/** One licence: an id or a reference, an optional `+`, an optional `WITH` exception. */
+const SINGLE = /^(\S+?)(\+?)(?:\s+WITH\s+(\S+))?$/i;
+const REFERENCE = /^(?:DocumentRef-[A-Za-z0-9.-]+:)?LicenseRef-[A-Za-z0-9.-]+$/;
+
+/**
+ * A policy's list entry as a leaf: one licence, optionally with `+` and `WITH` an exception, ids in any case
+ * (SPDX ids are case-insensitive); undefined when it is not one (the loader refuses those, {@link licenceEntryProblem}).
+ */
 export function listEntryLeaf(entry: string): SpdxLeaf | undefined {
-  const node = parseExpression(entry.trim());
-  return node === undefined || 'conjunction' in node ? undefined : node;
+  const match = SINGLE.exec(entry.trim());
+  if (match === null) return undefined;
+  const { ids, exceptions } = knownIds();
+  const license = REFERENCE.test(match[1]!) ? match[1]! : ids.get(match[1]!.toLowerCase());
+  const exception = match[3] === undefined ? undefined : exceptions.get(match[3].toLowerCase());
+  if (license === undefined || (match[3] !== undefined && exception === undefined)) return undefined;
+  return {
+    license,
+    ...(match[2] === '+' ? { plus: true as const } : {}),
+    ...(exception === undefined ? {} : { exception }),
+  };
+}
+
+/** SPDX ids compared without case and punctuation: `gpl3.0-only` and `GPL-3.0-only` are one edit apart at most. */
+const spdxKey = (id: string) => id.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function nearest(text: string, candidates: Iterable<string>): string {
+  const near = nearestNames(text, candidates, {
+    key: spdxKey,
+    maxEdits: (length) => (length >= 10 ? 2 : 1),
+    prefixes: false,
+  });
+  return near.length === 0 ? '' : ` (did you mean ${near.map((n) => `"${n}"`).join(' or ')}?)`;
+}
+
+/** Why a policy's list entry is not one SPDX licence, with the nearest id; undefined when it is one. */
+export function licenceEntryProblem(entry: string): string | undefined {
+  if (listEntryLeaf(entry) !== undefined) return undefined;
+  const trimmed = entry.trim();
+  const shown = JSON.stringify(trimmed.length > 80 ? `${trimmed.slice(0, 80)}…` : trimmed);
+  const match = SINGLE.exec(trimmed);
+  if (match !== null) {
+    const { ids, exceptions } = knownIds();
+    const id = match[1]!;
+    if (!REFERENCE.test(id) && !ids.has(id.toLowerCase()))
+      return `${JSON.stringify(id.slice(0, 80))} is not an SPDX licence id${nearest(id, ids.values())}; use an id of the SPDX licence list or LicenseRef-…`;
+    return `${JSON.stringify(match[3]!.slice(0, 80))} is not an SPDX exception id${nearest(match[3]!, exceptions.values())}`;
+  }
+  if (parseExpression(canonicalCase(trimmed)) !== undefined)
+    return `${shown} is an expression: list one licence per entry (the list is read against each licence an expression offers)`;
+  return `${shown} is not a valid SPDX licence expression: list one licence per entry, such as "GPL-3.0-only" or "GPL-2.0-only WITH Classpath-exception-2.0"`;
+}
+
+/** The expression with known ids, exceptions and operators in their canonical case (the parser reads them so). */
+function canonicalCase(expression: string): string {
+  const { ids, exceptions } = knownIds();
+  return expression.replace(/[^\s()]+/g, (token) => {
+    const upper = token.toUpperCase();
+    if (upper === 'AND' || upper === 'OR' || upper === 'WITH') return upper;
+    const plus = token.endsWith('+') ? '+' : '';
+    const bare = plus === '' ? token : token.slice(0, -1);
+    return (ids.get(bare.toLowerCase()) ?? exceptions.get(bare.toLowerCase()) ?? bare) + plus;
+  });
 }
 
 export interface LicenceVerdict {
