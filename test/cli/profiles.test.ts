@@ -151,7 +151,7 @@ describe('validate --profile', () => {
       ],
       [
         { deny: [{ purl: 'pkg:npm/lodash', versions: '<<4.x.y' }] },
-        'Profile ./policy.json:15:13: requirements[0].check.deny[0].versions: "<<4.x.y" is not a version range (such as "<4.17.21" or ">=1.0.0 <2.0.0")',
+        'Profile ./policy.json:15:13: requirements[0].check.deny[0].versions: "<<4.x.y" is not a semver range (such as "<4.17.21" or ">=1.0.0 <2.0.0")',
       ],
     ];
     for (const [check, message] of cases) {

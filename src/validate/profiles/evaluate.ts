@@ -21,6 +21,7 @@ import {
   type Requirement,
 } from './model.js';
 import { checkLicences, isValidLicenceEntry, licenceList } from './spdx.js';
+import { parseVersionRange, schemeOf, type VersionRange, type VersionScheme } from './versions.js';
 
 /** How one requirement fared in one document. */
 export interface RequirementResult {
@@ -799,7 +800,24 @@ function detailOf(outcome: Failure): { detail?: string } {
   return outcome.detail === undefined ? {} : { detail: outcome.detail };
 }
 
-/** Whether a component matches a deny entry; a version that cannot be compared with the range is refused. */
+/** Ranges read once per scheme they are read in (a profile's few ranges meet thousands of components). */
+const ranges = new Map<string, VersionRange | string>();
+
+function rangeOf(text: string, scheme: VersionScheme | undefined): VersionRange | string {
+  const key = `${scheme ?? '*'} ${text}`;
+  let range = ranges.get(key);
+  if (range === undefined) {
+    range = parseVersionRange(text, scheme);
+    if (ranges.size > 1000) ranges.clear();
+    ranges.set(key, range);
+  }
+  return range;
+}
+
+/**
+ * Whether a component matches a deny entry. Versions are compared as the component's ecosystem orders them (its
+ * purl type; the entry's, or generic, without one); a version that cannot be compared with the range is refused.
+ */
 function denied(component: Record<string, unknown>, deny: readonly DenyEntry[]): Outcome {
   const libraries = profileLibraries();
   let purl: ReturnType<typeof libraries.parsePurl> | undefined;
@@ -832,16 +850,16 @@ function denied(component: Record<string, unknown>, deny: readonly DenyEntry[]):
     if (entry.versions === undefined) return { at: [at], detail: `denied by ${describeEntry(entry)}${why}` };
     const version =
       (at === 'purl' ? purl?.version : undefined) ?? (isString(component.version) ? component.version : undefined);
-    if (
-      version === undefined ||
-      libraries.validVersion(version) === null ||
-      libraries.validRange(entry.versions) === null
-    )
+    const type = purl?.type ?? entry.purl?.type;
+    const scheme = schemeOf(type);
+    const range = rangeOf(entry.versions, entry.purl === undefined ? undefined : scheme);
+    const inRange = version === undefined || typeof range === 'string' ? undefined : range.contains(version, scheme);
+    if (inRange === undefined)
       return {
         at: [at],
-        detail: `version ${version === undefined ? '(none)' : truncate(JSON.stringify(version), 40)} cannot be compared with ${describeEntry(entry)} ${entry.versions}, so it is refused`,
+        detail: `version ${version === undefined ? '(none)' : truncate(JSON.stringify(version), 40)} cannot be compared with ${describeEntry(entry)} ${entry.versions} (as a ${typeof range === 'string' ? scheme : (range.scheme ?? scheme)} version), so it is refused`,
       };
-    if (libraries.satisfies(version, entry.versions))
+    if (inRange)
       return {
         at: ['version'],
         detail: `version ${version} is denied by ${describeEntry(entry)} ${entry.versions}${why}`,

@@ -22,6 +22,7 @@ export function profileLibraries(): ProfileLibraries {
     }),
     PackageURL: () => (require('packageurl-js') as typeof import('packageurl-js')).PackageURL,
     semver: () => require('semver') as typeof import('semver'),
+    pep440: () => require('@renovatebot/pep440') as typeof import('@renovatebot/pep440'),
     RE2JS: () => (require('re2js') as typeof import('re2js')).RE2JS,
   }));
 }

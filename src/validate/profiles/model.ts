@@ -9,6 +9,7 @@ import { nearestNames } from '../../nearest.js';
 import { truncate } from '../../values.js';
 import { profileLibraries } from './libraries.js';
 import { licenceEntryProblem } from './spdx.js';
+import { parseVersionRange, schemeOf } from './versions.js';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -47,7 +48,10 @@ export type Check =
 export interface DenyEntry {
   purl?: { type: string; namespace: string | undefined; name: string };
   name?: string;
-  /** A semver range (`<4.17.21`, `>=1.0.0 <2.0.0`); without one every version is denied. */
+  /**
+   * A range in the ecosystem's notation (semver for npm, PEP 440 for PyPI, Maven intervals, else comparators such
+   * as `>=1.0 <2.0`) or a `vers:` range; without one every version is denied.
+   */
   versions?: string;
   reason?: string;
 }
@@ -403,10 +407,9 @@ function denyEntry(value: unknown, at: At): DenyEntry {
   if (entry.purl === undefined && entry.name === undefined) at.fail('must have "purl" or "name"');
   if (own(value, 'versions') !== undefined) {
     const versions = text(value.versions, at.child('versions'), 200);
-    if (profileLibraries().validRange(versions) === null)
-      at.child('versions').fail(
-        `"${truncate(versions, 80)}" is not a version range (such as "<4.17.21" or ">=1.0.0 <2.0.0")`,
-      );
+    // Read as the purl type's ecosystem reads versions; a deny by name, in any (`vers:` ranges name their own).
+    const range = parseVersionRange(versions, entry.purl === undefined ? undefined : schemeOf(entry.purl.type));
+    if (typeof range === 'string') at.child('versions').fail(`"${truncate(versions, 80)}" ${range}`);
     entry.versions = versions;
   }
   if (own(value, 'reason') !== undefined) entry.reason = text(value.reason, at.child('reason'), 200);

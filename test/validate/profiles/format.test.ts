@@ -115,7 +115,7 @@ describe('the profile format', () => {
     [
       'a malformed range',
       minimal({ check: { deny: [{ purl: 'pkg:npm/lodash', versions: '<<4.x.y' }] } }),
-      'requirements[0].check.deny[0].versions: "<<4.x.y" is not a version range',
+      'requirements[0].check.deny[0].versions: "<<4.x.y" is not a semver range',
     ],
   ];
 

@@ -20,6 +20,9 @@ function libraries(onRe2: () => void) {
     semver: () => {
       throw new Error('not used');
     },
+    pep440: () => {
+      throw new Error('not used');
+    },
     RE2JS: () => {
       onRe2();
       return RE2JS;

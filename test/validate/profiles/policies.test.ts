@@ -185,7 +185,7 @@ describe('denied components', () => {
       '/components/0/name Falls short (denied by name left-pad); fix it',
     ]);
     expect(verdicts(deny, npm('lodash', 'latest'))).toEqual([
-      '/components/0/purl Falls short (version "latest" cannot be compared with pkg:npm/lodash <4.17.21, so it is refused); fix it',
+      '/components/0/purl Falls short (version "latest" cannot be compared with pkg:npm/lodash <4.17.21 (as a semver version), so it is refused); fix it',
     ]);
   });
 });
