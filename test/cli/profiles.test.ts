@@ -41,7 +41,7 @@ describe('validate --profile', () => {
     expect(result.stdout).toBe(
       [
         'bom.json  (cyclonedx-1.6)',
-        '  bom.json:24:5  error  The component names no supplier; add supplier.name (or manufacturer, 1.6+) at /components/0  profile/ntia-2021/component.supplier',
+        '  bom.json:24:5  error  The component names no supplier; add supplier.name (or manufacturer, 1.6+; for metadata.component, metadata.supplier also names it) at /components/0  profile/ntia-2021/component.supplier',
         '',
         '1 error, 0 warnings in 1 document (1 invalid)',
         'ntia-2021: 1 of 8 requirements unmet in 2 components (0 of 1 document pass)',

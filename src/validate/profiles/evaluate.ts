@@ -734,6 +734,14 @@ class Evaluator {
         const min = check.min;
         return detailed(() => this.facts.components.length >= min || { at: ['components'] });
       }
+      case 'is-primary':
+        return plain((subject) => subject === this.facts.primary?.record);
+      case 'on-document': {
+        // The same answer for every subject of the document: decided once.
+        const inner = this.compiled(check.check).test;
+        let answer: boolean | undefined;
+        return plain(() => (answer ??= inner(this.facts.document)));
+      }
       case 'refs-resolve':
         // Reported one by one by the evaluator (each ref that does not resolve); as a sub-check, all must resolve.
         return plain(() => this.unresolvedRefs().length === 0);
@@ -768,7 +776,9 @@ class Evaluator {
     const filled = (v: unknown) => Array.isArray(v) && v.length > 0;
     if (Array.isArray(list)) {
       for (const c of list) {
-        if (!isRecord(c) || !nonEmpty(c.aggregate)) continue;
+        // `not_specified` states nothing about completeness (CycloneDX: "the aggregate composition is not
+        // specified"), so it does not indicate it.
+        if (!isRecord(c) || !nonEmpty(c.aggregate) || c.aggregate === 'not_specified') continue;
         if (filled(c.dependencies) || (!filled(c.assemblies) && !filled(c.vulnerabilities))) return true;
       }
     }

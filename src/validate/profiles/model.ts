@@ -42,7 +42,11 @@ export type Check =
   | { kind: 'refs-resolve' }
   | { kind: 'reachable-from-primary' }
   | { kind: 'completeness' }
-  | { kind: 'component-count'; min: number };
+  | { kind: 'component-count'; min: number }
+  /** The subject is metadata.component (what the BOM describes). */
+  | { kind: 'is-primary' }
+  /** The check holds of the document (a component's requirement met by a document member, e.g. metadata.supplier). */
+  | { kind: 'on-document'; check: Check };
 
 /** A component a policy refuses: by purl (a `*` stands for any namespace or name) or by name; optionally a range. */
 export interface DenyEntry {
@@ -124,6 +128,8 @@ const CHECK_KINDS = [
   'reachableFromPrimary',
   'completeness',
   'componentCount',
+  'isPrimary',
+  'onDocument',
 ] as const;
 const MAX_CHECK_DEPTH = 16;
 const MAX_PATTERN_LENGTH = 200;
@@ -356,6 +362,13 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
         kind:
           kind === 'refsResolve' ? 'refs-resolve' : kind === 'completeness' ? 'completeness' : 'reachable-from-primary',
       };
+    case 'isPrimary':
+      onlyKeys(value, [kind], at);
+      if (arg !== true) inner.fail('must be true');
+      return { kind: 'is-primary' };
+    case 'onDocument':
+      onlyKeys(value, [kind], at);
+      return { kind: 'on-document', check: sub(arg, inner) };
     case 'componentCount': {
       onlyKeys(value, [kind], at);
       if (!isRecord(arg)) inner.fail('must be an object');

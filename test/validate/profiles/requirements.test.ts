@@ -156,8 +156,34 @@ const supplier: Case = {
       delete lib(d).manufacturer;
       lib(d).supplier = { contact: [{ email: 'x@acme.example' }] };
     },
+    // metadata.supplier is the supplier of the component the BOM describes (1.6 schema): it names the primary's.
+    (d) => {
+      delete d.metadata.component.supplier;
+      delete d.metadata.component.manufacturer;
+      d.metadata.supplier = { name: 'Acme' };
+    },
   ],
 };
+/** metadata.supplier names the primary component's supplier, no other component's, and only with an identity. */
+const supplierOfPrimary: Case['fail'] = [
+  {
+    edit: (d) => {
+      delete d.metadata.component.supplier;
+      delete d.metadata.component.manufacturer;
+      d.metadata.supplier = { name: ' ' };
+    },
+    pointer: '/metadata/component',
+  },
+  {
+    edit: (d) => {
+      delete lib(d).supplier;
+      delete lib(d).manufacturer;
+      d.metadata.supplier = { name: 'Acme' };
+    },
+    pointer: '/components/0',
+  },
+];
+supplier.fail.push(...supplierOfPrimary);
 const name: Case = {
   fail: [
     { edit: (d) => (lib(d).name = '  '), pointer: '/components/0/name' },
@@ -536,10 +562,16 @@ const CASES: Record<string, Case> = {
       { edit: (d) => delete d.compositions, pointer: '' },
       { edit: (d) => (d.compositions = [{ aggregate: 'complete', assemblies: ['app'] }]), pointer: '/compositions' },
       { edit: (d) => (d.compositions = [{ dependencies: ['app'] }]), pointer: '/compositions' },
+      // not_specified states nothing about completeness.
+      {
+        edit: (d) => (d.compositions = [{ aggregate: 'not_specified', dependencies: ['app', 'lib'] }]),
+        pointer: '/compositions',
+      },
     ],
     pass: [
       (d) => (d.compositions = [{ aggregate: 'incomplete', dependencies: ['app'] }]),
       (d) => (d.compositions = [{ aggregate: 'unknown' }]),
+      (d) => (d.compositions = [{ aggregate: 'not_specified' }, { aggregate: 'complete' }]),
     ],
   },
   'bsi-2.1/component.licence': {
