@@ -1,4 +1,5 @@
 import { countBySeverity } from '../diagnostics/diagnostic.js';
+import { documentVerdicts, profileIdentities } from './profiles.js';
 import {
   displayPointer,
   totals,
@@ -12,6 +13,7 @@ import {
 export function formatJunit(reports: readonly FileReport[], options: ReportOptions): string {
   const cases: string[] = [];
   let failures = 0;
+  const identityOf = new Map(profileIdentities(reports, options.profiles).map((p) => [p.name, p]));
   for (const report of reports) {
     const name = escapeXml(report.uri);
     const diagnostics = visibleDiagnostics(report, options);
@@ -39,6 +41,21 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
       );
     } else {
       cases.push(`    <testcase classname="bomwright.validate" name="${name}"/>`);
+    }
+    // Each profile's verdict on the document: one test case each, failed when a MUST requirement is unmet.
+    for (const verdict of documentVerdicts(report)) {
+      const profile = identityOf.get(verdict.name);
+      const classname = `bomwright.profile.${escapeXml(verdict.name)}`;
+      if (verdict.passed) {
+        cases.push(`    <testcase classname="${classname}" name="${name}"/>`);
+        continue;
+      }
+      failures++;
+      const named = `${verdict.name}${profile?.version === undefined ? '' : ` ${profile.version}`}${profile === undefined ? '' : ` (${profile.digest})`}`;
+      const unmet = verdict.unmet.must;
+      cases.push(
+        `    <testcase classname="${classname}" name="${name}">\n      <failure message="${escapeXml(`fails ${named}: ${unmet.length} MUST requirement${unmet.length === 1 ? '' : 's'} unmet: ${unmet.join(', ')}`)}" type="profile/${escapeXml(verdict.name)}"/>\n    </testcase>`,
+      );
     }
   }
   // --max-warnings is a check of the whole run: one more test case, failed when the warnings exceed it.

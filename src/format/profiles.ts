@@ -7,6 +7,8 @@ import type { FileReport } from './report.js';
 export interface ProfileSummary {
   name: string;
   title: string;
+  version?: string;
+  digest: string;
   source?: { title: string; url?: string };
   /** Requirements of the profile, and those unmet in at least one document. */
   requirements: number;
@@ -23,7 +25,7 @@ export interface ProfileSummary {
     message: string;
     unmet: number;
     documents: number;
-    failing: { uri: string; pointers: string[]; more: number }[];
+    failing: { uri: string; pointers: string[]; subjects: string[]; more: number }[];
   }[];
 }
 
@@ -40,6 +42,8 @@ export function profileSummaries(reports: readonly FileReport[]): ProfileSummary
       summary = {
         name: result.name,
         title: result.title,
+        ...(result.version === undefined ? {} : { version: result.version }),
+        digest: result.digest,
         ...(result.source === undefined ? {} : { source: result.source }),
         requirements: result.requirements.length,
         unmet: 0,
@@ -66,7 +70,7 @@ export function profileSummaries(reports: readonly FileReport[]): ProfileSummary
       if (row === undefined || r.unmet === 0) continue;
       row.unmet += r.unmet;
       row.documents++;
-      row.failing.push({ uri, pointers: r.pointers, more: r.unmet - r.pointers.length });
+      row.failing.push({ uri, pointers: r.pointers, subjects: r.subjects, more: r.unmet - r.pointers.length });
     }
   }
   for (const summary of byName.values()) summary.unmet = summary.rows.filter((r) => r.unmet > 0).length;
@@ -128,4 +132,51 @@ export function profileRuleMarkdown(info: ProfileRuleInfo): string {
     `${info.hint.charAt(0).toUpperCase()}${info.hint.slice(1)}.`,
     '',
   ].join('\n');
+}
+
+/** A profile as reports name it: which rules were applied (name, version, digest of the rules as applied). */
+export interface ProfileIdentity {
+  name: string;
+  title: string;
+  version?: string;
+  digest: string;
+  source?: { title: string; url?: string };
+}
+
+/** The profiles a run checked, from the profiles (every shard lists the same), else from the results. */
+export function profileIdentities(reports: readonly FileReport[], profiles?: readonly Profile[]): ProfileIdentity[] {
+  const from: readonly (Profile | ProfileResult)[] = profiles ?? [
+    ...new Map(resultsOf(reports).map(({ result }) => [result.name, result])).values(),
+  ];
+  return from.map((p) => ({
+    name: p.name,
+    title: p.title,
+    ...(p.version === undefined ? {} : { version: p.version }),
+    digest: p.digest,
+    ...(p.source === undefined ? {} : { source: p.source }),
+  }));
+}
+
+/** One document's verdict on one profile: passed, and the requirements it leaves unmet by level. */
+export interface DocumentVerdict {
+  name: string;
+  passed: boolean;
+  /** Requirement ids unmet, MUST ones and SHOULD ones. */
+  unmet: { must: string[]; should: string[] };
+}
+
+export function documentVerdicts(report: FileReport): DocumentVerdict[] {
+  return (report.result?.profiles ?? []).map((p) => ({
+    name: p.name,
+    passed: p.passed,
+    unmet: {
+      must: p.requirements.filter((r) => r.unmet > 0 && r.level === 'MUST').map((r) => r.id),
+      should: p.requirements.filter((r) => r.unmet > 0 && r.level === 'SHOULD').map((r) => r.id),
+    },
+  }));
+}
+
+/** `sha256:` digests are long: reports show the first 12 hex digits where space is short. */
+export function shortDigest(digest: string): string {
+  return digest.slice(0, 'sha256:'.length + 12);
 }

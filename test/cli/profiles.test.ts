@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../src/node/profiles.js';
 import { runCli, tempDirs } from '../helpers.js';
 
 const temp = tempDirs('bomwright-profiles-');
@@ -77,11 +78,80 @@ describe('validate --profile', () => {
     expect(html.stdout).toContain('<h2>Profiles</h2>');
     expect(html.stdout).toContain('<h3><code>cisa-2025</code> CISA minimum elements (2025 draft)</h3>');
     expect(html.stdout).toMatch(
-      /<code>component\.hash<\/code>.*<span class="bad">fail<\/span><\/td><td><code>bom\.json<\/code>: <code>\/metadata\/component<\/code>, <code>\/components\/0<\/code><\/td>/,
+      /<code>component\.hash<\/code>.*<span class="bad">fail<\/span><\/td><td><a href="#doc-1" data-to="doc-1"><code>bom\.json<\/code><\/a>: app@1\.0\.0 <code>\/metadata\/component<\/code>, lib@2\.0\.0 <code>\/components\/0<\/code><\/td>/,
     );
     const json = await runCli(['validate', 'bom.json', '--profile', 'cisa-2025', '--format', 'json'], { cwd: dir });
     const report = JSON.parse(json.stdout);
     expect(JSON.stringify(report)).toContain('profile/cisa-2025/tool-name');
+  });
+
+  it('gives each document a verdict per profile, naming the profile, its version and digest, in every report', async () => {
+    const { dir } = write('bad.json', bom);
+    // The same BOM with the supplier it lacks: it passes ntia-2021.
+    writeFileSync(
+      path.join(dir, 'good.json'),
+      JSON.stringify({ ...bom, components: [{ ...bom.components[0], supplier: { name: 'Acme' } }] }),
+    );
+    const [ntia] = loadProfiles(['ntia-2021']);
+    expect(ntia!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const args = ['validate', 'bad.json', 'good.json', '--profile', 'ntia-2021', '--format'];
+
+    const json = JSON.parse((await runCli([...args, 'json'], { cwd: dir })).stdout);
+    expect(json.profiles).toEqual([
+      {
+        name: 'ntia-2021',
+        title: ntia!.title,
+        version: ntia!.version,
+        digest: ntia!.digest,
+        source: ntia!.source,
+      },
+    ]);
+    expect(json.documents.map((d: { path: string; profiles: unknown }) => [d.path, d.profiles])).toEqual([
+      ['bad.json', [{ name: 'ntia-2021', passed: false, unmet: { must: ['component.supplier'], should: [] } }]],
+      ['good.json', [{ name: 'ntia-2021', passed: true, unmet: { must: [], should: [] } }]],
+    ]);
+
+    const sarif = JSON.parse((await runCli([...args, 'sarif'], { cwd: dir })).stdout);
+    const run = sarif.runs[0];
+    const verdicts = (run.results as Record<string, any>[]).filter((r) => r.ruleId === 'profile/ntia-2021'); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(verdicts.map((r) => [r.locations[0].physicalLocation.artifactLocation.uri, r.kind, r.level])).toEqual([
+      ['bad.json', 'fail', 'error'],
+      ['good.json', 'pass', 'none'],
+    ]);
+    expect(verdicts[0]!.message.text).toBe(
+      `The document fails ntia-2021 ${ntia!.version} (${ntia!.digest}): 1 MUST requirement unmet (component.supplier)`,
+    );
+    expect(verdicts[1]!.properties).toMatchObject({ profile: 'ntia-2021', digest: ntia!.digest, passed: true });
+    expect(run.tool.driver.rules[verdicts[0]!.ruleIndex].id).toBe('profile/ntia-2021');
+
+    const junit = (await runCli([...args, 'junit'], { cwd: dir })).stdout;
+    expect(junit).toContain(
+      `<testcase classname="bomwright.profile.ntia-2021" name="bad.json">\n      <failure message="fails ntia-2021 ${ntia!.version} (${ntia!.digest}): 1 MUST requirement unmet: component.supplier" type="profile/ntia-2021"/>`,
+    );
+    expect(junit).toContain('<testcase classname="bomwright.profile.ntia-2021" name="good.json"/>');
+
+    const html = (await runCli([...args, 'html'], { cwd: dir })).stdout;
+    expect(html).toContain(
+      '<tr><td><a href="#doc-1" data-to="doc-1"><code>bad.json</code></a></td><td><span class="bad">fail</span> <span class="muted">1 MUST requirement unmet</span></td></tr>',
+    );
+    expect(html).toContain(
+      '<tr><td><a href="#doc-2" data-to="doc-2"><code>good.json</code></a></td><td><span class="good">pass</span></td></tr>',
+    );
+    expect(html).toContain(`rules applied: <code title="${ntia!.digest}">${ntia!.digest.slice(0, 19)}</code>`);
+  });
+
+  it('gives a profile a digest that follows its rules: the same rules, the same digest; one level changed, another', () => {
+    const dir = temp();
+    const rule = { id: 'r', level: 'MUST', clause: 'c', message: 'm', hint: 'h', check: { present: 'metadata' } };
+    writeFileSync(path.join(dir, 'a.json'), JSON.stringify({ name: 'acme', requirements: [rule] }));
+    writeFileSync(path.join(dir, 'b.json'), JSON.stringify({ name: 'acme', requirements: [rule] }, null, 4));
+    writeFileSync(
+      path.join(dir, 'c.json'),
+      JSON.stringify({ name: 'acme', requirements: [{ ...rule, level: 'SHOULD' }] }),
+    );
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => loadProfiles([`./${n}.json`], dir)[0]!.digest);
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
   });
 
   it('loads a policy file that extends a built-in profile, drops and re-levels requirements', async () => {

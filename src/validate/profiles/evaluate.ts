@@ -34,12 +34,17 @@ export interface RequirementResult {
   unmet: number;
   /** Where, for the first few. */
   pointers: string[];
+  /** What is there, for each of `pointers`: the component's `name@version`, or '' for the document. */
+  subjects: string[];
 }
 
 /** A profile's verdict on one document. */
 export interface ProfileResult {
   name: string;
   title: string;
+  version?: string;
+  /** The profile's {@link Profile.digest}: which rules were applied. */
+  digest: string;
   source?: { title: string; url?: string };
   /** No MUST requirement is unmet. */
   passed: boolean;
@@ -897,6 +902,14 @@ function pointerOf(subject: Subject, at: readonly (string | number)[]): string {
   return pointer;
 }
 
+/** A component as people know it: `name@version` (truncated), or '' for the document or a nameless component. */
+function subjectLabel(subject: Subject): string {
+  if (subject.record === undefined || subject.base === '') return '';
+  const { name, version } = subject.record;
+  if (!isString(name) || name.trim() === '') return '';
+  return truncate(`${name}${isString(version) && version.trim() !== '' ? `@${version}` : ''}`, 80);
+}
+
 export interface ProfileEvaluation {
   diagnostics: Diagnostic[];
   results: ProfileResult[];
@@ -995,18 +1008,22 @@ export function evaluateProfiles(
     for (const requirement of profile.requirements) {
       const ruleId = `profile/${profile.name}/${requirement.id}` as const;
       const severity = requirement.level === 'MUST' ? 'error' : 'warning';
-      const listed: { pointer: string; detail?: string; value?: string }[] = [];
+      const listed: { pointer: string; detail?: string; value?: string; subject: string }[] = [];
       let unmet: number;
       const unit = unitOf.get(requirement);
       if (unit === undefined) {
         const unresolved = evaluator.unresolvedRefs();
         unmet = unresolved.length;
         for (const { pointer, ref } of unresolved.slice(0, MAX_FINDINGS_PER_REQUIREMENT))
-          listed.push({ pointer, value: truncate(JSON.stringify(ref), 120) });
+          listed.push({ pointer, value: truncate(JSON.stringify(ref), 120), subject: '' });
       } else {
         unmet = unit.unmet;
         for (const { subject, failure } of unit.listed)
-          listed.push({ pointer: pointerOf(subject, failure.at ?? requirement.at), detail: failure.detail });
+          listed.push({
+            pointer: pointerOf(subject, failure.at ?? requirement.at),
+            detail: failure.detail,
+            subject: subjectLabel(subject),
+          });
       }
       let last: Diagnostic | undefined;
       for (const { pointer, detail, value } of listed) {
@@ -1033,11 +1050,14 @@ export function evaluateProfiles(
         hint: requirement.hint,
         unmet,
         pointers: listed.slice(0, LISTED_POINTERS).map((l) => l.pointer),
+        subjects: listed.slice(0, LISTED_POINTERS).map((l) => l.subject),
       });
     }
     results.push({
       name: profile.name,
       title: profile.title,
+      ...(profile.version === undefined ? {} : { version: profile.version }),
+      digest: profile.digest,
       ...(profile.source === undefined ? {} : { source: profile.source }),
       passed,
       components: facts.components.length,

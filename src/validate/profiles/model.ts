@@ -3,7 +3,9 @@
  * untrusted JSON value into typed values, or throws one line that names the place (`requirements[3].check.some`).
  * schema/profile.schema.json describes the same format for editors; the tests hold the two together.
  */
+import { createHash } from 'node:crypto';
 import { BomwrightError } from '../../errors.js';
+import { canonicalize } from '../../jsf/jcs.js';
 import { escapeSegment } from '../../json/pointer.js';
 import { nearestNames } from '../../nearest.js';
 import { truncate } from '../../values.js';
@@ -83,6 +85,8 @@ export interface Requirement {
 export interface ProfileSpec {
   name: string;
   title: string;
+  /** The profile's own version (its author's: a built-in one's changes with its rules). */
+  version?: string;
   /** The document the requirements come from, and its address. */
   source?: { title: string; url?: string };
   description?: string;
@@ -98,8 +102,14 @@ export interface ProfileSpec {
 export interface Profile {
   name: string;
   title: string;
+  version?: string;
   source?: { title: string; url?: string };
   requirements: readonly Requirement[];
+  /**
+   * `sha256:` and the hex SHA-256 of the JCS (RFC 8785) form of the rest of this object: the rules as applied,
+   * after `extends`, so a report names exactly which were checked.
+   */
+  digest: string;
 }
 
 export const PROFILE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -477,7 +487,7 @@ export function parseProfile(
     if (!isRecord(value)) at.fail('is not a JSON object');
     onlyKeys(
       value,
-      ['$schema', 'name', 'title', 'description', 'source', 'extends', 'drop', 'relevel', 'requirements'],
+      ['$schema', 'name', 'title', 'version', 'description', 'source', 'extends', 'drop', 'relevel', 'requirements'],
       at,
     );
     const name = text(own(value, 'name'), at.child('name'), 64);
@@ -510,6 +520,7 @@ export function parseProfile(
     }
     const extendsName = own(value, 'extends');
     const description = own(value, 'description');
+    const version = own(value, 'version');
     const drop = own(value, 'drop') === undefined ? [] : strings(value.drop, at.child('drop'));
     if (extendsName === undefined && (drop.length > 0 || Object.keys(relevel).length > 0))
       at.fail('"drop" and "relevel" need "extends"');
@@ -517,6 +528,7 @@ export function parseProfile(
     return {
       name,
       title: text(own(value, 'title') ?? name, at.child('title')),
+      ...(version === undefined ? {} : { version: text(version, at.child('version'), 40) }),
       ...(parsedSource === undefined ? {} : { source: parsedSource }),
       ...(description === undefined ? {} : { description: text(description, at.child('description'), 2000) }),
       ...(extendsName === undefined ? {} : { extends: text(extendsName, at.child('extends'), 1000) }),
@@ -569,10 +581,12 @@ export function resolveProfile(
     if (index === -1) requirements.push(r);
     else requirements[index] = r;
   }
-  return {
+  const applied = {
     name: spec.name,
     title: spec.title,
+    ...(spec.version === undefined ? {} : { version: spec.version }),
     ...(spec.source === undefined ? {} : { source: spec.source }),
     requirements,
   };
+  return { ...applied, digest: `sha256:${createHash('sha256').update(canonicalize(applied)).digest('hex')}` };
 }
