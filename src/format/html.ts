@@ -401,7 +401,7 @@ function profileSection(reports: readonly FileReport[]): string[] {
     parts.push(
       `<h3><code>${e(s.name)}</code> ${e(s.title)}</h3>`,
       `<p class="muted">${s.unmet} of ${plural(s.requirements, 'requirement')} unmet in ${plural(s.components, 'component')} · ${s.passed} of ${plural(s.documents, 'document')} ${s.passed === 1 ? 'passes' : 'pass'}${source}</p>`,
-      `<p class="muted">${s.version === undefined ? '' : `version ${e(s.version)} · `}rules applied: <code title="${e(s.digest)}">${e(shortDigest(s.digest))}</code></p>`,
+      `<p class="muted">${s.version === undefined ? '' : `version ${e(s.version)} · `}rules applied: <code title="${e(s.digest)}">${e(shortDigest(s.digest))}</code>${s.superseded === undefined ? '' : ` · <span class="meh">superseded ${e(s.superseded)}</span>`}</p>`,
       `<table aria-label="Requirements of ${e(s.name)}"><thead><tr><th>Requirement</th><th>Level</th><th>Clause</th><th>Verdict</th><th>Falls short</th></tr></thead><tbody>`,
     );
     for (const row of s.rows) {

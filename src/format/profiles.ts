@@ -9,6 +9,7 @@ export interface ProfileSummary {
   title: string;
   version?: string;
   digest: string;
+  superseded?: string;
   source?: { title: string; url?: string };
   /** Requirements of the profile, and those unmet in at least one document. */
   requirements: number;
@@ -44,6 +45,7 @@ export function profileSummaries(reports: readonly FileReport[]): ProfileSummary
         title: result.title,
         ...(result.version === undefined ? {} : { version: result.version }),
         digest: result.digest,
+        ...(result.superseded === undefined ? {} : { superseded: result.superseded }),
         ...(result.source === undefined ? {} : { source: result.source }),
         requirements: result.requirements.length,
         unmet: 0,
@@ -83,7 +85,7 @@ const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function profileSummaryLines(reports: readonly FileReport[]): string[] {
   return profileSummaries(reports).map(
     (s) =>
-      `${s.name}: ${s.unmet} of ${count(s.requirements, 'requirement')} unmet in ${count(s.components, 'component')} (${s.passed} of ${count(s.documents, 'document')} ${s.passed === 1 ? 'passes' : 'pass'})`,
+      `${s.name}: ${s.unmet} of ${count(s.requirements, 'requirement')} unmet in ${count(s.components, 'component')} (${s.passed} of ${count(s.documents, 'document')} ${s.passed === 1 ? 'passes' : 'pass'})${s.superseded === undefined ? '' : `; superseded ${s.superseded}`}`,
   );
 }
 
@@ -140,6 +142,7 @@ export interface ProfileIdentity {
   title: string;
   version?: string;
   digest: string;
+  superseded?: string;
   source?: { title: string; url?: string };
 }
 
@@ -153,6 +156,7 @@ export function profileIdentities(reports: readonly FileReport[], profiles?: rea
     title: p.title,
     ...(p.version === undefined ? {} : { version: p.version }),
     digest: p.digest,
+    ...(p.superseded === undefined ? {} : { superseded: p.superseded }),
     ...(p.source === undefined ? {} : { source: p.source }),
   }));
 }

@@ -20,7 +20,7 @@ import {
   type Profile,
   type Requirement,
 } from './model.js';
-import { checkLicences, isValidLicenceEntry, licenceList } from './spdx.js';
+import { checkLicences, isValidLicenceEntry, licenceEntryFault, licenceList } from './spdx.js';
 import { parseVersionRange, schemeOf, type VersionRange, type VersionScheme } from './versions.js';
 
 /** How one requirement fared in one document. */
@@ -45,6 +45,7 @@ export interface ProfileResult {
   version?: string;
   /** The profile's {@link Profile.digest}: which rules were applied. */
   digest: string;
+  superseded?: string;
   source?: { title: string; url?: string };
   /** No MUST requirement is unmet. */
   passed: boolean;
@@ -700,7 +701,13 @@ class Evaluator {
         return plain((subject) => !inner(subject));
       }
       case 'licence-valid':
-        return plain(isValidLicenceEntry);
+        return {
+          test: isValidLicenceEntry,
+          explain: (entry) => {
+            const fault = licenceEntryFault(entry);
+            return fault === undefined ? FAIL : { detail: fault };
+          },
+        };
       case 'licences-allowed':
       case 'licences-denied': {
         const list =
@@ -773,7 +780,10 @@ class Evaluator {
           return true;
       }
     }
-    return { at: ['dependencies'] };
+    return {
+      at: ['dependencies'],
+      detail: `no dependencies[] entry for metadata.component's bom-ref ${truncate(JSON.stringify(ref), 60)} lists what it depends on${compositions.length === 0 ? '' : `, and no composition states its dependencies ${compositions.join(' or ')}`}`,
+    };
   }
 
   private completeness(): Outcome {
@@ -1058,6 +1068,7 @@ export function evaluateProfiles(
       title: profile.title,
       ...(profile.version === undefined ? {} : { version: profile.version }),
       digest: profile.digest,
+      ...(profile.superseded === undefined ? {} : { superseded: profile.superseded }),
       ...(profile.source === undefined ? {} : { source: profile.source }),
       passed,
       components: facts.components.length,

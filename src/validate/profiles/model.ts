@@ -87,6 +87,8 @@ export interface ProfileSpec {
   title: string;
   /** The profile's own version (its author's: a built-in one's changes with its rules). */
   version?: string;
+  /** What replaced the source, when it has been (reports say so); not inherited through `extends`. */
+  superseded?: string;
   /** The document the requirements come from, and its address. */
   source?: { title: string; url?: string };
   description?: string;
@@ -103,6 +105,7 @@ export interface Profile {
   name: string;
   title: string;
   version?: string;
+  superseded?: string;
   source?: { title: string; url?: string };
   requirements: readonly Requirement[];
   /**
@@ -487,7 +490,19 @@ export function parseProfile(
     if (!isRecord(value)) at.fail('is not a JSON object');
     onlyKeys(
       value,
-      ['$schema', 'name', 'title', 'version', 'description', 'source', 'extends', 'drop', 'relevel', 'requirements'],
+      [
+        '$schema',
+        'name',
+        'title',
+        'version',
+        'superseded',
+        'description',
+        'source',
+        'extends',
+        'drop',
+        'relevel',
+        'requirements',
+      ],
       at,
     );
     const name = text(own(value, 'name'), at.child('name'), 64);
@@ -521,6 +536,7 @@ export function parseProfile(
     const extendsName = own(value, 'extends');
     const description = own(value, 'description');
     const version = own(value, 'version');
+    const superseded = own(value, 'superseded');
     const drop = own(value, 'drop') === undefined ? [] : strings(value.drop, at.child('drop'));
     if (extendsName === undefined && (drop.length > 0 || Object.keys(relevel).length > 0))
       at.fail('"drop" and "relevel" need "extends"');
@@ -529,6 +545,7 @@ export function parseProfile(
       name,
       title: text(own(value, 'title') ?? name, at.child('title')),
       ...(version === undefined ? {} : { version: text(version, at.child('version'), 40) }),
+      ...(superseded === undefined ? {} : { superseded: text(superseded, at.child('superseded'), 500) }),
       ...(parsedSource === undefined ? {} : { source: parsedSource }),
       ...(description === undefined ? {} : { description: text(description, at.child('description'), 2000) }),
       ...(extendsName === undefined ? {} : { extends: text(extendsName, at.child('extends'), 1000) }),
@@ -585,6 +602,7 @@ export function resolveProfile(
     name: spec.name,
     title: spec.title,
     ...(spec.version === undefined ? {} : { version: spec.version }),
+    ...(spec.superseded === undefined ? {} : { superseded: spec.superseded }),
     ...(spec.source === undefined ? {} : { source: spec.source }),
     requirements,
   };

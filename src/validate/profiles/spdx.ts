@@ -51,6 +51,28 @@ function text(value: unknown): string | undefined {
 const UNSTATED = new Set(['NOASSERTION', 'NONE']);
 const UNSTATED_LENGTHS = new Set([...UNSTATED].map((u) => u.length));
 
+/** Why a `licenses[]` entry is not a valid licence statement (see {@link isValidLicenceEntry}); undefined when it is. */
+export function licenceEntryFault(entry: unknown): string | undefined {
+  if (isValidLicenceEntry(entry)) return undefined;
+  if (!isRecord(entry)) return 'the entry is not an object';
+  const expression = text(entry.expression);
+  if (expression !== undefined)
+    return `the expression ${JSON.stringify(truncated(expression))} is not a valid SPDX licence expression`;
+  const licence = entry.license;
+  if (!isRecord(licence)) return 'the entry has neither license nor expression';
+  const id = text(licence.id);
+  if (id !== undefined) return `${id} states no licence`;
+  const name = text(licence.name);
+  if (name === undefined) return 'the licence has neither id nor name';
+  const { ids } = knownIds();
+  const asId = ids.get(name.toLowerCase());
+  if (asId !== undefined)
+    return `${JSON.stringify(truncated(name))} is given as a name; it is the SPDX id ${asId}: write it as license.id`;
+  return `the name ${JSON.stringify(truncated(name))} is neither an SPDX id nor a LicenseRef-…${nearest(name, ids.values())}`;
+}
+
+const truncated = (value: string) => (value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
 /**
  * A `licenses[]` entry as BSI TR-03183-2 reads it: an SPDX id, a `LicenseRef-` name, or a valid SPDX expression;
  * NOASSERTION and NONE state nothing.
@@ -331,8 +353,16 @@ export function checkLicences(entries: readonly unknown[], list: LicenceList): L
   return undefined;
 }
 
-function describe(node: SpdxNode): string {
-  if ('conjunction' in node)
-    return `${describe(node.left)} ${node.conjunction.toUpperCase()} ${describe(node.right)}`.slice(0, 120);
+/** The expression as text, with parentheses where a part joins by the other operator (AND binds before OR). */
+export function describe(node: SpdxNode): string {
+  const text = describeNode(node);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+function describeNode(node: SpdxNode, parent?: 'and' | 'or'): string {
+  if ('conjunction' in node) {
+    const inner = `${describeNode(node.left, node.conjunction)} ${node.conjunction.toUpperCase()} ${describeNode(node.right, node.conjunction)}`;
+    return parent !== undefined && parent !== node.conjunction ? `(${inner})` : inner;
+  }
   return `${node.license}${node.plus ? '+' : ''}${node.exception ? ` WITH ${node.exception}` : ''}`;
 }

@@ -195,8 +195,21 @@ const version: Case = {
   fail: [{ edit: (d) => delete lib(d).version, pointer: '/components/0' }],
   pass: [(d) => (lib(d).version = '2024-05-01')],
 };
-const property = (key: string): Case => ({
+/** A BSI property: present, with a value; one of the taxonomy's two where it has them (`"true"` is neither). */
+const property = (key: string, values?: readonly [string, string]): Case => ({
   fail: [
+    ...(values === undefined
+      ? []
+      : [
+          {
+            edit: (d: Doc) => (lib(d).properties.find((p: Doc) => p.name === key).value = 'true'),
+            pointer: '/components/0/properties',
+          },
+          {
+            edit: (d: Doc) => (lib(d).properties.find((p: Doc) => p.name === key).value = values[0].toUpperCase()),
+            pointer: '/components/0/properties',
+          },
+        ]),
     {
       edit: (d) => (lib(d).properties = lib(d).properties.filter((p: Doc) => p.name !== key)),
       pointer: '/components/0/properties',
@@ -207,7 +220,9 @@ const property = (key: string): Case => ({
     },
     { edit: (d) => delete lib(d).properties, pointer: '/components/0' },
   ],
-  pass: [(d) => (lib(d).properties.find((p: Doc) => p.name === key).value = 'anything')],
+  pass: (values ?? ['anything']).map(
+    (value) => (d: Doc) => (lib(d).properties.find((p: Doc) => p.name === key).value = value),
+  ),
 });
 const specVersion = (failing: string, passing: string): Case => ({
   fail: [{ edit: (d) => (d.specVersion = failing), pointer: '/specVersion' }],
@@ -374,9 +389,9 @@ const bsiCommon = (v: { fail: string; pass: string }): Record<string, Case> => (
     ],
     pass: [(d) => (lib(d).externalReferences[0].type = 'distribution-intake')],
   },
-  'component.executable': property('bsi:component:executable'),
-  'component.archive': property('bsi:component:archive'),
-  'component.structured': property('bsi:component:structured'),
+  'component.executable': property('bsi:component:executable', ['executable', 'non-executable']),
+  'component.archive': property('bsi:component:archive', ['archive', 'no archive']),
+  'component.structured': property('bsi:component:structured', ['structured', 'unstructured']),
   'sbom-uri': {
     fail: [{ edit: (d) => (d.serialNumber = '3e671687-395b-41f5-a30f-a58921a69b79'), pointer: '/serialNumber' }],
     pass: [(d) => delete d.serialNumber, (d) => (d.serialNumber = 'https://sbom.acme.example/app/1')],
