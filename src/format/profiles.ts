@@ -1,7 +1,7 @@
 /** What the reports say about compliance profiles: one summary per profile over all documents, and rule entries. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ProfileResult } from '../validate/profiles/evaluate.js';
-import type { Profile } from '../validate/profiles/model.js';
+import type { Check, Path, Paths, Profile, Requirement } from '../validate/profiles/model.js';
 import type { FileReport } from './report.js';
 
 export interface ProfileSummary {
@@ -97,6 +97,9 @@ export interface ProfileRuleInfo {
   hint: string;
   profile: string;
   source?: { title: string; url?: string };
+  /** What is checked, and on what, in words (from the check itself). */
+  counts: string;
+  reading?: string;
 }
 
 /** The rules of the profiles a run checks (from the profiles, so every shard of a run lists the same). */
@@ -110,11 +113,84 @@ export function profileRules(profiles: readonly Profile[]): ProfileRuleInfo[] {
       hint: r.hint,
       profile: profile.title,
       ...(profile.source === undefined ? {} : { source: profile.source }),
+      counts: describeRequirement(r),
+      ...(r.reading === undefined ? {} : { reading: r.reading }),
     })),
   );
 }
 
-/** The rule's page text for a profile requirement: its source and clause, what it checks and how to fix it. */
+const code = (path: Path) => `\`${path.join('.')}\``;
+const codes = (paths: Paths) => paths.map(code).join(' (else ') + ')'.repeat(paths.length - 1);
+const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
+
+/** What a requirement checks, on what, and when, in words. */
+export function describeRequirement(r: Requirement): string {
+  const on =
+    r.appliesTo.kind === 'document'
+      ? 'the document'
+      : r.appliesTo.kind === 'primary'
+        ? 'metadata.component'
+        : `every component (metadata.component, components[] and nested ones)${r.appliesTo.types === undefined ? '' : ` of type ${r.appliesTo.types.join(' or ')}`}`;
+  return `Checked on ${on}${r.when === undefined ? '' : `, where ${describeCheck(r.when)}`}: met when ${describeCheck(r.check)}.`;
+}
+
+/** A check in words: the members it reads (paths relative to the subject) and what they must hold. */
+export function describeCheck(check: Check): string {
+  switch (check.kind) {
+    case 'present':
+      return `${codes(check.paths)} is present (not empty)`;
+    case 'entity':
+      return `${codes(check.paths)} names an entity by ${check.by.map((b) => (b === 'email' ? 'a contact e-mail' : b === 'url' ? 'a URL' : 'a name')).join(' or ')}${check.valid ? ' (a valid address or absolute URL)' : ''}`;
+    case 'email':
+      return `${codes(check.paths)} ${check.within ? 'contains' : 'is'} an e-mail address`;
+    case 'url':
+      return `${codes(check.paths)} is an absolute URL`;
+    case 'timestamp':
+      return `${codes(check.paths)} is an RFC 3339 date-time with an offset`;
+    case 'in':
+      return `${codes(check.paths)} is one of ${quoted(check.values)}${check.ignoreCase ? ' (any case)' : ''}`;
+    case 'matches':
+      return `${codes(check.paths)} matches the pattern ${JSON.stringify(check.pattern)}`;
+    case 'some':
+      return `some entry of ${codes(check.paths)} has ${describeCheck(check.where)}`;
+    case 'every':
+      return `every entry of ${code(check.path)}${check.of === undefined ? '' : ` where ${describeCheck(check.of)}`} has ${describeCheck(check.where)}${check.nonEmpty ? ', and there is at least one' : ''}`;
+    case 'anyOf':
+      return `any of: ${check.checks.map((c, i) => `(${i + 1}) ${describeCheck(c)}`).join('; ')}`;
+    case 'allOf':
+      return check.checks.map(describeCheck).join(', and ');
+    case 'not':
+      return `not (${describeCheck(check.check)})`;
+    case 'licence-valid':
+      return 'the licence entry is an SPDX id, a valid SPDX expression or a license.name starting LicenseRef- (NOASSERTION and NONE state nothing)';
+    case 'licences-allowed':
+      return `every licence entry can be met with only ${quoted(check.allow)} (an OR offers a choice; deprecated ids read as SPDX means them)`;
+    case 'licences-denied':
+      return `no licence entry forces one of ${quoted(check.deny)} (an OR offers a way around; deprecated ids read as SPDX means them)`;
+    case 'hash-at-least':
+      return `${codes(check.paths)} has a hash of ${check.alg}'s strength or more, with content`;
+    case 'denied-components':
+      return `the component is none of ${check.deny.map((d) => `${d.purl === undefined ? `name ${JSON.stringify(d.name)}` : `pkg:${d.purl.type}/${d.purl.namespace === undefined ? '' : `${d.purl.namespace}/`}${d.purl.name}`}${d.versions === undefined ? '' : ` ${d.versions}`}`).join(', ')}`;
+    case 'spec-version-at-least':
+      return `specVersion is ${check.version} or later`;
+    case 'primary-dependencies':
+      return `metadata.component has a bom-ref and a dependencies[] entry under it lists what it depends on${check.compositions.length === 0 ? '' : `, or a compositions[] entry with aggregate ${check.compositions.join(' or ')} lists that bom-ref in its dependencies`}`;
+    case 'refs-resolve':
+      return "every dependencies[].ref and dependsOn[] entry names a component's bom-ref";
+    case 'reachable-from-primary':
+      return "the component's bom-ref lies on a dependsOn path from metadata.component";
+    case 'completeness':
+      return 'a compositions[] entry has an aggregate other than not_specified and lists dependencies (or lists neither assemblies nor vulnerabilities)';
+    case 'component-count':
+      return `there are at least ${check.min} components`;
+    case 'is-primary':
+      return 'the component is metadata.component';
+    case 'on-document':
+      return `in the document, ${describeCheck(check.check)}`;
+  }
+}
+
+/** The rule's page text for a profile requirement: its source and clause, what counts, how it is read, how to fix it. */
 export function profileRuleMarkdown(info: ProfileRuleInfo): string {
   const source = info.source === undefined ? info.profile : info.source.title;
   const link = info.source?.url === undefined ? '' : ` (${info.source.url})`;
@@ -129,9 +205,35 @@ export function profileRuleMarkdown(info: ProfileRuleInfo): string {
     '',
     `${info.description}.`,
     '',
+    '## What counts',
+    '',
+    info.counts,
+    ...(info.reading === undefined ? [] : ['', '## How the clause is read', '', info.reading]),
+    '',
     '## How to fix',
     '',
     `${info.hint.charAt(0).toUpperCase()}${info.hint.slice(1)}.`,
+    '',
+  ].join('\n');
+}
+
+/** `explain profile/<name>`: the profile, which rules it applies (version, digest) and its requirements. */
+export function profileMarkdown(profile: Profile): string {
+  const width = Math.max(...profile.requirements.map((r) => r.id.length));
+  return [
+    `# ${profile.name}: ${profile.title}`,
+    '',
+    ...(profile.source === undefined
+      ? []
+      : [`Source: ${profile.source.title}${profile.source.url === undefined ? '' : ` (${profile.source.url})`}.`, '']),
+    `Version ${profile.version ?? '(none)'}; rules applied: ${profile.digest}.`,
+    ...(profile.superseded === undefined ? [] : ['', `Superseded ${profile.superseded}.`]),
+    '',
+    '## Requirements',
+    '',
+    ...profile.requirements.map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.clause}: ${r.message}`),
+    '',
+    `Run "bomwright explain profile/${profile.name}/REQUIREMENT" for a requirement's page.`,
     '',
   ].join('\n');
 }

@@ -250,6 +250,28 @@ describe('explain profile/…', () => {
     expect(result.stdout).toContain('Add externalReferences[type=distribution].hashes with alg SHA-512.');
   });
 
+  it("prints what counts, and how an ambiguous clause is read, on a requirement's page", async () => {
+    const page = (await runCli(['explain', 'profile/ntia-2021/component.supplier'])).stdout;
+    expect(page).toContain(
+      '## What counts\n\nChecked on every component (metadata.component, components[] and nested ones): met when any of: (1) `supplier` names an entity by a name or a URL or a contact e-mail; (2) `manufacturer` names an entity by a name or a URL or a contact e-mail; (3) the component is metadata.component, and in the document, `metadata.supplier` names an entity by a name or a URL or a contact e-mail.\n',
+    );
+    expect(page).toContain('## How the clause is read\n\nThe supplier is the component');
+    // A requirement whose clause is plain has no reading.
+    expect((await runCli(['explain', 'profile/ntia-2021/component.name'])).stdout).not.toContain('## How the clause');
+  });
+
+  it("lists a profile's requirements, inherited ones too, with its version and digest; and the profiles", async () => {
+    const [bsi] = loadProfiles(['bsi-2.1']);
+    const page = await runCli(['explain', 'profile/bsi-2.1']);
+    expect(page.code).toBe(0);
+    expect(page.stdout).toContain(`Version ${bsi!.version}; rules applied: ${bsi!.digest}.`);
+    const listed = page.stdout.split('\n').filter((l) => /^[a-z][a-z0-9.-]+ +(MUST|SHOULD) /.test(l));
+    expect(listed.map((l) => l.split(' ')[0])).toEqual(bsi!.requirements.map((r) => r.id));
+    expect((await runCli(['explain', 'profile/bsi-2.0'])).stdout).toContain('Superseded by BSI TR-03183-2 v2.1.0');
+    const list = (await runCli(['explain'])).stdout;
+    expect(list).toContain(`  profile/bsi-2.1  ${bsi!.requirements.length} requirements  ${bsi!.title}\n`);
+  });
+
   it('suggests the nearest requirement', async () => {
     const result = await runCli(['explain', 'profile/ntia-2021/component.supplir']);
     expect(result.code).toBe(2);

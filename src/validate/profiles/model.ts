@@ -74,6 +74,8 @@ export interface Requirement {
   message: string;
   /** What to add and where, one line. */
   hint: string;
+  /** How an ambiguous clause is read, and by whom else (shown on the requirement's page). */
+  reading?: string;
   appliesTo: AppliesTo;
   /** Only subjects that meet this condition are checked (a member required under a condition). */
   when?: Check;
@@ -457,17 +459,19 @@ function appliesTo(value: unknown, at: At): AppliesTo {
 
 function requirement(value: unknown, at: At): Requirement {
   if (!isRecord(value)) at.fail('must be an object');
-  onlyKeys(value, ['id', 'level', 'clause', 'message', 'hint', 'appliesTo', 'when', 'check', 'at'], at);
+  onlyKeys(value, ['id', 'level', 'clause', 'message', 'hint', 'reading', 'appliesTo', 'when', 'check', 'at'], at);
   const id = text(own(value, 'id'), at.child('id'), 128);
   if (!REQUIREMENT_ID.test(id)) at.child('id').fail(`"${id}" must be lower case letters, digits, ".", "-" or "_"`);
   const when = own(value, 'when');
   const where = own(value, 'at');
+  const reading = own(value, 'reading');
   return {
     id,
     level: level(own(value, 'level'), at.child('level')),
     clause: text(own(value, 'clause'), at.child('clause')),
     message: text(own(value, 'message'), at.child('message')),
     hint: text(own(value, 'hint'), at.child('hint')),
+    ...(reading === undefined ? {} : { reading: text(reading, at.child('reading'), 2000) }),
     appliesTo: appliesTo(own(value, 'appliesTo') ?? 'document', at.child('appliesTo')),
     ...(when === undefined ? {} : { when: parseCheck(when, at.child('when')) }),
     check: parseCheck(own(value, 'check'), at.child('check')),
