@@ -187,7 +187,7 @@ describe('validate --profile', () => {
     const unknown = await runCli(['validate', 'x.json', '--profile', 'bsi-21']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'bomwright: E_USAGE: Unknown profile "bsi-21"; did you mean bsi-2.1? built-in profiles: ntia-2021, cisa-2025, bsi-2.0, bsi-2.1, cra (or give a file: ./policy.json)\n',
+      'bomwright: E_USAGE: Unknown profile "bsi-21"; did you mean bsi-2.1? built-in profiles: ntia-2021, cisa-2025, cisa-2026, bsi-2.0, bsi-2.1, cra (or give a file: ./policy.json)\n',
     );
     const { dir } = write('bad.json', { name: 'bad', requirements: [{ id: 'x' }] });
     const bad = await runCli(['validate', '.', '--profile', './bad.json'], { cwd: dir });
