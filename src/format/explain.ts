@@ -59,7 +59,7 @@ export function formatProfilePage(profile: Profile, format: ExplainFormat): stri
 export function formatProfileRulePage(rule: ProfileRuleInfo, format: ExplainFormat): string {
   const markdown = profileRuleMarkdown(rule);
   if (format === 'text') return markdown;
-  const { id, level, clause, description, hint, profile, source, counts, reading } = rule;
+  const { id, level, clause, description, hint, profile, source, counts, reading, example } = rule;
   return (
     JSON.stringify(
       {
@@ -72,6 +72,7 @@ export function formatProfileRulePage(rule: ProfileRuleInfo, format: ExplainForm
         clause,
         counts,
         ...(reading === undefined ? {} : { reading }),
+        ...(example === undefined ? {} : { example: JSON.parse(example) as unknown }),
         ...(source === undefined
           ? {}
           : { source: source.title, ...(source.url === undefined ? {} : { url: source.url }) }),

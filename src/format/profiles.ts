@@ -1,7 +1,14 @@
 /** What the reports say about compliance profiles: one summary per profile over all documents, and rule entries. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ProfileResult } from '../validate/profiles/evaluate.js';
-import type { Check, Path, Paths, Profile, Requirement } from '../validate/profiles/model.js';
+import {
+  HASH_STRENGTH,
+  type Check,
+  type Path,
+  type Paths,
+  type Profile,
+  type Requirement,
+} from '../validate/profiles/model.js';
 import type { FileReport } from './report.js';
 
 export interface ProfileSummary {
@@ -100,6 +107,9 @@ export interface ProfileRuleInfo {
   /** What is checked, and on what, in words (from the check itself). */
   counts: string;
   reading?: string;
+  appliesTo: 'document' | 'primary' | 'components';
+  /** A subject that meets it, made from the check (JSON), when one can be made. */
+  example?: string;
 }
 
 /** The rules of the profiles a run checks (from the profiles, so every shard of a run lists the same). */
@@ -114,7 +124,9 @@ export function profileRules(profiles: readonly Profile[]): ProfileRuleInfo[] {
       profile: profile.title,
       ...(profile.source === undefined ? {} : { source: profile.source }),
       counts: describeRequirement(r),
+      appliesTo: r.appliesTo.kind,
       ...(r.reading === undefined ? {} : { reading: r.reading }),
+      ...exampleOf(r),
     })),
   );
 }
@@ -190,6 +202,105 @@ export function describeCheck(check: Check): string {
   }
 }
 
+type Json = Record<string, unknown>;
+
+/** What a check's example puts in a subject; undefined where none can be made (`not`, denied components). */
+function exampleValue(check: Check): Json | undefined {
+  const at = (path: Path, value: unknown): Json => {
+    let node: unknown = value;
+    for (let i = path.length - 1; i >= 0; i--) node = { [path[i]!]: node };
+    return node as Json;
+  };
+  switch (check.kind) {
+    case 'present':
+      return at(check.paths[0]!, /version/i.test(check.paths[0]!.at(-1)!) ? '1.0.0' : 'example');
+    case 'entity':
+      return at(
+        check.paths[0]!,
+        check.by.includes('email')
+          ? { name: 'Acme', contact: [{ email: 'sbom@acme.example' }] }
+          : { name: 'Acme', url: ['https://acme.example'] },
+      );
+    case 'email':
+      return at(check.paths[0]!, 'sbom@acme.example');
+    case 'url':
+      return at(check.paths[0]!, 'https://acme.example/download');
+    case 'timestamp':
+      return at(check.paths[0]!, '2026-07-29T10:00:00Z');
+    case 'in':
+      return at(check.paths[0]!, check.values[0]);
+    case 'some': {
+      const entry = exampleValue(check.where);
+      return entry === undefined ? undefined : at(check.paths[0]!, [entry]);
+    }
+    case 'every': {
+      const of = check.of === undefined ? {} : exampleValue(check.of);
+      const where = exampleValue(check.where);
+      return of === undefined || where === undefined ? undefined : at(check.path, [merge(of, where)]);
+    }
+    case 'anyOf':
+      return check.checks.map(exampleValue).find((e) => e !== undefined);
+    case 'allOf': {
+      let all: Json = {};
+      for (const c of check.checks) {
+        const e = exampleValue(c);
+        if (e === undefined) return undefined;
+        all = merge(all, e);
+      }
+      return all;
+    }
+    case 'licence-valid':
+      return { license: { id: 'MIT', acknowledgement: 'concluded' } };
+    case 'licences-allowed':
+      return { licenses: [{ license: { id: check.allow[0] } }] };
+    case 'licences-denied':
+      return { licenses: [{ license: { id: 'LicenseRef-example' } }] };
+    case 'hash-at-least':
+      return at(check.paths[0]!, [{ alg: check.alg, content: '0'.repeat(2 * (HASH_STRENGTH[check.alg]! / 8)) }]);
+    case 'spec-version-at-least':
+      return { specVersion: check.version };
+    case 'primary-dependencies':
+      return {
+        metadata: { component: { type: 'application', 'bom-ref': 'app', name: 'app', version: '1.0.0' } },
+        components: [{ type: 'library', 'bom-ref': 'lib', name: 'lib', version: '2.0.0' }],
+        dependencies: [{ ref: 'app', dependsOn: ['lib'] }],
+      };
+    case 'completeness':
+      return { compositions: [{ aggregate: 'complete', dependencies: ['app', 'lib'] }] };
+    case 'component-count':
+      return {
+        components: Array.from({ length: Math.max(check.min, 1) }, (_, i) => ({ type: 'library', name: `lib${i}` })),
+      };
+    case 'on-document':
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function merge(a: Json, b: Json): Json {
+  const out: Json = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const before = out[key];
+    out[key] =
+      before !== null &&
+      typeof before === 'object' &&
+      !Array.isArray(before) &&
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+        ? merge(before as Json, value as Json)
+        : value;
+  }
+  return out;
+}
+
+/** A passing example for the page: the members the check asks for, as JSON, where one can be made. */
+function exampleOf(r: Requirement): { example?: string } {
+  const value = exampleValue(r.check);
+  return value === undefined || Object.keys(value).length === 0 ? {} : { example: JSON.stringify(value, null, 2) };
+}
+
 /** The rule's page text for a profile requirement: its source and clause, what counts, how it is read, how to fix it. */
 export function profileRuleMarkdown(info: ProfileRuleInfo): string {
   const source = info.source === undefined ? info.profile : info.source.title;
@@ -209,6 +320,18 @@ export function profileRuleMarkdown(info: ProfileRuleInfo): string {
     '',
     info.counts,
     ...(info.reading === undefined ? [] : ['', '## How the clause is read', '', info.reading]),
+    ...(info.example === undefined
+      ? []
+      : [
+          '',
+          '## Example',
+          '',
+          `Members of ${info.appliesTo === 'document' ? 'the document' : info.appliesTo === 'primary' ? 'metadata.component' : 'a component'} that meet it:`,
+          '',
+          '```json',
+          info.example,
+          '```',
+        ]),
     '',
     '## How to fix',
     '',

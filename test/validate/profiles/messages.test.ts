@@ -3,7 +3,8 @@
  * of the primary component's dependencies is missing, and that a superseded profile is.
  */
 import { describe, expect, it } from 'vitest';
-import { loadProfiles, parseProfile, resolveProfile } from '../../../src/index.js';
+import { BUILTIN_PROFILE_NAMES, loadProfiles, parseProfile, resolveProfile } from '../../../src/index.js';
+import { profileRuleMarkdown, profileRules } from '../../../src/format/profiles.js';
 import { evaluateProfiles } from '../../../src/validate/profiles/evaluate.js';
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -100,5 +101,46 @@ describe('superseded profiles', () => {
     expect(bsi21!.superseded).toBeUndefined();
     const results = evaluateProfiles(withLicences(), [bsi20!, bsi21!]).results;
     expect(results.map((r) => r.superseded === undefined)).toEqual([false, true]);
+  });
+});
+
+describe('requirement pages', () => {
+  it('show an example made from the check that meets the requirement', () => {
+    const without: string[] = [];
+    for (const profile of loadProfiles(BUILTIN_PROFILE_NAMES)) {
+      const rules = profileRules([profile]);
+      for (const [i, requirement] of profile.requirements.entries()) {
+        const example = rules[i]!.example;
+        if (example === undefined) {
+          without.push(`${profile.name}/${requirement.id}`);
+          continue;
+        }
+        expect(profileRuleMarkdown(rules[i]!)).toContain(`## Example\n`);
+        const members = JSON.parse(example) as Doc;
+        const base: Doc = {
+          bomFormat: 'CycloneDX',
+          specVersion: '1.6',
+          metadata: { component: { type: 'application', 'bom-ref': 'app', name: 'app' } },
+        };
+        const document =
+          requirement.appliesTo.kind === 'document'
+            ? { ...base, ...members, metadata: { ...base.metadata, ...members.metadata } }
+            : requirement.appliesTo.kind === 'primary'
+              ? { ...base, metadata: { component: { ...base.metadata.component, ...members } } }
+              : { ...base, metadata: {}, components: [{ type: 'library', name: 'lib', ...members }] };
+        const alone = { ...profile, requirements: [requirement] };
+        expect(
+          evaluateProfiles(document, [alone]).diagnostics.map((d) => d.message),
+          `${profile.name}/${requirement.id}: ${example}`,
+        ).toEqual([]);
+      }
+    }
+    // Those met by what is absent or by the whole graph, which members alone cannot show: no vulnerabilities,
+    // every ref resolving, every component reachable, declared licences valid only where there are some.
+    expect(without).toEqual(
+      ['bsi-2.0', 'bsi-2.1']
+        .flatMap((p) => [`${p}/no-vulnerabilities`, `${p}/depth.broken-ref`, `${p}/depth.unreachable`])
+        .concat('bsi-2.1/component.additional-licence'),
+    );
   });
 });
