@@ -220,21 +220,24 @@ const CASE_BUILDERS = {
   },
 
   P(runs) {
-    // Compliance profiles (issue 30): the same 20,000 components as case C, validated alone and with all five
+    // Compliance profiles (issue 30): the same 20,000 components as case C, validated alone and with all six
     // built-in profiles, which read the parsed document in the same pass.
     const input = prepareBom(20000);
-    const profiles = ['ntia-2021', 'cisa-2025', 'bsi-2.0', 'bsi-2.1', 'cra'].flatMap((name) => ['--profile', name]);
+    const profiles = ['ntia-2021', 'cisa-2025', 'cisa-2026', 'bsi-2.0', 'bsi-2.1', 'cra'].flatMap((name) => [
+      '--profile',
+      name,
+    ]);
     return [
       {
         caseId: 'P',
-        title: 'Large BOM with all five built-in profiles vs without, whole process',
+        title: 'Large BOM with all six built-in profiles vs without, whole process',
         input,
         rows: [
           row('bomwright CLI `validate`', [...bomwrightCli(input.path), '--format', 'json'], runs.fast, {
             reference: true,
           }),
           row(
-            'bomwright CLI `validate --profile` ×5',
+            'bomwright CLI `validate --profile` ×6',
             [...bomwrightCli(input.path), '--format', 'json', ...profiles],
             runs.fast,
             // The generated BOM meets none of the profiles (no suppliers, no composition…): exit 1, as a gate says.

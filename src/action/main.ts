@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { countBySeverity, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { BomwrightError, describeError, isBomwrightError } from '../errors.js';
 import { formatGithubFile } from '../format/github.js';
 import { GraphBudget } from '../format/html.js';
@@ -192,8 +192,7 @@ function leftOut(uri: string, diagnostics: readonly Diagnostic[]): Unannotated {
   const lines = [...new Set(diagnostics.flatMap((d) => (d.line === undefined ? [] : [d.line])))].sort((a, b) => a - b);
   return {
     uri,
-    errors: diagnostics.filter((d) => d.severity === 'error').length,
-    warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+    ...countBySeverity(diagnostics),
     lines,
   };
 }

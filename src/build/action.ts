@@ -149,13 +149,17 @@ const selfContained = (libxml2: string): Plugin => ({
     pluginBuild.onLoad({ filter: /^profile-libraries$/, namespace: 'bomwright-action' }, () => ({
       contents: [
         "import spdx from 'spdx-expression-parse';",
+        "import licences from 'spdx-license-ids';",
+        "import deprecated from 'spdx-license-ids/deprecated.json';",
+        "import exceptions from 'spdx-exceptions';",
         "import { PackageURL } from 'packageurl-js';",
         "import semver from 'semver';",
+        "import * as pep440 from '@renovatebot/pep440';",
         "import { RE2JS } from 're2js';",
         "import { makeProfileLibraries } from './src/validate/profiles/library-api.ts';",
         'let loaded;',
         'export function profileLibraries() {',
-        '  return (loaded ??= makeProfileLibraries({ spdx: () => spdx, PackageURL: () => PackageURL, semver: () => semver, RE2JS: () => RE2JS }));',
+        '  return (loaded ??= makeProfileLibraries({ spdx: () => spdx, spdxLists: () => ({ licences, deprecated, exceptions }), PackageURL: () => PackageURL, semver: () => semver, pep440: () => pep440, RE2JS: () => RE2JS }));',
         '}',
       ].join('\n'),
       loader: 'js',

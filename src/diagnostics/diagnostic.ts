@@ -19,14 +19,24 @@ export interface Diagnostic {
   column?: number;
   /** The offending value as compact JSON, truncated. */
   value?: string;
+  /**
+   * Findings of the same rule in the same document that are not listed one by one (a profile lists at most 100
+   * per requirement), carried by the last one listed. Every count (totals, --max-warnings, exit codes) adds them.
+   */
+  unlisted?: number;
+}
+
+/** How many findings a diagnostic stands for: itself and those it says are not listed. */
+export function findingCount(diagnostic: Diagnostic): number {
+  return 1 + (diagnostic.unlisted ?? 0);
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
   let errors = 0;
   let warnings = 0;
   for (const d of diagnostics) {
-    if (d.severity === 'error') errors++;
-    else warnings++;
+    if (d.severity === 'error') errors += findingCount(d);
+    else warnings += findingCount(d);
   }
   return { errors, warnings };
 }

@@ -1,7 +1,8 @@
 /** `bomwright explain`'s reports: a rule's page as written (markdown), or the list of rules; JSON for machines. */
 import { RULE_IDS, RULES, type RuleId } from '../diagnostics/rules.js';
 import { RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
-import { profileRuleMarkdown, type ProfileRuleInfo } from './profiles.js';
+import type { Profile } from '../validate/profiles/model.js';
+import { profileMarkdown, profileRuleMarkdown, type ProfileRuleInfo } from './profiles.js';
 
 export const EXPLAIN_FORMATS = ['text', 'json'] as const;
 export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
@@ -26,11 +27,39 @@ export function formatRuleList(format: ExplainFormat): string {
   return `${lines.join('\n')}\n\nRun "bomwright explain RULE-ID" for a rule's page.\n`;
 }
 
+/** A profile's page: its source, version, digest and requirements; or its data as JSON. */
+export function formatProfilePage(profile: Profile, format: ExplainFormat): string {
+  const markdown = profileMarkdown(profile);
+  if (format === 'text') return markdown;
+  const { name, title, version, superseded, source, digest, requirements } = profile;
+  return (
+    JSON.stringify(
+      {
+        name,
+        title,
+        ...(version === undefined ? {} : { version }),
+        digest,
+        ...(superseded === undefined ? {} : { superseded }),
+        ...(source === undefined ? {} : { source }),
+        requirements: requirements.map((r) => ({
+          id: `profile/${name}/${r.id}`,
+          level: r.level,
+          clause: r.clause,
+          description: r.message,
+        })),
+        markdown,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
+}
+
 /** A profile requirement's page: its source and clause, what it checks, how to fix it; or that and its entry as JSON. */
 export function formatProfileRulePage(rule: ProfileRuleInfo, format: ExplainFormat): string {
   const markdown = profileRuleMarkdown(rule);
   if (format === 'text') return markdown;
-  const { id, level, clause, description, hint, profile, source } = rule;
+  const { id, level, clause, description, hint, profile, source, counts, reading, example } = rule;
   return (
     JSON.stringify(
       {
@@ -41,6 +70,9 @@ export function formatProfileRulePage(rule: ProfileRuleInfo, format: ExplainForm
         hint,
         profile,
         clause,
+        counts,
+        ...(reading === undefined ? {} : { reading }),
+        ...(example === undefined ? {} : { example: JSON.parse(example) as unknown }),
         ...(source === undefined
           ? {}
           : { source: source.title, ...(source.url === undefined ? {} : { url: source.url }) }),

@@ -7,12 +7,12 @@
  * script. The same reports give the same bytes: nothing depends on the time or the machine.
  */
 import { createHash } from 'node:crypto';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { findingCount, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { RULES, type RuleId } from '../diagnostics/rules.js';
 import { emptyGraph, type DependencyGraph, type SignatureDetail, type ValidationDetails } from '../validate/details.js';
 import type { ChangeCount, VersionVerdict } from '../validate/version-rule.js';
 import { embedGraph } from './html-graph.js';
-import { profileSummaries } from './profiles.js';
+import { documentVerdicts, profileSummaries, shortDigest } from './profiles.js';
 import { SCRIPT, STYLE } from './html-page.js';
 import {
   displayPointer,
@@ -328,8 +328,8 @@ function ruleTable(reports: readonly FileReport[], options: ReportOptions): stri
     for (const d of visibleDiagnostics(report, options)) {
       let c = counts.get(d.ruleId);
       if (c === undefined) counts.set(d.ruleId, (c = { errors: 0, warnings: 0, documents: 0 }));
-      if (d.severity === 'error') c.errors++;
-      else c.warnings++;
+      if (d.severity === 'error') c.errors += findingCount(d);
+      else c.warnings += findingCount(d);
       if (!seen.has(d.ruleId)) {
         seen.add(d.ruleId);
         c.documents++;
@@ -363,11 +363,36 @@ function ruleDescription(id: Diagnostic['ruleId'], reports: readonly FileReport[
   return '';
 }
 
-/** Per profile: its requirements × pass/fail, with the components that fall short (the first few per document). */
+/**
+ * Profiles: a table of documents × profiles (pass or fail, each cell linking to the document), then per profile
+ * its version and digest (which rules were applied), and its requirements × pass/fail with the components that
+ * fall short (name and pointer, the first few per document, linking to the document).
+ */
 function profileSection(reports: readonly FileReport[]): string[] {
   const summaries = profileSummaries(reports);
   if (summaries.length === 0) return [];
-  const parts = ['<h2>Profiles</h2>'];
+  const indexOf = new Map(reports.map((r, i) => [r.uri, i + 1]));
+  const link = (uri: string, inner: string) => {
+    const i = indexOf.get(uri);
+    return i === undefined ? inner : `<a href="#doc-${i}" data-to="doc-${i}">${inner}</a>`;
+  };
+  const parts = [
+    '<h2>Profiles</h2>',
+    `<table aria-label="Documents and profiles"><thead><tr><th>Document</th>${summaries.map((s) => `<th><code>${e(s.name)}</code></th>`).join('')}</tr></thead><tbody>`,
+  ];
+  for (const report of reports) {
+    const verdicts = new Map(documentVerdicts(report).map((v) => [v.name, v]));
+    if (verdicts.size === 0) continue;
+    const cells = summaries.map((s) => {
+      const v = verdicts.get(s.name);
+      if (v === undefined) return '<td></td>';
+      return v.passed
+        ? '<td><span class="good">pass</span></td>'
+        : `<td><span class="bad">fail</span> <span class="muted">${plural(v.unmet.must.length, 'MUST requirement')} unmet</span></td>`;
+    });
+    parts.push(`<tr><td>${link(report.uri, `<code>${e(report.uri)}</code>`)}</td>${cells.join('')}</tr>`);
+  }
+  parts.push('</tbody></table>');
   for (const s of summaries) {
     const source =
       s.source === undefined
@@ -376,6 +401,7 @@ function profileSection(reports: readonly FileReport[]): string[] {
     parts.push(
       `<h3><code>${e(s.name)}</code> ${e(s.title)}</h3>`,
       `<p class="muted">${s.unmet} of ${plural(s.requirements, 'requirement')} unmet in ${plural(s.components, 'component')} · ${s.passed} of ${plural(s.documents, 'document')} ${s.passed === 1 ? 'passes' : 'pass'}${source}</p>`,
+      `<p class="muted">${s.version === undefined ? '' : `version ${e(s.version)} · `}rules applied: <code title="${e(s.digest)}">${e(shortDigest(s.digest))}</code>${s.superseded === undefined ? '' : ` · <span class="meh">superseded ${e(s.superseded)}</span>`}</p>`,
       `<table aria-label="Requirements of ${e(s.name)}"><thead><tr><th>Requirement</th><th>Level</th><th>Clause</th><th>Verdict</th><th>Falls short</th></tr></thead><tbody>`,
     );
     for (const row of s.rows) {
@@ -386,7 +412,12 @@ function profileSection(reports: readonly FileReport[]): string[] {
       const failing = row.failing
         .map(
           (f) =>
-            `<code>${e(f.uri)}</code>: ${f.pointers.map((p) => `<code>${e(p === '' ? '/' : p)}</code>`).join(', ')}${f.more > 0 ? ` and ${f.more} more` : ''}`,
+            `${link(f.uri, `<code>${e(f.uri)}</code>`)}: ${f.pointers
+              .map((p, i) => {
+                const subject = f.subjects[i] ?? '';
+                return `${subject === '' ? '' : `${e(subject)} `}<code>${e(p === '' ? '/' : p)}</code>`;
+              })
+              .join(', ')}${f.more > 0 ? ` and ${f.more} more` : ''}`,
         )
         .join('<br>');
       parts.push(

@@ -1,8 +1,10 @@
+import { documentVerdicts, profileIdentities } from './profiles.js';
 import { totals, visibleDiagnostics, warningLimitReason, type FileReport, type ReportOptions } from './report.js';
 
 /** Machine-readable output; the shape is versioned by `reportVersion`. */
 export function formatJson(reports: readonly FileReport[], options: ReportOptions): string {
   const t = totals(reports);
+  const profiles = profileIdentities(reports, options.profiles);
   const out = {
     reportVersion: 1,
     tool: { name: 'bomwright', version: options.toolVersion },
@@ -20,6 +22,8 @@ export function formatJson(reports: readonly FileReport[], options: ReportOption
     ...(options.maxWarnings === undefined || options.shard !== undefined
       ? {}
       : { maxWarnings: maxWarningsVerdict(options.maxWarnings, warningLimitReason(t, options)) }),
+    // The profiles checked, each with the digest of its rules as applied (the same in every shard of a run).
+    ...(profiles.length === 0 ? {} : { profiles }),
     documents: reports.map((report) => ({
       path: report.uri,
       ...(report.result?.formatId ? { format: report.result.formatId } : {}),
@@ -27,6 +31,8 @@ export function formatJson(reports: readonly FileReport[], options: ReportOption
       errors: report.result?.errors ?? 0,
       warnings: report.result?.warnings ?? 0,
       ...(report.failure !== undefined ? { failure: report.failure } : {}),
+      // Each profile's verdict on this document.
+      ...(profiles.length === 0 || report.result === undefined ? {} : { profiles: documentVerdicts(report) }),
       diagnostics: visibleDiagnostics(report, options),
     })),
   };

@@ -1,3 +1,5 @@
+import { countBySeverity } from '../diagnostics/diagnostic.js';
+import { documentVerdicts, profileIdentities } from './profiles.js';
 import {
   displayPointer,
   totals,
@@ -11,10 +13,13 @@ import {
 export function formatJunit(reports: readonly FileReport[], options: ReportOptions): string {
   const cases: string[] = [];
   let failures = 0;
+  const identityOf = new Map(profileIdentities(reports, options.profiles).map((p) => [p.name, p]));
   for (const report of reports) {
     const name = escapeXml(report.uri);
     const diagnostics = visibleDiagnostics(report, options);
     const errors = diagnostics.filter((d) => d.severity === 'error');
+    // Capped profile findings count whole: the listed ones and those they say are left out.
+    const errorCount = countBySeverity(errors).errors;
     const lines = diagnostics.map(
       (d) =>
         `${report.uri}:${d.line ?? 1}:${d.column ?? 1} ${d.severity} ${d.message}${d.pointer ? ` at ${displayPointer(d.pointer)}` : ''} [${d.ruleId}]`,
@@ -26,7 +31,7 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
       );
     } else if (errors.length > 0) {
       failures++;
-      const message = `${errors.length} error${errors.length === 1 ? '' : 's'}: ${errors[0]!.message}`;
+      const message = `${errorCount} error${errorCount === 1 ? '' : 's'}: ${errors[0]!.message}`;
       cases.push(
         `    <testcase classname="bomwright.validate" name="${name}">\n      <failure message="${escapeXml(message)}" type="${escapeXml(errors[0]!.ruleId)}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`,
       );
@@ -36,6 +41,21 @@ export function formatJunit(reports: readonly FileReport[], options: ReportOptio
       );
     } else {
       cases.push(`    <testcase classname="bomwright.validate" name="${name}"/>`);
+    }
+    // Each profile's verdict on the document: one test case each, failed when a MUST requirement is unmet.
+    for (const verdict of documentVerdicts(report)) {
+      const profile = identityOf.get(verdict.name);
+      const classname = `bomwright.profile.${escapeXml(verdict.name)}`;
+      if (verdict.passed) {
+        cases.push(`    <testcase classname="${classname}" name="${name}"/>`);
+        continue;
+      }
+      failures++;
+      const named = `${verdict.name}${profile?.version === undefined ? '' : ` ${profile.version}`}${profile === undefined ? '' : ` (${profile.digest})`}`;
+      const unmet = verdict.unmet.must;
+      cases.push(
+        `    <testcase classname="${classname}" name="${name}">\n      <failure message="${escapeXml(`fails ${named}: ${unmet.length} MUST requirement${unmet.length === 1 ? '' : 's'} unmet: ${unmet.join(', ')}`)}" type="profile/${escapeXml(verdict.name)}"/>\n    </testcase>`,
+      );
     }
   }
   // --max-warnings is a check of the whole run: one more test case, failed when the warnings exceed it.

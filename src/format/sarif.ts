@@ -1,6 +1,13 @@
 import { HOMEPAGE, RULE_PAGES, rulePageUrl } from '../diagnostics/rule-pages.js';
 import { RULE_IDS, RULES } from '../diagnostics/rules.js';
-import { profileRuleMarkdown, profileRules, type ProfileRuleInfo } from './profiles.js';
+import {
+  documentVerdicts,
+  profileIdentities,
+  profileRuleMarkdown,
+  profileRules,
+  type ProfileIdentity,
+  type ProfileRuleInfo,
+} from './profiles.js';
 import { totals, visibleDiagnostics, warningLimitReason, type FileReport, type ReportOptions } from './report.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -13,10 +20,13 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 export function formatSarif(reports: readonly FileReport[], options: ReportOptions): string {
   const limit = warningLimitReason(totals(reports), options);
   const fromProfiles = profileRules(options.profiles ?? []);
+  const identities = profileIdentities(reports, options.profiles);
   const ruleIndex = new Map<string, number>([
     ...RULE_IDS.map((id, index) => [id, index] as const),
     ...fromProfiles.map((rule, index) => [rule.id, RULE_IDS.length + index] as const),
+    ...identities.map((p, index) => [`profile/${p.name}`, RULE_IDS.length + fromProfiles.length + index] as const),
   ]);
+  const identityOf = new Map(identities.map((p) => [p.name, p]));
   const results: unknown[] = [];
   const notifications: unknown[] = [];
   for (const report of reports) {
@@ -42,6 +52,33 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
             ...(d.pointer === '' ? {} : { logicalLocations: [{ fullyQualifiedName: d.pointer, kind: 'member' }] }),
           },
         ],
+        // Findings like this one left out of the list (a profile lists 100 per requirement): counted, not shown.
+        ...(d.unlisted === undefined ? {} : { properties: { unlisted: d.unlisted } }),
+      });
+    }
+    // Each profile's verdict on the document: a result of kind pass or fail, naming the rules applied.
+    for (const verdict of documentVerdicts(report)) {
+      const profile = identityOf.get(verdict.name);
+      const named = `${verdict.name}${profile?.version === undefined ? '' : ` ${profile.version}`}${profile === undefined ? '' : ` (${profile.digest})`}`;
+      const unmet = verdict.unmet.must;
+      results.push({
+        ruleId: `profile/${verdict.name}`,
+        ruleIndex: ruleIndex.get(`profile/${verdict.name}`),
+        kind: verdict.passed ? 'pass' : 'fail',
+        level: verdict.passed ? 'none' : 'error',
+        message: {
+          text: verdict.passed
+            ? `The document passes ${named}`
+            : `The document fails ${named}: ${unmet.length} MUST requirement${unmet.length === 1 ? '' : 's'} unmet (${unmet.join(', ')})`,
+        },
+        locations: [{ physicalLocation: { artifactLocation } }],
+        properties: {
+          profile: verdict.name,
+          ...(profile?.version === undefined ? {} : { version: profile.version }),
+          ...(profile === undefined ? {} : { digest: profile.digest }),
+          passed: verdict.passed,
+          unmet: verdict.unmet,
+        },
       });
     }
   }
@@ -65,6 +102,7 @@ export function formatSarif(reports: readonly FileReport[], options: ReportOptio
                 defaultConfiguration: { level: RULES[id].severity === 'error' ? 'error' : 'warning' },
               })),
               ...fromProfiles.map(profileSarifRule),
+              ...identities.map(profileVerdictRule),
             ],
           },
         },
@@ -104,6 +142,23 @@ function profileSarifRule(rule: ProfileRuleInfo) {
     help: { text: markdown, markdown },
     defaultConfiguration: { level: rule.level === 'MUST' ? 'error' : 'warning' },
     properties: { profile: rule.profile, clause: rule.clause, source },
+  };
+}
+
+/** A profile as a whole as a SARIF rule: the verdict per document (passes when no MUST requirement is unmet). */
+function profileVerdictRule(profile: ProfileIdentity) {
+  const text = `The document passes ${profile.title} (no MUST requirement unmet)`;
+  return {
+    id: `profile/${profile.name}`,
+    shortDescription: { text },
+    fullDescription: { text: `${text}; the rules applied are those of ${profile.digest}` },
+    ...(profile.source?.url === undefined ? {} : { helpUri: profile.source.url }),
+    defaultConfiguration: { level: 'error' },
+    properties: {
+      profile: profile.name,
+      ...(profile.version === undefined ? {} : { version: profile.version }),
+      digest: profile.digest,
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-export const BUILTIN_PROFILE_NAMES = ['ntia-2021', 'cisa-2025', 'bsi-2.0', 'bsi-2.1', 'cra'] as const;
+export const BUILTIN_PROFILE_NAMES = ['ntia-2021', 'cisa-2025', 'cisa-2026', 'bsi-2.0', 'bsi-2.1', 'cra'] as const;
 
 /** The profile's JSON text, or undefined when there is no built-in profile of that name. */
 export function readBuiltinProfile(name: string): string | undefined {

@@ -6,6 +6,8 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BomwrightError, describeError } from '../errors.js';
 import { nearestNames } from '../nearest.js';
+import { locatePointers, offsetsToPositions } from '../json/locate.js';
+import { parseJsonText } from '../json/parse.js';
 import { parseProfile, resolveProfile, type Profile, type ProfileSpec } from '../validate/profiles/model.js';
 import { BUILTIN_PROFILE_NAMES, readBuiltinProfile } from './builtin-profiles.js';
 
@@ -18,12 +20,36 @@ function isFileReference(reference: string): boolean {
   return /[\\/]/.test(reference) || reference.toLowerCase().endsWith('.json');
 }
 
+/** The profile's JSON value; a file that is not JSON is refused with the place where it stops being JSON. */
 function parseText(text: string, origin: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new BomwrightError('E_INPUT', `Profile ${origin} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = parseJsonText(text);
+  if ('value' in parsed) return parsed.value;
+  const problem = parsed.diagnostics[0];
+  const where = problem?.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+  throw new BomwrightError(
+    'E_USAGE',
+    `Profile ${origin}${where} is not valid JSON: ${problem?.message ?? 'it does not parse'}`,
+  );
+}
+
+/** `line:column` of a member of the profile's text, or of the nearest enclosing member it has (an absent one). */
+function locator(text: string): (pointer: string) => string | undefined {
+  return (pointer) => {
+    const segments = pointer.split('/').slice(1);
+    const candidates = segments.map((_, i) => `/${segments.slice(0, segments.length - i).join('/')}`);
+    const offsets = locatePointers(text, candidates);
+    for (const candidate of candidates) {
+      const offset = offsets.get(candidate);
+      if (offset === undefined) continue;
+      const position = offsetsToPositions(text, [offset]).get(offset)!;
+      return `${position.line}:${position.column}`;
+    }
+    return undefined;
+  };
+}
+
+function parseSpec(text: string, origin: string): ProfileSpec {
+  return parseProfile(parseText(text, origin), origin, locator(text));
 }
 
 interface Loaded {
@@ -43,7 +69,7 @@ function loadReference(reference: string, cwd: string): Loaded {
         `Unknown profile ${shown}; ${near.length > 0 ? `did you mean ${near.join(' or ')}? ` : ''}built-in profiles: ${BUILTIN_PROFILE_NAMES.join(', ')} (or give a file: ./policy.json)`,
       );
     }
-    return { spec: parseProfile(parseText(text, reference), reference) };
+    return { spec: parseSpec(text, reference) };
   }
   const file = path.resolve(cwd, reference);
   let text: string;
@@ -51,7 +77,7 @@ function loadReference(reference: string, cwd: string): Loaded {
     const size = statSync(file).size;
     if (size > MAX_PROFILE_SIZE)
       throw new BomwrightError(
-        'E_INPUT',
+        'E_USAGE',
         `Profile ${reference} is ${size} bytes, over the limit of ${MAX_PROFILE_SIZE}`,
       );
     text = readFileSync(file, 'utf8');
@@ -65,7 +91,7 @@ function loadReference(reference: string, cwd: string): Loaded {
         : `Cannot read profile ${reference}: ${describeError(error)}`,
     );
   }
-  return { spec: parseProfile(parseText(text, reference), reference), dir: path.dirname(file) };
+  return { spec: parseSpec(text, reference), dir: path.dirname(file) };
 }
 
 /**
@@ -81,7 +107,7 @@ export function loadProfiles(references: readonly string[], cwd = process.cwd())
       const fromDir = dirs.get(from);
       // A built-in profile extends built-in ones only; a file may extend a file next to it.
       if (fromDir === undefined && isFileReference(base))
-        throw new BomwrightError('E_INPUT', `Profile ${from.name}: a built-in profile cannot extend a file`);
+        throw new BomwrightError('E_USAGE', `Profile ${from.name}: a built-in profile cannot extend a file`);
       const loaded = loadReference(base, fromDir ?? cwd);
       dirs.set(loaded.spec, loaded.dir);
       return loaded.spec;

@@ -130,6 +130,7 @@ describe('the published tarball', () => {
       'schema/profile.schema.json',
       'profiles/ntia-2021.json',
       'profiles/cisa-2025.json',
+      'profiles/cisa-2026.json',
       'profiles/bsi-2.0.json',
       'profiles/bsi-2.1.json',
       'profiles/cra.json',

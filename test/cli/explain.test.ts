@@ -39,7 +39,13 @@ describe('bomwright explain', () => {
       const [name, severity, ...rest] = lines[i]!.split(/ {2,}/);
       expect([name, severity, rest.join('  ')]).toEqual([id, RULES[id].severity, RULES[id].description]);
     }
-    expect(lines.slice(RULE_IDS.length)).toEqual(['', 'Run "bomwright explain RULE-ID" for a rule\'s page.', '']);
+    expect(lines.slice(RULE_IDS.length, RULE_IDS.length + 3)).toEqual([
+      '',
+      'Run "bomwright explain RULE-ID" for a rule\'s page.',
+      '',
+    ]);
+    // Then the built-in profiles, whose requirements are rules too.
+    expect(lines[RULE_IDS.length + 3]).toBe('Profile requirements (validate --profile):');
   });
 
   it('gives JSON with --format json: the registry entry, the address and the page', async () => {

@@ -33,7 +33,7 @@ describe('validateFiles', () => {
   });
 
   it('a missing operand that names a built-in profile says to give it with --profile', async () => {
-    for (const name of ['ntia-2021', 'cisa-2025', 'bsi-2.0', 'bsi-2.1', 'cra'])
+    for (const name of ['ntia-2021', 'cisa-2025', 'cisa-2026', 'bsi-2.0', 'bsi-2.1', 'cra'])
       await expect(validateFiles([name], { cwd: ROOT })).rejects.toMatchObject({
         code: 'E_NOT_FOUND',
         message: `No such file or directory: ${name}; ${name} is a built-in compliance profile: give it with --profile ${name}`,

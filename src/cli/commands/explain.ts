@@ -2,6 +2,7 @@ import { RULE_IDS, RULES, type RuleId } from '../../diagnostics/rules.js';
 import { BomwrightError } from '../../errors.js';
 import {
   EXPLAIN_FORMATS,
+  formatProfilePage,
   formatProfileRulePage,
   formatRuleList,
   formatRulePage,
@@ -9,7 +10,8 @@ import {
 } from '../../format/explain.js';
 import { defineCommand } from '../command.js';
 import { didYouMean, editDistance, nearestNames } from '../../nearest.js';
-import { loadProfiles } from '../../node/profiles.js';
+import { BUILTIN_PROFILE_NAMES, loadProfiles } from '../../node/profiles.js';
+import type { Profile } from '../../validate/profiles/model.js';
 import { profileRules, type ProfileRuleInfo } from '../../format/profiles.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { ONE_VALUE_PER_FLAG } from '../options.js';
@@ -52,6 +54,11 @@ export function findRule(typed: string): RuleId {
  * A profile requirement's page, `profile/<name>/<id>`: from a built-in profile, or from the files given with
  * --profile. Unknown names and ids suggest the nearest.
  */
+/** A profile by name: from the files given with --profile, else a built-in one (unknown names suggest the nearest). */
+function profileNamed(name: string, files: readonly string[], cwd: string): Profile {
+  return loadProfiles(files, cwd).find((p) => p.name === name) ?? loadProfiles([name], cwd)[0]!;
+}
+
 function profileRulePage(typed: string, files: readonly string[], cwd: string): ProfileRuleInfo {
   const match = /^profile\/([^/]+)\/(.+)$/.exec(typed.trim());
   if (match === null) throw new BomwrightError('E_USAGE', `A profile rule reads profile/<profile>/<requirement>`);
@@ -92,13 +99,27 @@ export const explainCommand = defineCommand({
         describe: 'Profile files whose requirements to explain too (built-in profiles need none)',
       }),
   handler: (argv, context) => {
+    const whole = argv.rule === undefined ? null : /^profile\/([^/]+)\/?$/i.exec(argv.rule.trim());
+    if (whole !== null) {
+      context.stdout(formatProfilePage(profileNamed(whole[1]!, argv.profile ?? [], context.cwd), argv.format));
+      return EXIT_OK;
+    }
     if (argv.rule !== undefined && argv.rule.trim().toLowerCase().startsWith('profile/')) {
       context.stdout(formatProfileRulePage(profileRulePage(argv.rule, argv.profile ?? [], context.cwd), argv.format));
       return EXIT_OK;
     }
-    context.stdout(
-      argv.rule === undefined ? formatRuleList(argv.format) : formatRulePage(findRule(argv.rule), argv.format),
-    );
+    if (argv.rule === undefined) {
+      context.stdout(formatRuleList(argv.format));
+      // The built-in profiles' requirements are rules too: name where to find them.
+      if (argv.format === 'text')
+        context.stdout(
+          `\nProfile requirements (validate --profile):\n${loadProfiles(BUILTIN_PROFILE_NAMES)
+            .map((p) => `  profile/${p.name}  ${p.requirements.length} requirements  ${p.title}`)
+            .join('\n')}\nRun "bomwright explain profile/NAME" to list a profile's requirements.\n`,
+        );
+      return EXIT_OK;
+    }
+    context.stdout(formatRulePage(findRule(argv.rule), argv.format));
     return EXIT_OK;
   },
 });

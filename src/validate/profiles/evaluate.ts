@@ -20,7 +20,8 @@ import {
   type Profile,
   type Requirement,
 } from './model.js';
-import { checkLicences, isValidLicenceEntry, licenceList } from './spdx.js';
+import { checkLicences, isValidLicenceEntry, licenceEntryFault, licenceList } from './spdx.js';
+import { parseVersionRange, schemeOf, type VersionRange, type VersionScheme } from './versions.js';
 
 /** How one requirement fared in one document. */
 export interface RequirementResult {
@@ -33,12 +34,18 @@ export interface RequirementResult {
   unmet: number;
   /** Where, for the first few. */
   pointers: string[];
+  /** What is there, for each of `pointers`: the component's `name@version`, or '' for the document. */
+  subjects: string[];
 }
 
 /** A profile's verdict on one document. */
 export interface ProfileResult {
   name: string;
   title: string;
+  version?: string;
+  /** The profile's {@link Profile.digest}: which rules were applied. */
+  digest: string;
+  superseded?: string;
   source?: { title: string; url?: string };
   /** No MUST requirement is unmet. */
   passed: boolean;
@@ -46,7 +53,10 @@ export interface ProfileResult {
   requirements: RequirementResult[];
 }
 
-/** At most this many diagnostics per requirement and document; the result counts them all. */
+/**
+ * At most this many diagnostics per requirement and document; the last one listed carries the number left out
+ * (`unlisted`), so every count counts them all.
+ */
 export const MAX_FINDINGS_PER_REQUIREMENT = 100;
 const LISTED_POINTERS = 20;
 
@@ -691,7 +701,13 @@ class Evaluator {
         return plain((subject) => !inner(subject));
       }
       case 'licence-valid':
-        return plain(isValidLicenceEntry);
+        return {
+          test: isValidLicenceEntry,
+          explain: (entry) => {
+            const fault = licenceEntryFault(entry);
+            return fault === undefined ? FAIL : { detail: fault };
+          },
+        };
       case 'licences-allowed':
       case 'licences-denied': {
         const list =
@@ -730,6 +746,14 @@ class Evaluator {
         const min = check.min;
         return detailed(() => this.facts.components.length >= min || { at: ['components'] });
       }
+      case 'is-primary':
+        return plain((subject) => subject === this.facts.primary?.record);
+      case 'on-document': {
+        // The same answer for every subject of the document: decided once.
+        const inner = this.compiled(check.check).test;
+        let answer: boolean | undefined;
+        return plain(() => (answer ??= inner(this.facts.document)));
+      }
       case 'refs-resolve':
         // Reported one by one by the evaluator (each ref that does not resolve); as a sub-check, all must resolve.
         return plain(() => this.unresolvedRefs().length === 0);
@@ -756,7 +780,10 @@ class Evaluator {
           return true;
       }
     }
-    return { at: ['dependencies'] };
+    return {
+      at: ['dependencies'],
+      detail: `no dependencies[] entry for metadata.component's bom-ref ${truncate(JSON.stringify(ref), 60)} lists what it depends on${compositions.length === 0 ? '' : `, and no composition states its dependencies ${compositions.join(' or ')}`}`,
+    };
   }
 
   private completeness(): Outcome {
@@ -764,7 +791,9 @@ class Evaluator {
     const filled = (v: unknown) => Array.isArray(v) && v.length > 0;
     if (Array.isArray(list)) {
       for (const c of list) {
-        if (!isRecord(c) || !nonEmpty(c.aggregate)) continue;
+        // `not_specified` states nothing about completeness (CycloneDX: "the aggregate composition is not
+        // specified"), so it does not indicate it.
+        if (!isRecord(c) || !nonEmpty(c.aggregate) || c.aggregate === 'not_specified') continue;
         if (filled(c.dependencies) || (!filled(c.assemblies) && !filled(c.vulnerabilities))) return true;
       }
     }
@@ -796,7 +825,24 @@ function detailOf(outcome: Failure): { detail?: string } {
   return outcome.detail === undefined ? {} : { detail: outcome.detail };
 }
 
-/** Whether a component matches a deny entry; a version that cannot be compared with the range is refused. */
+/** Ranges read once per scheme they are read in (a profile's few ranges meet thousands of components). */
+const ranges = new Map<string, VersionRange | string>();
+
+function rangeOf(text: string, scheme: VersionScheme | undefined): VersionRange | string {
+  const key = `${scheme ?? '*'} ${text}`;
+  let range = ranges.get(key);
+  if (range === undefined) {
+    range = parseVersionRange(text, scheme);
+    if (ranges.size > 1000) ranges.clear();
+    ranges.set(key, range);
+  }
+  return range;
+}
+
+/**
+ * Whether a component matches a deny entry. Versions are compared as the component's ecosystem orders them (its
+ * purl type; the entry's, or generic, without one); a version that cannot be compared with the range is refused.
+ */
 function denied(component: Record<string, unknown>, deny: readonly DenyEntry[]): Outcome {
   const libraries = profileLibraries();
   let purl: ReturnType<typeof libraries.parsePurl> | undefined;
@@ -829,16 +875,16 @@ function denied(component: Record<string, unknown>, deny: readonly DenyEntry[]):
     if (entry.versions === undefined) return { at: [at], detail: `denied by ${describeEntry(entry)}${why}` };
     const version =
       (at === 'purl' ? purl?.version : undefined) ?? (isString(component.version) ? component.version : undefined);
-    if (
-      version === undefined ||
-      libraries.validVersion(version) === null ||
-      libraries.validRange(entry.versions) === null
-    )
+    const type = purl?.type ?? entry.purl?.type;
+    const scheme = schemeOf(type);
+    const range = rangeOf(entry.versions, entry.purl === undefined ? undefined : scheme);
+    const inRange = version === undefined || typeof range === 'string' ? undefined : range.contains(version, scheme);
+    if (inRange === undefined)
       return {
         at: [at],
-        detail: `version ${version === undefined ? '(none)' : truncate(JSON.stringify(version), 40)} cannot be compared with ${describeEntry(entry)} ${entry.versions}, so it is refused`,
+        detail: `version ${version === undefined ? '(none)' : truncate(JSON.stringify(version), 40)} cannot be compared with ${describeEntry(entry)} ${entry.versions} (as a ${typeof range === 'string' ? scheme : (range.scheme ?? scheme)} version), so it is refused`,
       };
-    if (libraries.satisfies(version, entry.versions))
+    if (inRange)
       return {
         at: ['version'],
         detail: `version ${version} is denied by ${describeEntry(entry)} ${entry.versions}${why}`,
@@ -864,6 +910,14 @@ function pointerOf(subject: Subject, at: readonly (string | number)[]): string {
     pointer += `/${escapeSegment(segment)}`;
   }
   return pointer;
+}
+
+/** A component as people know it: `name@version` (truncated), or '' for the document or a nameless component. */
+function subjectLabel(subject: Subject): string {
+  if (subject.record === undefined || subject.base === '') return '';
+  const { name, version } = subject.record;
+  if (!isString(name) || name.trim() === '') return '';
+  return truncate(`${name}${isString(version) && version.trim() !== '' ? `@${version}` : ''}`, 80);
 }
 
 export interface ProfileEvaluation {
@@ -964,18 +1018,22 @@ export function evaluateProfiles(
     for (const requirement of profile.requirements) {
       const ruleId = `profile/${profile.name}/${requirement.id}` as const;
       const severity = requirement.level === 'MUST' ? 'error' : 'warning';
-      const listed: { pointer: string; detail?: string; value?: string }[] = [];
+      const listed: { pointer: string; detail?: string; value?: string; subject: string }[] = [];
       let unmet: number;
       const unit = unitOf.get(requirement);
       if (unit === undefined) {
         const unresolved = evaluator.unresolvedRefs();
         unmet = unresolved.length;
         for (const { pointer, ref } of unresolved.slice(0, MAX_FINDINGS_PER_REQUIREMENT))
-          listed.push({ pointer, value: truncate(JSON.stringify(ref), 120) });
+          listed.push({ pointer, value: truncate(JSON.stringify(ref), 120), subject: '' });
       } else {
         unmet = unit.unmet;
         for (const { subject, failure } of unit.listed)
-          listed.push({ pointer: pointerOf(subject, failure.at ?? requirement.at), detail: failure.detail });
+          listed.push({
+            pointer: pointerOf(subject, failure.at ?? requirement.at),
+            detail: failure.detail,
+            subject: subjectLabel(subject),
+          });
       }
       let last: Diagnostic | undefined;
       for (const { pointer, detail, value } of listed) {
@@ -989,7 +1047,10 @@ export function evaluateProfiles(
         diagnostics.push(last);
       }
       const more = unmet - MAX_FINDINGS_PER_REQUIREMENT;
-      if (more > 0 && last !== undefined) last.message += ` (and ${more} more like it, not listed one by one)`;
+      if (more > 0 && last !== undefined) {
+        last.message += ` (and ${more} more like it, not listed one by one)`;
+        last.unlisted = more;
+      }
       if (unmet > 0 && requirement.level === 'MUST') passed = false;
       requirements.push({
         id: requirement.id,
@@ -999,11 +1060,15 @@ export function evaluateProfiles(
         hint: requirement.hint,
         unmet,
         pointers: listed.slice(0, LISTED_POINTERS).map((l) => l.pointer),
+        subjects: listed.slice(0, LISTED_POINTERS).map((l) => l.subject),
       });
     }
     results.push({
       name: profile.name,
       title: profile.title,
+      ...(profile.version === undefined ? {} : { version: profile.version }),
+      digest: profile.digest,
+      ...(profile.superseded === undefined ? {} : { superseded: profile.superseded }),
       ...(profile.source === undefined ? {} : { source: profile.source }),
       passed,
       components: facts.components.length,

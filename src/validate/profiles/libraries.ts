@@ -14,8 +14,15 @@ export function profileLibraries(): ProfileLibraries {
   const require = createRequire(import.meta.url);
   return (loaded = makeProfileLibraries({
     spdx: () => require('spdx-expression-parse') as (expression: string) => SpdxNode,
+    // The lists spdx-expression-parse reads: an id it parses is an id these know.
+    spdxLists: () => ({
+      licences: require('spdx-license-ids') as string[],
+      deprecated: require('spdx-license-ids/deprecated.json') as string[],
+      exceptions: require('spdx-exceptions') as string[],
+    }),
     PackageURL: () => (require('packageurl-js') as typeof import('packageurl-js')).PackageURL,
     semver: () => require('semver') as typeof import('semver'),
+    pep440: () => require('@renovatebot/pep440') as typeof import('@renovatebot/pep440'),
     RE2JS: () => (require('re2js') as typeof import('re2js')).RE2JS,
   }));
 }

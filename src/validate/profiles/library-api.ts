@@ -1,5 +1,5 @@
 /**
- * What profiles ask of their libraries (a real SPDX expression parser, packageurl-js, semver, RE2), made from the
+ * What profiles ask of their libraries (a real SPDX expression parser, packageurl-js, semver, PEP 440, RE2), made from the
  * loaded modules. One place for both ways of loading them: on first use from node_modules (libraries.ts), and
  * bundled into the Action (src/build/action.ts).
  */
@@ -15,6 +15,13 @@ export interface SpdxPair {
 }
 export type SpdxNode = SpdxLeaf | SpdxPair;
 
+/** SPDX's own lists: current licence ids, deprecated ones (still valid in expressions) and exception ids. */
+export interface SpdxLists {
+  licences: readonly string[];
+  deprecated: readonly string[];
+  exceptions: readonly string[];
+}
+
 /** A compiled pattern that matches in time linear in the text. */
 export interface LinearRegex {
   test(text: string): boolean;
@@ -22,10 +29,10 @@ export interface LinearRegex {
 
 export interface ProfileLibraries {
   parseSpdx: (expression: string) => SpdxNode;
+  spdxLists: () => SpdxLists;
   parsePurl: (purl: string) => { type: string; namespace?: string | null; name: string; version?: string | null };
-  satisfies: (version: string, range: string) => boolean;
-  validRange: (range: string) => string | null;
-  validVersion: (version: string) => string | null;
+  semver: () => typeof import('semver');
+  pep440: () => typeof import('@renovatebot/pep440');
   /** Compiles RE2 syntax; throws (with the engine's reason) on what RE2 cannot run in linear time. */
   linearRegex: (pattern: string) => LinearRegex;
 }
@@ -33,8 +40,10 @@ export interface ProfileLibraries {
 /** The modules, each loaded on its first use (semver and packageurl-js cost tens of milliseconds to load). */
 export interface ProfileModules {
   spdx: () => (expression: string) => SpdxNode;
+  spdxLists: () => SpdxLists;
   PackageURL: () => typeof import('packageurl-js').PackageURL;
   semver: () => typeof import('semver');
+  pep440: () => typeof import('@renovatebot/pep440');
   RE2JS: () => typeof import('re2js').RE2JS;
 }
 
@@ -46,17 +55,19 @@ function once<T>(load: () => T): () => T {
 export function makeProfileLibraries(loaders: ProfileModules): ProfileLibraries {
   const modules: ProfileModules = {
     spdx: once(loaders.spdx),
+    spdxLists: once(loaders.spdxLists),
     PackageURL: once(loaders.PackageURL),
     semver: once(loaders.semver),
+    pep440: once(loaders.pep440),
     RE2JS: once(loaders.RE2JS),
   };
   const compiled = new Map<string, LinearRegex>();
   return {
     parseSpdx: (expression) => modules.spdx()(expression),
+    spdxLists: modules.spdxLists,
     parsePurl: (purl) => modules.PackageURL().fromString(purl),
-    satisfies: (version, range) => modules.semver().satisfies(version, range),
-    validRange: (range) => modules.semver().validRange(range),
-    validVersion: (version) => modules.semver().valid(version),
+    semver: modules.semver,
+    pep440: modules.pep440,
     linearRegex: (pattern) => {
       let regex = compiled.get(pattern);
       if (regex === undefined) {

@@ -3,10 +3,15 @@
  * untrusted JSON value into typed values, or throws one line that names the place (`requirements[3].check.some`).
  * schema/profile.schema.json describes the same format for editors; the tests hold the two together.
  */
+import { createHash } from 'node:crypto';
 import { BomwrightError } from '../../errors.js';
+import { canonicalize } from '../../jsf/jcs.js';
+import { escapeSegment } from '../../json/pointer.js';
 import { nearestNames } from '../../nearest.js';
 import { truncate } from '../../values.js';
 import { profileLibraries } from './libraries.js';
+import { licenceEntryProblem } from './spdx.js';
+import { parseVersionRange, schemeOf } from './versions.js';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -39,13 +44,20 @@ export type Check =
   | { kind: 'refs-resolve' }
   | { kind: 'reachable-from-primary' }
   | { kind: 'completeness' }
-  | { kind: 'component-count'; min: number };
+  | { kind: 'component-count'; min: number }
+  /** The subject is metadata.component (what the BOM describes). */
+  | { kind: 'is-primary' }
+  /** The check holds of the document (a component's requirement met by a document member, e.g. metadata.supplier). */
+  | { kind: 'on-document'; check: Check };
 
 /** A component a policy refuses: by purl (a `*` stands for any namespace or name) or by name; optionally a range. */
 export interface DenyEntry {
   purl?: { type: string; namespace: string | undefined; name: string };
   name?: string;
-  /** A semver range (`<4.17.21`, `>=1.0.0 <2.0.0`); without one every version is denied. */
+  /**
+   * A range in the ecosystem's notation (semver for npm, PEP 440 for PyPI, Maven intervals, else comparators such
+   * as `>=1.0 <2.0`) or a `vers:` range; without one every version is denied.
+   */
   versions?: string;
   reason?: string;
 }
@@ -62,6 +74,8 @@ export interface Requirement {
   message: string;
   /** What to add and where, one line. */
   hint: string;
+  /** How an ambiguous clause is read, and by whom else (shown on the requirement's page). */
+  reading?: string;
   appliesTo: AppliesTo;
   /** Only subjects that meet this condition are checked (a member required under a condition). */
   when?: Check;
@@ -73,6 +87,10 @@ export interface Requirement {
 export interface ProfileSpec {
   name: string;
   title: string;
+  /** The profile's own version (its author's: a built-in one's changes with its rules). */
+  version?: string;
+  /** What replaced the source, when it has been (reports say so); not inherited through `extends`. */
+  superseded?: string;
   /** The document the requirements come from, and its address. */
   source?: { title: string; url?: string };
   description?: string;
@@ -88,8 +106,15 @@ export interface ProfileSpec {
 export interface Profile {
   name: string;
   title: string;
+  version?: string;
+  superseded?: string;
   source?: { title: string; url?: string };
   requirements: readonly Requirement[];
+  /**
+   * `sha256:` and the hex SHA-256 of the JCS (RFC 8785) form of the rest of this object: the rules as applied,
+   * after `extends`, so a report names exactly which were checked.
+   */
+  digest: string;
 }
 
 export const PROFILE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -118,6 +143,8 @@ const CHECK_KINDS = [
   'reachableFromPrimary',
   'completeness',
   'componentCount',
+  'isPrimary',
+  'onDocument',
 ] as const;
 const MAX_CHECK_DEPTH = 16;
 const MAX_PATTERN_LENGTH = 200;
@@ -140,13 +167,31 @@ export const HASH_STRENGTH: Readonly<Record<string, number>> = {
   'Streebog-512': 512,
 };
 
+/** A mistake in a profile, with the JSON pointer of the member it is about (for its line and column). */
+export class ProfileError extends BomwrightError {
+  constructor(
+    message: string,
+    readonly pointer: string,
+  ) {
+    super('E_USAGE', message);
+  }
+}
+
+/** A place in the profile: as people read it (`requirements[3].check.some`) and as a JSON pointer. */
 class At {
-  constructor(readonly where: string) {}
+  constructor(
+    readonly where: string,
+    readonly pointer = '',
+  ) {}
   fail(message: string): never {
-    throw new BomwrightError('E_INPUT', `${this.where === '' ? '' : `${this.where}: `}${message}`);
+    throw new ProfileError(`${this.where === '' ? '' : `${this.where}: `}${message}`, this.pointer);
   }
   child(key: string | number): At {
-    return new At(typeof key === 'number' ? `${this.where}[${key}]` : this.where === '' ? key : `${this.where}.${key}`);
+    const pointer = `${this.pointer}/${escapeSegment(key)}`;
+    return new At(
+      typeof key === 'number' ? `${this.where}[${key}]` : this.where === '' ? key : `${this.where}.${key}`,
+      pointer,
+    );
   }
 }
 
@@ -293,10 +338,10 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
       return { kind: 'licence-valid' };
     case 'licencesAllowed':
       onlyKeys(value, ['licencesAllowed'], at);
-      return { kind: 'licences-allowed', allow: strings(arg, inner) };
+      return { kind: 'licences-allowed', allow: licences(arg, inner) };
     case 'licencesDenied':
       onlyKeys(value, ['licencesDenied'], at);
-      return { kind: 'licences-denied', deny: strings(arg, inner) };
+      return { kind: 'licences-denied', deny: licences(arg, inner) };
     case 'hashAtLeast': {
       onlyKeys(value, ['hashAtLeast', 'alg'], at);
       const alg = text(own(value, 'alg'), at.child('alg'), 40);
@@ -332,6 +377,13 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
         kind:
           kind === 'refsResolve' ? 'refs-resolve' : kind === 'completeness' ? 'completeness' : 'reachable-from-primary',
       };
+    case 'isPrimary':
+      onlyKeys(value, [kind], at);
+      if (arg !== true) inner.fail('must be true');
+      return { kind: 'is-primary' };
+    case 'onDocument':
+      onlyKeys(value, [kind], at);
+      return { kind: 'on-document', check: sub(arg, inner) };
     case 'componentCount': {
       onlyKeys(value, [kind], at);
       if (!isRecord(arg)) inner.fail('must be an object');
@@ -342,6 +394,16 @@ function parseCheck(value: unknown, at: At, depth = 0): Check {
       return { kind: 'component-count', min };
     }
   }
+}
+
+/** A licence list: each entry one SPDX licence (an id, `+`, `WITH` an exception, or a LicenseRef-). */
+function licences(value: unknown, at: At): string[] {
+  const list = strings(value, at);
+  for (const [i, entry] of list.entries()) {
+    const problem = licenceEntryProblem(entry);
+    if (problem !== undefined) at.child(i).fail(problem);
+  }
+  return list;
 }
 
 /** A purl pattern without version: `pkg:npm/lodash`, `pkg:maven/org.example/*`; parsed, never matched as text. */
@@ -371,7 +433,13 @@ function denyEntry(value: unknown, at: At): DenyEntry {
   if (own(value, 'purl') !== undefined) entry.purl = purlPattern(value.purl, at.child('purl'));
   if (own(value, 'name') !== undefined) entry.name = text(value.name, at.child('name'), 200);
   if (entry.purl === undefined && entry.name === undefined) at.fail('must have "purl" or "name"');
-  if (own(value, 'versions') !== undefined) entry.versions = text(value.versions, at.child('versions'), 200);
+  if (own(value, 'versions') !== undefined) {
+    const versions = text(value.versions, at.child('versions'), 200);
+    // Read as the purl type's ecosystem reads versions; a deny by name, in any (`vers:` ranges name their own).
+    const range = parseVersionRange(versions, entry.purl === undefined ? undefined : schemeOf(entry.purl.type));
+    if (typeof range === 'string') at.child('versions').fail(`"${truncate(versions, 80)}" ${range}`);
+    entry.versions = versions;
+  }
   if (own(value, 'reason') !== undefined) entry.reason = text(value.reason, at.child('reason'), 200);
   return entry;
 }
@@ -391,17 +459,19 @@ function appliesTo(value: unknown, at: At): AppliesTo {
 
 function requirement(value: unknown, at: At): Requirement {
   if (!isRecord(value)) at.fail('must be an object');
-  onlyKeys(value, ['id', 'level', 'clause', 'message', 'hint', 'appliesTo', 'when', 'check', 'at'], at);
+  onlyKeys(value, ['id', 'level', 'clause', 'message', 'hint', 'reading', 'appliesTo', 'when', 'check', 'at'], at);
   const id = text(own(value, 'id'), at.child('id'), 128);
   if (!REQUIREMENT_ID.test(id)) at.child('id').fail(`"${id}" must be lower case letters, digits, ".", "-" or "_"`);
   const when = own(value, 'when');
   const where = own(value, 'at');
+  const reading = own(value, 'reading');
   return {
     id,
     level: level(own(value, 'level'), at.child('level')),
     clause: text(own(value, 'clause'), at.child('clause')),
     message: text(own(value, 'message'), at.child('message')),
     hint: text(own(value, 'hint'), at.child('hint')),
+    ...(reading === undefined ? {} : { reading: text(reading, at.child('reading'), 2000) }),
     appliesTo: appliesTo(own(value, 'appliesTo') ?? 'document', at.child('appliesTo')),
     ...(when === undefined ? {} : { when: parseCheck(when, at.child('when')) }),
     check: parseCheck(own(value, 'check'), at.child('check')),
@@ -409,14 +479,34 @@ function requirement(value: unknown, at: At): Requirement {
   };
 }
 
-/** Reads one profile file's JSON value. `origin` names it in messages (a built-in name or a file path). */
-export function parseProfile(value: unknown, origin: string): ProfileSpec {
+/**
+ * Reads one profile file's JSON value. `origin` names it in messages (a built-in name or a file path), `locate`
+ * turns the JSON pointer of a mistake into `line:column` in the file when the caller has its text. A mistake is
+ * a usage error (E_USAGE, one line naming the place, with the nearest valid name where there is one).
+ */
+export function parseProfile(
+  value: unknown,
+  origin: string,
+  locate?: (pointer: string) => string | undefined,
+): ProfileSpec {
   const at: At = new At('');
   try {
-    if (!isRecord(value)) throw new BomwrightError('E_INPUT', `Profile ${origin}: is not a JSON object`);
+    if (!isRecord(value)) at.fail('is not a JSON object');
     onlyKeys(
       value,
-      ['$schema', 'name', 'title', 'description', 'source', 'extends', 'drop', 'relevel', 'requirements'],
+      [
+        '$schema',
+        'name',
+        'title',
+        'version',
+        'superseded',
+        'description',
+        'source',
+        'extends',
+        'drop',
+        'relevel',
+        'requirements',
+      ],
       at,
     );
     const name = text(own(value, 'name'), at.child('name'), 64);
@@ -449,6 +539,8 @@ export function parseProfile(value: unknown, origin: string): ProfileSpec {
     }
     const extendsName = own(value, 'extends');
     const description = own(value, 'description');
+    const version = own(value, 'version');
+    const superseded = own(value, 'superseded');
     const drop = own(value, 'drop') === undefined ? [] : strings(value.drop, at.child('drop'));
     if (extendsName === undefined && (drop.length > 0 || Object.keys(relevel).length > 0))
       at.fail('"drop" and "relevel" need "extends"');
@@ -456,6 +548,8 @@ export function parseProfile(value: unknown, origin: string): ProfileSpec {
     return {
       name,
       title: text(own(value, 'title') ?? name, at.child('title')),
+      ...(version === undefined ? {} : { version: text(version, at.child('version'), 40) }),
+      ...(superseded === undefined ? {} : { superseded: text(superseded, at.child('superseded'), 500) }),
       ...(parsedSource === undefined ? {} : { source: parsedSource }),
       ...(description === undefined ? {} : { description: text(description, at.child('description'), 2000) }),
       ...(extendsName === undefined ? {} : { extends: text(extendsName, at.child('extends'), 1000) }),
@@ -464,8 +558,13 @@ export function parseProfile(value: unknown, origin: string): ProfileSpec {
       requirements,
     };
   } catch (error) {
-    if (error instanceof BomwrightError && !error.message.startsWith(`Profile ${origin}:`))
-      throw new BomwrightError('E_INPUT', `Profile ${origin}: ${error.message}`);
+    if (error instanceof ProfileError) {
+      const position = locate?.(error.pointer);
+      throw new ProfileError(
+        `Profile ${origin}${position === undefined ? '' : `:${position}`}: ${error.message}`,
+        error.pointer,
+      );
+    }
     throw error;
   }
 }
@@ -480,7 +579,7 @@ export function resolveProfile(
   chain: readonly string[] = [],
 ): Profile {
   if (chain.includes(spec.name) || chain.length > 16)
-    throw new BomwrightError('E_INPUT', `Profile ${spec.name} extends itself (${[...chain, spec.name].join(' → ')})`);
+    throw new BomwrightError('E_USAGE', `Profile ${spec.name} extends itself (${[...chain, spec.name].join(' → ')})`);
   let requirements: Requirement[] = [];
   if (spec.extends !== undefined) {
     const base = resolveProfile(load(spec.extends, spec), load, [...chain, spec.name]);
@@ -489,7 +588,7 @@ export function resolveProfile(
       if (!ids.has(id)) {
         const near = nearestNames(id, ids);
         throw new BomwrightError(
-          'E_INPUT',
+          'E_USAGE',
           `Profile ${spec.name}: ${spec.extends} has no requirement "${id.slice(0, 80)}"${near.length === 0 ? '' : ` (did you mean "${near[0]!}"?)`}`,
         );
       }
@@ -503,10 +602,13 @@ export function resolveProfile(
     if (index === -1) requirements.push(r);
     else requirements[index] = r;
   }
-  return {
+  const applied = {
     name: spec.name,
     title: spec.title,
+    ...(spec.version === undefined ? {} : { version: spec.version }),
+    ...(spec.superseded === undefined ? {} : { superseded: spec.superseded }),
     ...(spec.source === undefined ? {} : { source: spec.source }),
     requirements,
   };
+  return { ...applied, digest: `sha256:${createHash('sha256').update(canonicalize(applied)).digest('hex')}` };
 }

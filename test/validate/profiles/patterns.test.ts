@@ -11,10 +11,16 @@ function libraries(onRe2: () => void) {
     spdx: () => {
       throw new Error('not used');
     },
+    spdxLists: () => {
+      throw new Error('not used');
+    },
     PackageURL: () => {
       throw new Error('not used');
     },
     semver: () => {
+      throw new Error('not used');
+    },
+    pep440: () => {
       throw new Error('not used');
     },
     RE2JS: () => {

@@ -90,6 +90,60 @@ describe('licence deny lists', () => {
   });
 });
 
+describe('licence lists read ids as SPDX means them', () => {
+  const gpl2 = policy({ licencesDenied: ['GPL-2.0-only', 'GPL-2.0-or-later'] });
+
+  it('deny the deprecated GPL-2.0 as GPL-2.0-only, GPL-2.0+ as -or-later, and leave GPL-2.1-like neighbours alone', () => {
+    for (const id of ['GPL-2.0', 'gpl-2.0', 'GPL-2.0-only', 'GPL-2.0-or-later'])
+      expect(verdicts(gpl2, licensed({ license: { id } })), id).toHaveLength(1);
+    expect(verdicts(gpl2, licensed({ expression: 'GPL-2.0+' }))).toHaveLength(1);
+    expect(verdicts(gpl2, licensed({ expression: 'MIT OR GPL-2.0' }))).toEqual([]);
+    expect(verdicts(gpl2, licensed({ expression: 'MIT AND GPL-2.0' }))).toEqual([
+      '/components/0/licenses/0 Falls short (MIT AND GPL-2.0 is denied); fix it',
+    ]);
+    for (const id of ['GPL-3.0', 'LGPL-2.0', 'LGPL-2.1-only', 'GPL-1.0-or-later'])
+      expect(verdicts(gpl2, licensed({ license: { id } })), id).toEqual([]);
+  });
+
+  it('tell -only from -or-later: a list naming one lets the other through', () => {
+    const only = policy({ licencesDenied: ['GPL-2.0-only'] });
+    expect(verdicts(only, licensed({ license: { id: 'GPL-2.0' } }))).toHaveLength(1);
+    expect(verdicts(only, licensed({ expression: 'GPL-2.0+' }))).toEqual([]);
+    expect(verdicts(only, licensed({ license: { id: 'GPL-2.0-or-later' } }))).toEqual([]);
+    const later = policy({ licencesDenied: ['GPL-2.0+'] });
+    expect(verdicts(later, licensed({ license: { id: 'GPL-2.0-or-later' } }))).toHaveLength(1);
+    expect(verdicts(later, licensed({ expression: 'GPL-2.0-only+' }))).toHaveLength(1);
+    expect(verdicts(later, licensed({ license: { id: 'GPL-2.0-only' } }))).toEqual([]);
+  });
+
+  it('read a deprecated id in the list as what it means too', () => {
+    const deprecated = policy({ licencesDenied: ['GPL-3.0', 'LGPL-2.1+'] });
+    expect(verdicts(deprecated, licensed({ license: { id: 'GPL-3.0-only' } }))).toHaveLength(1);
+    expect(verdicts(deprecated, licensed({ license: { id: 'LGPL-2.1-or-later' } }))).toHaveLength(1);
+    expect(verdicts(deprecated, licensed({ license: { id: 'GPL-3.0-or-later' } }))).toEqual([]);
+    expect(verdicts(deprecated, licensed({ license: { id: 'LGPL-2.1-only' } }))).toEqual([]);
+  });
+
+  it('read a deprecated X-with-Y-exception id as X-only WITH the exception', () => {
+    const exact = policy({ licencesDenied: ['GPL-2.0-only WITH Classpath-exception-2.0'] });
+    expect(verdicts(exact, licensed({ license: { id: 'GPL-2.0-with-classpath-exception' } }))).toHaveLength(1);
+    expect(verdicts(exact, licensed({ license: { id: 'GPL-2.0-only' } }))).toEqual([]);
+    const allow = policy({ licencesAllowed: ['GPL-3.0-only WITH GCC-exception-3.1'] });
+    expect(verdicts(allow, licensed({ license: { id: 'GPL-3.0-with-GCC-exception' } }))).toEqual([]);
+    expect(verdicts(allow, licensed({ license: { id: 'GPL-3.0-only' } }))).toHaveLength(1);
+  });
+
+  it('allow X+ where X is allowed (it offers X), and deny it where X is denied', () => {
+    expect(verdicts(policy({ licencesAllowed: ['Apache-2.0'] }), licensed({ expression: 'Apache-2.0+' }))).toEqual([]);
+    expect(verdicts(policy({ licencesDenied: ['Apache-2.0'] }), licensed({ expression: 'Apache-2.0+' }))).toHaveLength(
+      1,
+    );
+    expect(verdicts(policy({ licencesAllowed: ['Apache-1.1'] }), licensed({ expression: 'Apache-2.0+' }))).toHaveLength(
+      1,
+    );
+  });
+});
+
 describe('denied components', () => {
   const deny = policy({
     deny: [
@@ -131,7 +185,7 @@ describe('denied components', () => {
       '/components/0/name Falls short (denied by name left-pad); fix it',
     ]);
     expect(verdicts(deny, npm('lodash', 'latest'))).toEqual([
-      '/components/0/purl Falls short (version "latest" cannot be compared with pkg:npm/lodash <4.17.21, so it is refused); fix it',
+      '/components/0/purl Falls short (version "latest" cannot be compared with pkg:npm/lodash <4.17.21 (as a semver version), so it is refused); fix it',
     ]);
   });
 });

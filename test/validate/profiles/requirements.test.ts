@@ -47,7 +47,7 @@ function base(): Doc {
     metadata: {
       timestamp: '2024-05-01T10:00:00Z',
       lifecycles: [{ phase: 'build' }],
-      tools: { components: [{ type: 'application', name: 'acme-sbom' }] },
+      tools: { components: [{ type: 'application', name: 'acme-sbom', version: '2.1.0' }] },
       authors: [{ name: 'Jane Doe', email: 'jane@example.com' }],
       manufacturer: { name: 'Acme', url: ['https://acme.example'] },
       component: component('app', 'application'),
@@ -58,6 +58,8 @@ function base(): Doc {
       { ref: 'lib', dependsOn: [] },
     ],
     compositions: [{ aggregate: 'complete', dependencies: ['app', 'lib'] }],
+    // cisa-2026 asks for the author's signature; its form is validate's to check, not a profile's.
+    signature: { algorithm: 'ES256', value: 'c2lnbmF0dXJl' },
   };
 }
 
@@ -156,8 +158,34 @@ const supplier: Case = {
       delete lib(d).manufacturer;
       lib(d).supplier = { contact: [{ email: 'x@acme.example' }] };
     },
+    // metadata.supplier is the supplier of the component the BOM describes (1.6 schema): it names the primary's.
+    (d) => {
+      delete d.metadata.component.supplier;
+      delete d.metadata.component.manufacturer;
+      d.metadata.supplier = { name: 'Acme' };
+    },
   ],
 };
+/** metadata.supplier names the primary component's supplier, no other component's, and only with an identity. */
+const supplierOfPrimary: Case['fail'] = [
+  {
+    edit: (d) => {
+      delete d.metadata.component.supplier;
+      delete d.metadata.component.manufacturer;
+      d.metadata.supplier = { name: ' ' };
+    },
+    pointer: '/metadata/component',
+  },
+  {
+    edit: (d) => {
+      delete lib(d).supplier;
+      delete lib(d).manufacturer;
+      d.metadata.supplier = { name: 'Acme' };
+    },
+    pointer: '/components/0',
+  },
+];
+supplier.fail.push(...supplierOfPrimary);
 const name: Case = {
   fail: [
     { edit: (d) => (lib(d).name = '  '), pointer: '/components/0/name' },
@@ -169,8 +197,21 @@ const version: Case = {
   fail: [{ edit: (d) => delete lib(d).version, pointer: '/components/0' }],
   pass: [(d) => (lib(d).version = '2024-05-01')],
 };
-const property = (key: string): Case => ({
+/** A BSI property: present, with a value; one of the taxonomy's two where it has them (`"true"` is neither). */
+const property = (key: string, values?: readonly [string, string]): Case => ({
   fail: [
+    ...(values === undefined
+      ? []
+      : [
+          {
+            edit: (d: Doc) => (lib(d).properties.find((p: Doc) => p.name === key).value = 'true'),
+            pointer: '/components/0/properties',
+          },
+          {
+            edit: (d: Doc) => (lib(d).properties.find((p: Doc) => p.name === key).value = values[0].toUpperCase()),
+            pointer: '/components/0/properties',
+          },
+        ]),
     {
       edit: (d) => (lib(d).properties = lib(d).properties.filter((p: Doc) => p.name !== key)),
       pointer: '/components/0/properties',
@@ -181,7 +222,9 @@ const property = (key: string): Case => ({
     },
     { edit: (d) => delete lib(d).properties, pointer: '/components/0' },
   ],
-  pass: [(d) => (lib(d).properties.find((p: Doc) => p.name === key).value = 'anything')],
+  pass: (values ?? ['anything']).map(
+    (value) => (d: Doc) => (lib(d).properties.find((p: Doc) => p.name === key).value = value),
+  ),
 });
 const specVersion = (failing: string, passing: string): Case => ({
   fail: [{ edit: (d) => (d.specVersion = failing), pointer: '/specVersion' }],
@@ -348,9 +391,9 @@ const bsiCommon = (v: { fail: string; pass: string }): Record<string, Case> => (
     ],
     pass: [(d) => (lib(d).externalReferences[0].type = 'distribution-intake')],
   },
-  'component.executable': property('bsi:component:executable'),
-  'component.archive': property('bsi:component:archive'),
-  'component.structured': property('bsi:component:structured'),
+  'component.executable': property('bsi:component:executable', ['executable', 'non-executable']),
+  'component.archive': property('bsi:component:archive', ['archive', 'no archive']),
+  'component.structured': property('bsi:component:structured', ['structured', 'unstructured']),
   'sbom-uri': {
     fail: [{ edit: (d) => (d.serialNumber = '3e671687-395b-41f5-a30f-a58921a69b79'), pointer: '/serialNumber' }],
     pass: [(d) => delete d.serialNumber, (d) => (d.serialNumber = 'https://sbom.acme.example/app/1')],
@@ -500,6 +543,122 @@ const CASES: Record<string, Case> = {
       (d) => (lib(d).licenses = [{ license: { name: 'NOASSERTION' } }]),
     ],
   },
+  'cisa-2026/sbom-author': {
+    fail: [
+      // A tool does not count; the manufacturer does (an organisation as author).
+      {
+        edit: (d) => {
+          delete d.metadata.authors;
+          delete d.metadata.manufacturer;
+        },
+        pointer: '/metadata',
+      },
+      {
+        edit: (d) => {
+          d.metadata.authors = [{ phone: '123' }];
+          delete d.metadata.manufacturer;
+        },
+        pointer: '/metadata/authors',
+      },
+    ],
+    pass: [(d) => delete d.metadata.authors, (d) => delete d.metadata.manufacturer],
+  },
+  'cisa-2026/sbom-author-signature': {
+    fail: [{ edit: (d) => delete d.signature, pointer: '' }],
+    pass: [],
+  },
+  'cisa-2026/sbom-format-name': {
+    fail: [{ edit: (d) => (d.bomFormat = 'cyclonedx'), pointer: '/bomFormat' }],
+    pass: [],
+  },
+  'cisa-2026/sbom-format-version': {
+    fail: [{ edit: (d) => (d.specVersion = ' '), pointer: '/specVersion' }],
+    pass: [],
+  },
+  'cisa-2026/generation-context': {
+    fail: [
+      { edit: (d) => delete d.metadata.lifecycles, pointer: '/metadata' },
+      { edit: (d) => (d.metadata.lifecycles = []), pointer: '/metadata/lifecycles' },
+    ],
+    pass: [(d) => (d.metadata.lifecycles = [{ name: 'nightly', description: 'after build' }])],
+  },
+  'cisa-2026/timestamp': timestamp,
+  'cisa-2026/tool-name': {
+    fail: [
+      { edit: (d) => delete d.metadata.tools, pointer: '/metadata' },
+      {
+        edit: (d) => (d.metadata.tools = { components: [{ type: 'application', name: '', version: '1' }] }),
+        pointer: '/metadata/tools',
+      },
+    ],
+    pass: [(d) => (d.metadata.tools = [{ vendor: 'Acme', name: 'acme-sbom', version: '1' }])],
+  },
+  'cisa-2026/tool-version': {
+    fail: [
+      { edit: (d) => delete d.metadata.tools, pointer: '/metadata' },
+      {
+        edit: (d) => (d.metadata.tools = { components: [{ type: 'application', name: 'acme-sbom' }] }),
+        pointer: '/metadata/tools',
+      },
+    ],
+    // An unknown version, said as such, is an answer.
+    pass: [
+      (d) => (d.metadata.tools = { components: [{ type: 'application', name: 'acme-sbom', version: 'unknown' }] }),
+      (d) => (d.metadata.tools = [{ name: 'acme-sbom', version: '1.0' }]),
+    ],
+  },
+  'cisa-2026/sbom-version': {
+    fail: [{ edit: (d) => delete d.version, pointer: '' }],
+    pass: [(d) => (d.version = 7)],
+  },
+  'cisa-2026/component.producer': {
+    fail: supplier.fail,
+    pass: [
+      ...supplier.pass,
+      (d) => {
+        delete lib(d).supplier;
+        delete lib(d).manufacturer;
+        lib(d).authors = [{ name: 'Jane Doe' }];
+      },
+    ],
+  },
+  'cisa-2026/component.name': name,
+  'cisa-2026/component.version': { ...version, pass: [...version.pass, (d) => (lib(d).version = 'unknown')] },
+  'cisa-2026/component.identifiers': {
+    fail: [{ edit: (d) => delete lib(d).purl, pointer: '/components/0' }],
+    pass: [
+      (d) => {
+        delete lib(d).purl;
+        lib(d).omniborId = ['gitoid:blob:sha1:261eeb9e9f8b2b4b0d119366dda99c6fd7d35c64'];
+      },
+      (d) => {
+        delete lib(d).purl;
+        lib(d).cpe = 'cpe:2.3:a:acme:lib:1.0.0:*:*:*:*:*:*:*';
+      },
+    ],
+  },
+  'cisa-2026/component.hash-value': {
+    fail: [
+      { edit: (d) => delete lib(d).hashes, pointer: '/components/0' },
+      { edit: (d) => (lib(d).hashes = [{ alg: 'SHA-256', content: ' ' }]), pointer: '/components/0/hashes' },
+    ],
+    pass: [(d) => (lib(d).hashes = [{ alg: 'MD5', content: 'c'.repeat(32) }])],
+  },
+  'cisa-2026/component.hash-algorithm': {
+    fail: [
+      { edit: (d) => delete lib(d).hashes, pointer: '/components/0' },
+      { edit: (d) => (lib(d).hashes = [{ content: 'c'.repeat(64) }]), pointer: '/components/0/hashes' },
+    ],
+    pass: [(d) => (lib(d).hashes = [{ alg: 'SHA3-512', content: 'c'.repeat(128) }])],
+  },
+  'cisa-2026/component.license': {
+    fail: [
+      { edit: (d) => delete lib(d).licenses, pointer: '/components/0' },
+      { edit: (d) => (lib(d).licenses = []), pointer: '/components/0/licenses' },
+    ],
+    pass: [(d) => (lib(d).licenses = [{ license: { id: 'NOASSERTION' } }])],
+  },
+  'cisa-2026/component.dependency-relationship': primaryDependencies,
   ...Object.fromEntries(Object.entries(bsi20).map(([id, c]) => [`bsi-2.0/${id}`, c])),
   'bsi-2.0/component.licence': {
     fail: [
@@ -536,10 +695,16 @@ const CASES: Record<string, Case> = {
       { edit: (d) => delete d.compositions, pointer: '' },
       { edit: (d) => (d.compositions = [{ aggregate: 'complete', assemblies: ['app'] }]), pointer: '/compositions' },
       { edit: (d) => (d.compositions = [{ dependencies: ['app'] }]), pointer: '/compositions' },
+      // not_specified states nothing about completeness.
+      {
+        edit: (d) => (d.compositions = [{ aggregate: 'not_specified', dependencies: ['app', 'lib'] }]),
+        pointer: '/compositions',
+      },
     ],
     pass: [
       (d) => (d.compositions = [{ aggregate: 'incomplete', dependencies: ['app'] }]),
       (d) => (d.compositions = [{ aggregate: 'unknown' }]),
+      (d) => (d.compositions = [{ aggregate: 'not_specified' }, { aggregate: 'complete' }]),
     ],
   },
   'bsi-2.1/component.licence': {
@@ -582,7 +747,7 @@ describe('the built-in profiles', () => {
     const ids = profiles.flatMap((p) => p.requirements.map((r) => `${p.name}/${r.id}`));
     expect(ids.filter((id) => CASES[id] === undefined)).toEqual([]);
     expect(Object.keys(CASES).filter((id) => !ids.includes(id))).toEqual([]);
-    expect(ids).toHaveLength(8 + 11 + 20 + 21 + 2);
+    expect(ids).toHaveLength(8 + 11 + 17 + 20 + 21 + 2);
   });
 
   it('all pass the base document, with no finding at all', () => {
@@ -634,7 +799,7 @@ describe('profiles through validate()', () => {
       delete c.manufacturer;
       for (const l of c.licenses) delete l.license.acknowledgement;
     }
-    const result = await validate(document, { profiles: loadProfiles(['bsi-2.1']) });
+    const result = await validate(document, { profiles: loadProfiles(['bsi-2.1']), signatures: 'ignore' });
     const profileFindings = result.diagnostics.filter((d) => d.ruleId.startsWith('profile/'));
     expect(profileFindings.filter((d) => d.ruleId === 'profile/bsi-2.1/spec-version')).toEqual([
       expect.objectContaining({ pointer: '/specVersion', severity: 'error' }),
@@ -650,7 +815,7 @@ describe('profiles through validate()', () => {
   });
 
   it('leave a document that meets them valid, and say so in the result', async () => {
-    const result = await validate(base(), { profiles: loadProfiles(['cra', 'ntia-2021']) });
+    const result = await validate(base(), { profiles: loadProfiles(['cra', 'ntia-2021']), signatures: 'ignore' });
     expect(result.diagnostics).toEqual([]);
     expect(result.profiles?.map((p) => [p.name, p.passed])).toEqual([
       ['cra', true],
@@ -661,7 +826,7 @@ describe('profiles through validate()', () => {
   it('make SHOULD findings warnings that never fail a document', async () => {
     const document = base();
     delete lib(document).purl;
-    const result = await validate(document, { profiles: loadProfiles(['ntia-2021']) });
+    const result = await validate(document, { profiles: loadProfiles(['ntia-2021']), signatures: 'ignore' });
     expect(result.diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([
       ['profile/ntia-2021/component.identifier', 'warning'],
     ]);
