@@ -19,7 +19,7 @@ import { badRequest, ServiceFault } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
 import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.js';
 import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
-import { renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
+import { renameInText, renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
 import { queryObject, type Caller, type RawRequest } from './requests.js';
 import { constantJson } from './json-bytes.js';
 import { Transaction, type Change, type Store } from './store.js';
@@ -349,7 +349,11 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         body: {
           error: {
             code: fault.code,
-            message: fault.message,
+            // The service's messages name types in its own namespace ("… on type 'microsoft.graph.message'").
+            message:
+              namespace === SPEC_NAMESPACE || admin
+                ? fault.message
+                : renameInText(fault.message, SPEC_NAMESPACE, namespace),
             innerError: {
               date: new Date().toISOString().replace(/\.\d{3}Z$/, ''),
               'request-id': requestId,
