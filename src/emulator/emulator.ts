@@ -50,6 +50,12 @@ export interface EmulatorOptions {
   stateDir?: string;
   /** Answer this share of requests (0 to 1) with 429 and Retry-After. */
   throttle?: { rate: number; retryAfterSeconds?: number; random?: () => number };
+  /**
+   * A quota per caller: `limit` requests per window of `windowSeconds` (whole numbers). Every answer says where
+   * the caller stands in `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`; a
+   * request over it is answered 429 with `Retry-After` until the window ends.
+   */
+  rateLimit?: { limit: number; windowSeconds: number };
   /** Delay every response: a fixed number of milliseconds or a [min, max] range. */
   latencyMs?: number | readonly [number, number];
   /** One line per request (method, path, status, time, request-id) and any internal error. */
@@ -126,8 +132,8 @@ export interface RunningEmulator {
   /** Empties the request journal. */
   clearRequests(): void;
   /**
-   * Back to the seed: the state, the request journal, the fault rules given at start (their counts from zero) and
-   * throttling windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
+   * Back to the seed: the state, the request journal, the fault rules given at start (their counts from zero),
+   * throttling windows and rate-limit windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
    */
   reset(): Promise<void>;
   /** Keeps the state now under a name (in memory, for this run; the same name again replaces it). */
@@ -312,6 +318,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       'E_USAGE',
       `odataNamespace is ${ODATA_NAMESPACES.join(' or ')}, not ${JSON.stringify(String(options.odataNamespace).slice(0, 60))}`,
     );
+  const rateLimit = options.rateLimit;
+  if (
+    rateLimit !== undefined &&
+    (!Number.isInteger(rateLimit.limit) ||
+      rateLimit.limit < 1 ||
+      rateLimit.limit > 1_000_000_000 ||
+      !Number.isInteger(rateLimit.windowSeconds) ||
+      rateLimit.windowSeconds < 1 ||
+      rateLimit.windowSeconds > 86_400)
+  )
+    throw new BomwrightError(
+      'E_USAGE',
+      `rateLimit takes a whole number of requests from 1 and a window of 1 to 86400 whole seconds, not ${JSON.stringify(rateLimit).slice(0, 80)}`,
+    );
   const startFaults = options.faults === undefined ? undefined : parseFaultRules(options.faults, 'the faults option');
   const { store, keys, journal, seedImage } = await openState(
     options.stateDir,
@@ -393,7 +413,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ? undefined
       : {
           rate: options.throttle.rate,
-          retryAfterSeconds: options.throttle.retryAfterSeconds ?? 1.5,
+          retryAfterSeconds: options.throttle.retryAfterSeconds ?? 2,
           random: options.throttle.random,
         };
   const latency = options.latencyMs;
@@ -477,6 +497,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       logRequests: options.logRequests,
       tls: tls === undefined ? undefined : { cert: tls.cert, key: tls.key },
       odataNamespace: options.odataNamespace,
+      ...(rateLimit === undefined
+        ? {}
+        : { rateLimit: { limit: rateLimit.limit, windowSeconds: rateLimit.windowSeconds } }),
     },
   ).catch(async (error: unknown) => {
     await journal?.close();

@@ -5,6 +5,7 @@
  */
 import { BomwrightError } from '../errors.js';
 import { didYouMean, nearestNames } from '../nearest.js';
+import { specPath } from '../service/namespace.js';
 import { OPERATIONS } from '../service/operations.js';
 
 export const FAULT_KINDS = [429, 500, 502, 503, 504, 'reset', 'truncate'] as const;
@@ -127,7 +128,15 @@ export function parseFaultRules(value: unknown, source: string): FaultRule[] {
     if (rule.path !== undefined) {
       if (typeof rule.path !== 'string' || !rule.path.startsWith('/') || rule.path.length > 1_000)
         throw refuse(`${at}.path`, 'is a path after /v1.0, starting with / (at most 1000 characters)');
-      out.path = rule.path;
+      // Written as the request's whole path, it would never match the path after the version: taken as meant.
+      const version = /^\/v1\.0(?=\/|$)/.exec(rule.path);
+      const path = version === null ? rule.path : rule.path.slice(version[0].length) || '/';
+      if (/^\/(?:beta|v\d[^/]*)(?:\/|$)/i.test(path))
+        throw refuse(
+          `${at}.path`,
+          `is a path after /v1.0 (the emulator serves v1.0 only), not ${rule.path.slice(0, 60)}`,
+        );
+      out.path = path;
     }
     if (rule.fault !== undefined) {
       if (!(FAULT_KINDS as readonly unknown[]).includes(rule.fault))
@@ -160,7 +169,7 @@ export function parseFaultRules(value: unknown, source: string): FaultRule[] {
   });
 }
 
-/** What a rule decided for one request. */
+/** What a rule decided for one request (the rule's name, its latency, its fault). */
 export interface FaultDecision {
   readonly rule: string;
   readonly latencyMs?: number;
@@ -168,8 +177,17 @@ export interface FaultDecision {
   readonly retryAfterSeconds?: number;
 }
 
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 function pathPattern(pattern: string): RegExp {
-  const source = pattern
+  // Cast and function segments in the real service's namespace match the spec's the requests are routed by.
+  const source = specPath(pattern, 'microsoft.graph')
     .split(/(\*\*|\*)/)
     .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
@@ -194,38 +212,49 @@ export class FaultPlan {
     this.counts.fill(0);
   }
 
-  /** The first rule that matches the request decides it; undefined when none matches. */
+  /**
+   * The first rule that matches the request and selects it decides it; undefined when none does. A rule that
+   * matches but does not select a request (past its first N, not an Nth, not drawn) leaves it to the rules after
+   * it, so a spent `first` rule no longer shadows them. `path` is the path after /v1.0 as sent; a rule's path
+   * matches it as sent or percent-decoded (`/users/adele@contoso.example/**`).
+   */
   decide(method: string, path: string, operation: string | undefined): FaultDecision | undefined {
-    const index = this.rules.findIndex(
-      (rule, i) =>
-        (rule.operation === undefined || rule.operation === operation) &&
-        (rule.method === undefined || rule.method === method) &&
-        (this.patterns[i] === undefined || this.patterns[i]!.test(path)),
-    );
-    if (index === -1) return undefined;
-    const rule = this.rules[index]!;
-    const count = ++this.counts[index]!;
-    const fires =
-      rule.first !== undefined
-        ? count <= rule.first
-        : rule.every !== undefined
-          ? count % rule.every === 0
-          : rule.rate !== undefined
-            ? rule.rate > 0 && this.random() < rule.rate
-            : true;
-    const range = rule.latencyMs;
-    const latencyMs =
-      range === undefined
-        ? undefined
-        : typeof range === 'number'
-          ? range
-          : range[0] + Math.round(this.random() * (range[1] - range[0]));
-    const fault = fires ? rule.fault : undefined;
-    return {
-      rule: rule.name ?? `rule ${index + 1}`,
-      ...(latencyMs === undefined ? {} : { latencyMs }),
-      ...(fault === undefined ? {} : { fault }),
-      ...(fault === 429 || fault === 503 ? { retryAfterSeconds: rule.retryAfterSeconds ?? 1 } : {}),
-    };
+    let decoded: string | undefined;
+    for (let index = 0; index < this.rules.length; index++) {
+      const rule = this.rules[index]!;
+      if (rule.operation !== undefined && rule.operation !== operation) continue;
+      if (rule.method !== undefined && rule.method !== method) continue;
+      const pattern = this.patterns[index];
+      if (pattern !== undefined && !pattern.test(path)) {
+        decoded ??= path.includes('%') ? decodePath(path) : path;
+        if (decoded === path || !pattern.test(decoded)) continue;
+      }
+      if (rule.first !== undefined && this.counts[index]! >= rule.first) continue;
+      const count = ++this.counts[index]!;
+      const selected =
+        rule.first !== undefined
+          ? true
+          : rule.every !== undefined
+            ? count % rule.every === 0
+            : rule.rate !== undefined
+              ? rule.rate > 0 && this.random() < rule.rate
+              : true;
+      if (!selected) continue;
+      const range = rule.latencyMs;
+      const latencyMs =
+        range === undefined
+          ? undefined
+          : typeof range === 'number'
+            ? range
+            : range[0] + Math.round(this.random() * (range[1] - range[0]));
+      const fault = rule.fault;
+      return {
+        rule: rule.name ?? `rule ${index + 1}`,
+        ...(latencyMs === undefined ? {} : { latencyMs }),
+        ...(fault === undefined ? {} : { fault }),
+        ...(fault === 429 || fault === 503 ? { retryAfterSeconds: rule.retryAfterSeconds ?? 1 } : {}),
+      };
+    }
+    return undefined;
   }
 }

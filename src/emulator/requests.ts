@@ -33,6 +33,8 @@ export interface RecordedRequest {
   readonly operation?: string;
   /** The fault rule that answered it instead of the emulator, when one did. */
   readonly fault?: string;
+  /** The fault rule that decided it (a fault, a latency or both), when one did. */
+  readonly rule?: string;
 }
 
 export interface RequestFilter {
@@ -118,6 +120,7 @@ export interface RawRequest {
   readonly caller?: Caller;
   readonly operation?: string;
   readonly fault?: string;
+  readonly rule?: string;
 }
 
 interface Slot {
@@ -191,7 +194,8 @@ export class RequestJournal {
       // Exact: the server's callers are counted once, when it makes them (constantJson).
       (request.caller === undefined ? 0 : jsonBytes(request.caller)!) +
       (request.operation === undefined ? 0 : textBound(request.operation.length)) +
-      (request.fault === undefined ? 0 : textBound(request.fault.length));
+      (request.fault === undefined ? 0 : textBound(request.fault.length)) +
+      (request.rule === undefined ? 0 : textBound(request.rule.length));
     this.keep({
       seq: ++this.seq,
       raw,
@@ -291,6 +295,7 @@ function built(slot: Slot): RecordedRequest {
   if (raw.caller !== undefined) entry.caller = raw.caller;
   if (raw.operation !== undefined) entry.operation = raw.operation;
   if (raw.fault !== undefined) entry.fault = raw.fault;
+  if (raw.rule !== undefined) entry.rule = raw.rule;
   slot.request = entry;
   slot.raw = undefined;
   slot.body = undefined;

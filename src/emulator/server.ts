@@ -45,6 +45,13 @@ export interface ThrottleOptions {
   readonly random?: () => number;
 }
 
+export interface RateLimitOptions {
+  /** Requests each caller may make per window… */
+  readonly limit: number;
+  /** …of this many seconds (fixed windows, from the caller's first request). */
+  readonly windowSeconds: number;
+}
+
 export interface ServerOptions {
   readonly host: string;
   readonly port: number;
@@ -60,6 +67,8 @@ export interface ServerOptions {
   readonly tls?: { readonly cert: string; readonly key: string };
   /** The namespace of type names on the wire (default the spec's, vendor.graph). */
   readonly odataNamespace?: ODataNamespace;
+  /** A quota per caller, told in RateLimit-* headers and enforced with 429 once spent. */
+  readonly rateLimit?: RateLimitOptions;
 }
 
 /** A Host header that is a host name or IP address with an optional port; anything else is not echoed into links. */
@@ -195,32 +204,106 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Throttling windows per caller and workload, as the real service and Dev Proxy's RetryAfterPlugin keep them. */
-class Throttle {
-  private readonly windows = new Map<string, number>();
+/** A throttling window still open: the seconds left, and the fault rule that opened it (none for --throttle). */
+interface OpenWindow {
+  readonly seconds: number;
+  readonly rule?: string;
+}
 
-  constructor(private readonly options: ThrottleOptions) {}
+/**
+ * Throttling windows per caller and workload, as the real service and Dev Proxy's RetryAfterPlugin keep them:
+ * opened by `--throttle`'s draw or by a fault rule's 429, and enforced until they end.
+ */
+class Throttle {
+  private readonly windows = new Map<string, { readonly until: number; readonly rule?: string }>();
+
+  constructor(private readonly options: ThrottleOptions | undefined) {}
+
+  /** Whether a request must be looked at at all (no key is made for one when neither draws nor windows exist). */
+  get watching(): boolean {
+    return this.windows.size > 0 || (this.options !== undefined && this.options.rate > 0);
+  }
 
   clear(): void {
     this.windows.clear();
   }
 
-  /** Seconds to wait, or undefined when the request may go ahead. */
-  check(key: string, now: number): number | undefined {
-    const until = this.windows.get(key);
-    if (until !== undefined) {
-      if (now < until) return (until - now) / 1000;
-      this.windows.delete(key);
-    }
-    if (this.options.rate <= 0 || (this.options.random ?? Math.random)() >= this.options.rate) return undefined;
-    if (this.windows.size > 10_000) for (const [k, end] of this.windows) if (end <= now) this.windows.delete(k);
-    this.windows.set(key, now + this.options.retryAfterSeconds * 1000);
-    return this.options.retryAfterSeconds;
+  /** The window `key` is inside, if any. */
+  open(key: string, now: number): OpenWindow | undefined {
+    const window = this.windows.get(key);
+    if (window === undefined) return undefined;
+    if (now < window.until)
+      return { seconds: (window.until - now) / 1000, ...(window.rule === undefined ? {} : { rule: window.rule }) };
+    this.windows.delete(key);
+    return undefined;
+  }
+
+  /** Opens a window of `seconds` for `key`. */
+  hold(key: string, seconds: number, now: number, rule?: string): void {
+    if (this.windows.size > 10_000)
+      for (const [k, window] of this.windows) if (window.until <= now) this.windows.delete(k);
+    this.windows.set(key, { until: now + seconds * 1000, ...(rule === undefined ? {} : { rule }) });
+  }
+
+  /** `--throttle`'s draw: the seconds of a new window, or undefined when the request may go ahead. */
+  draw(key: string, now: number): number | undefined {
+    const options = this.options;
+    if (options === undefined || options.rate <= 0 || (options.random ?? Math.random)() >= options.rate)
+      return undefined;
+    this.hold(key, options.retryAfterSeconds, now);
+    return options.retryAfterSeconds;
   }
 }
 
+/**
+ * A fixed-window quota per caller, told on every answer as the IETF RateLimit header fields say it (and as Dev
+ * Proxy's RateLimitingPlugin sends them): `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds
+ * left) and `RateLimit-Policy`. A request over the quota is answered 429 with `Retry-After` until the window ends.
+ */
+class RateLimiter {
+  private readonly windows = new Map<string, { start: number; used: number }>();
+  private readonly policy: string;
+
+  constructor(private readonly options: RateLimitOptions) {
+    this.policy = `${options.limit};w=${options.windowSeconds}`;
+  }
+
+  clear(): void {
+    this.windows.clear();
+  }
+
+  /** Counts a request of `key`: the headers to send, and whether it is over the quota. */
+  take(key: string, now: number): { headers: Record<string, string>; over: boolean } {
+    const length = this.options.windowSeconds * 1000;
+    let window = this.windows.get(key);
+    if (window === undefined || now >= window.start + length) {
+      if (this.windows.size > 10_000)
+        for (const [k, w] of this.windows) if (now >= w.start + length) this.windows.delete(k);
+      window = { start: now, used: 0 };
+      this.windows.set(key, window);
+    }
+    window.used++;
+    const over = window.used > this.options.limit;
+    const reset = wholeSeconds((window.start + length - now) / 1000);
+    const headers: Record<string, string> = {
+      'RateLimit-Limit': String(this.options.limit),
+      'RateLimit-Remaining': String(Math.max(0, this.options.limit - window.used)),
+      'RateLimit-Reset': reset,
+      'RateLimit-Policy': this.policy,
+    };
+    if (over) headers['Retry-After'] = reset;
+    return { headers, over };
+  }
+}
+
+/** A fault rule's Retry-After as it wrote it (the service's own samples use decimals), to the millisecond. */
 function formatSeconds(seconds: number): string {
   return String(Math.max(0.001, Math.ceil(seconds * 1000) / 1000));
+}
+
+/** RFC 9110 delay-seconds (a whole number; urllib3 and others refuse "1.5"), rounded up so waiting it is enough. */
+function wholeSeconds(seconds: number): string {
+  return String(Math.max(1, Math.ceil(seconds - 1e-9)));
 }
 
 export interface RunningServer {
@@ -246,7 +329,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     lastHost = host;
     return (lastHostBase = `${scheme}://${host}`);
   };
-  const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
+  const throttle = new Throttle(options.throttle);
+  const rateLimiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const namespace = options.odataNamespace ?? SPEC_NAMESPACE;
   const requestLog = options.logRequests === false ? undefined : options.log;
   const lastBearer: LastBearer = { header: undefined, token: '' };
@@ -316,10 +400,15 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     let operationName: string | undefined;
     let decision: FaultDecision | undefined;
     let faulted: string | undefined;
+    /** The fault rule that decided the request (a fault, latency or both), for the journal. */
+    let ruleName: string | undefined;
     const arrivedMs = core.record === undefined || admin ? 0 : Date.now();
 
+    /** Headers every answer to this request carries besides the common ones (the caller's quota). */
+    let quota: Record<string, string> | undefined;
     const send = (result: HandlerResult): void => {
-      const headers = result.headers === undefined ? common : { ...common, ...result.headers };
+      const base = quota === undefined ? common : { ...common, ...quota };
+      const headers = result.headers === undefined ? base : { ...base, ...result.headers };
       let payload: string | undefined;
       if (result.body !== undefined) {
         payload = JSON.stringify(
@@ -331,9 +420,15 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (result.status !== 204)
         headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
       if (decision?.fault === 'truncate' && faulted === undefined) {
-        // A fault rule: the whole length is announced, half the bytes are sent, and the connection is cut.
         faulted = decision.rule;
-        const bytes = Buffer.from(payload ?? '');
+        // A fault rule: the work is done and the answer lost. An answer without a body (a 202 or 204) has nothing
+        // to cut in half, so the connection is cut before its status line.
+        if (payload === undefined || payload.length === 0) {
+          cut(request);
+          return;
+        }
+        // Otherwise the whole length is announced, half the bytes are sent, and the connection is cut.
+        const bytes = Buffer.from(payload);
         response.writeHead(result.status, headers);
         response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => cut(request));
         return;
@@ -380,6 +475,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (caller !== undefined) raw.caller = caller;
       if (operationName !== undefined) raw.operation = operationName;
       if (faulted !== undefined) raw.fault = faulted;
+      if (ruleName !== undefined) raw.rule = ruleName;
       core.record(raw);
     };
     // One listener per request: 'close' follows 'finish' for an answer sent whole, and comes alone for one that was
@@ -446,8 +542,36 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         const need = observe(() => permissionNeeded(route.operation, route.params, principal, core.store));
         core.noteCall(caller, need);
       }
+      if (rateLimiter !== undefined) {
+        const taken = rateLimiter.take(principal.kind === 'user' ? principal.userId : principal.appId, Date.now());
+        quota = taken.headers;
+        if (taken.over)
+          throw new ServiceFault(
+            429,
+            'TooManyRequests',
+            'Too many requests; retry after the time in the Retry-After header.',
+          );
+      }
+      // Inside a throttling window (a fault rule's 429 or --throttle's): refused again with the time left, before
+      // any rule counts the request, as the service and Dev Proxy's RetryAfterPlugin do.
+      const throttleKey = throttle.watching
+        ? `${principal.kind === 'user' ? principal.userId : principal.appId} ${path.split('/')[1] ?? ''}`
+        : undefined;
+      if (throttleKey !== undefined) {
+        const open = throttle.open(throttleKey, Date.now());
+        if (open !== undefined) {
+          if (open.rule !== undefined) faulted = ruleName = open.rule;
+          throw new ServiceFault(
+            429,
+            'TooManyRequests',
+            'Too many requests; retry after the time in the Retry-After header.',
+            { 'Retry-After': open.rule === undefined ? wholeSeconds(open.seconds) : formatSeconds(open.seconds) },
+          );
+        }
+      }
       decision = core.faults?.()?.decide(method, path, route.operation.name);
       if (decision !== undefined) {
+        ruleName = decision.rule;
         if (decision.latencyMs !== undefined && decision.latencyMs > 0) await delay(decision.latencyMs);
         // Answered in place of the emulator: the body is read first, so the journal shows what was sent.
         if (
@@ -463,6 +587,14 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         if (typeof decision.fault === 'number') {
           faulted = decision.rule;
           const [code, message] = FAULT_ERRORS[decision.fault];
+          // A 429 holds the caller to its Retry-After: an earlier retry is refused again (the service's way).
+          if (decision.fault === 429 && decision.retryAfterSeconds !== undefined && decision.retryAfterSeconds > 0)
+            throttle.hold(
+              `${principal.kind === 'user' ? principal.userId : principal.appId} ${path.split('/')[1] ?? ''}`,
+              decision.retryAfterSeconds,
+              Date.now(),
+              decision.rule,
+            );
           throw new ServiceFault(
             decision.fault,
             code,
@@ -473,17 +605,14 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           );
         }
       }
-      if (throttle !== undefined) {
-        const subject = principal.kind === 'user' ? principal.userId : principal.appId;
-        const wait = throttle.check(`${subject} ${path.split('/')[1] ?? ''}`, Date.now());
+      if (throttleKey !== undefined) {
+        const wait = throttle.draw(throttleKey, Date.now());
         if (wait !== undefined)
           throw new ServiceFault(
             429,
             'TooManyRequests',
             'Too many requests; retry after the time in the Retry-After header.',
-            {
-              'Retry-After': formatSeconds(wait),
-            },
+            { 'Retry-After': wholeSeconds(wait) },
           );
       }
       const refusal = observe(() =>
@@ -589,7 +718,10 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
   return {
     server,
     url: `${scheme}://${host}:${address.port}`,
-    forgetThrottling: () => throttle?.clear(),
+    forgetThrottling: () => {
+      throttle.clear();
+      rateLimiter?.clear();
+    },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

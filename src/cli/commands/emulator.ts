@@ -10,7 +10,13 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { BomwrightError } from '../../errors.js';
 import { tlsCause } from '../../service/tls-cause.js';
-import { checkServerOptions, parseLatency, tlsChoice, tokenRequest } from '../../emulator/run-options.js';
+import {
+  checkServerOptions,
+  parseLatency,
+  parseRateLimit,
+  tlsChoice,
+  tokenRequest,
+} from '../../emulator/run-options.js';
 import { loadCommandBundle } from '../command-bundle.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -34,6 +40,7 @@ interface RunOptions {
   state?: string;
   throttle?: number;
   retryAfter: number;
+  rateLimit?: string;
   latency?: string;
   clonePolls: number;
   quiet: boolean;
@@ -106,6 +113,7 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     stateDir: options.state === undefined ? undefined : path.resolve(context.cwd, options.state),
     throttle:
       options.throttle === undefined ? undefined : { rate: options.throttle, retryAfterSeconds: options.retryAfter },
+    rateLimit: parseRateLimit(options.rateLimit),
     latencyMs: parseLatency(options.latency),
     clonePolls: options.clonePolls,
     tls: tlsOption(options, context.cwd),
@@ -264,8 +272,13 @@ export const emulatorCommand = defineCommand({
       })
       .option('retry-after', {
         type: 'number',
-        default: 1.5,
-        describe: 'Seconds in a throttling Retry-After (decimals allowed)',
+        default: 2,
+        describe: 'Seconds of a throttling window (Retry-After says them in whole seconds, rounded up)',
+        group: 'Server:',
+      })
+      .option('rate-limit', {
+        type: 'string',
+        describe: 'A quota per caller, N requests per S seconds (N/S): RateLimit-* headers, 429 once spent',
         group: 'Server:',
       })
       .option('latency', {
@@ -381,6 +394,7 @@ export const emulatorCommand = defineCommand({
         state: argv.state,
         throttle: argv.throttle,
         retryAfter: argv.retryAfter,
+        rateLimit: argv.rateLimit,
         latency: argv.latency,
         clonePolls: argv.clonePolls,
         quiet: argv.quiet,
