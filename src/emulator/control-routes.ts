@@ -30,6 +30,65 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
+/** Host names that are loopback by definition, not by what a resolver says today. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const HOST_AND_PORT = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/;
+
+/**
+ * Why a request may not use the emulator's own routes (tokens, journal, reset, faults…), or undefined when it may:
+ * - its socket is not on loopback;
+ * - its Host is not localhost, 127.0.0.1 or [::1]: a page on `attacker.example`, once that name resolves to
+ *   127.0.0.1 (DNS rebinding), reaches loopback with its own name as Host;
+ * - a browser made it for another site: an Origin other than the emulator's own, or Sec-Fetch-Site other than
+ *   same-origin or none (curl, test code and the SDKs send neither).
+ */
+export function controlCallerRefusal(request: IncomingMessage): string | undefined {
+  if (!isLoopbackAddress(request.socket.remoteAddress))
+    return 'The emulator’s control routes answer loopback callers only.';
+  const host = request.headers.host;
+  const name = host === undefined ? undefined : HOST_AND_PORT.exec(host)?.[1]?.toLowerCase();
+  if (name === undefined || !LOOPBACK_HOSTS.has(name))
+    return `The emulator’s control routes answer requests addressed to localhost, 127.0.0.1 or [::1] only, not Host ${JSON.stringify((host ?? '').slice(0, 100))}.`;
+  const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  if (
+    (origin !== undefined && !sameOrigin(origin, host!)) ||
+    (site !== undefined && site !== 'same-origin' && site !== 'none')
+  )
+    return 'The emulator’s control routes refuse requests a browser makes for another site.';
+  return undefined;
+}
+
+function sameOrigin(origin: string, host: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The JSON body of a POST to a control route. Only `application/json` is read: a browser sends a cross-site POST
+ * without asking first only as text/plain, a form or multipart, so no web page can reset or fault the emulator.
+ * An empty body is `{}`.
+ */
+export function controlBody(text: string | undefined, request: IncomingMessage): unknown {
+  const type = request.headers['content-type'];
+  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type))
+    throw new ServiceFault(
+      415,
+      'UnsupportedMediaType',
+      `The emulator’s control routes take application/json; got ${type === undefined ? 'no Content-Type' : `'${type.slice(0, 60)}'`}.`,
+    );
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+}
+
 const NO_CONTENT: HandlerResult = { status: 204 };
 const SNAPSHOT_RESTORE = /^\/_emulator\/snapshots\/([^/]{1,200})\/restore$/;
 
@@ -60,7 +119,7 @@ export async function controlRoute(
   views: ControlViews,
   method: string,
   path: string,
-  body: unknown,
+  text: string | undefined,
   request: IncomingMessage,
   query: Readonly<Record<string, string>>,
 ): Promise<HandlerResult | undefined> {
@@ -72,8 +131,10 @@ export async function controlRoute(
     path === '/_emulator/permissions' ||
     SNAPSHOT_RESTORE.test(path);
   if (!known) return undefined;
-  if (!isLoopbackAddress(request.socket.remoteAddress))
-    throw forbidden('The emulator’s control routes answer loopback callers only.');
+  const refused = controlCallerRefusal(request);
+  if (refused !== undefined) throw forbidden(refused);
+  // Read only once the caller may use the route, and only as JSON.
+  const body = method === 'POST' ? controlBody(text, request) : undefined;
   const allow = (methods: string): ServiceFault =>
     new ServiceFault(405, 'BadRequest', `The HTTP method '${method.slice(0, 10)}' is not allowed for ${path}.`, {
       Allow: methods,

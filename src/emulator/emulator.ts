@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../node/write.js';
 import { DEFAULT_COMPACT_BYTES, Journal, loadState } from './journal.js';
 import { linkTokens } from './links.js';
 import { ODATA_NAMESPACES, type ODataNamespace } from './namespace.js';
-import { controlRoute, isLoopbackAddress } from './control-routes.js';
+import { controlBody, controlCallerRefusal, controlRoute, isLoopbackAddress } from './control-routes.js';
 import { FaultPlan, parseFaultRules, type FaultRule } from './fault-rules.js';
 import { didYouMean, nearestNames } from '../nearest.js';
 import { PermissionUsageLog, type PermissionUsage } from './permission-usage.js';
@@ -435,7 +435,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       record: (request) => requestJournal.recordRaw(request),
       faults: () => faults,
       noteCall: (caller, need) => permissionUsage.note(caller, need),
-      async admin(method, adminPath, body, request, query): Promise<HandlerResult | undefined> {
+      async admin(method, adminPath, text, request, query): Promise<HandlerResult | undefined> {
         if (method === 'GET' && adminPath === '/_emulator/health')
           return { status: 200, body: { status: 'ok', tenantId: tenant.id } };
         const answer = await controlRoute(
@@ -448,15 +448,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           },
           method,
           adminPath,
-          body,
+          text,
           request,
           query,
         );
         if (answer !== undefined) return answer;
         if (method === 'POST' && adminPath === '/_emulator/token') {
-          if (!isLoopbackAddress(request.socket.remoteAddress))
-            throw new ServiceFault(403, 'Authorization_RequestDenied', 'Tokens are minted for loopback callers only.');
-          const request_ = (body ?? {}) as JsonRecord;
+          const refused = controlCallerRefusal(request);
+          if (refused !== undefined)
+            throw new ServiceFault(
+              403,
+              'Authorization_RequestDenied',
+              refused.includes('loopback callers only') ? 'Tokens are minted for loopback callers only.' : refused,
+            );
+          const body = controlBody(text, request);
+          if (body === null || typeof body !== 'object' || Array.isArray(body))
+            throw badRequest('The body is a JSON object.');
+          const request_ = body as JsonRecord;
           for (const key of Object.keys(request_))
             if (!['user', 'app', 'scopes', 'roles', 'directoryRoles', 'expiresInSeconds'].includes(key))
               throw badRequest(`Unknown token option '${key.slice(0, 40)}'.`);

@@ -88,7 +88,8 @@ export interface EmulatorCore {
   admin(
     method: string,
     path: string,
-    body: unknown,
+    /** A POST's body text (undefined for other methods). */
+    text: string | undefined,
     request: IncomingMessage,
     query: Readonly<Record<string, string>>,
   ): Promise<HandlerResult | undefined>;
@@ -503,12 +504,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         await delay(min + Math.random() * (max - min));
       }
       if (admin) {
-        let body: unknown;
-        if (method === 'POST') {
-          const text = bodyText(await readBody(request, 64 * 1024));
-          body = text === '' ? {} : (JSON.parse(text) as unknown);
-        }
-        const result = await core.admin(method, rawPath, body, request, queryObject(rawQuery));
+        // Parsed by the route, once it knows the caller may use it (and that it sent JSON).
+        const text = method === 'POST' ? bodyText(await readBody(request, 64 * 1024)) : undefined;
+        const result = await core.admin(method, rawPath, text, request, queryObject(rawQuery));
         if (result === undefined)
           throw new ServiceFault(404, 'NotFound', `No emulator route ${method} ${rawPath.slice(0, 100)}.`);
         send(result);

@@ -456,9 +456,11 @@ describe('response framing and the request log', () => {
   });
 });
 
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
 describe("the emulator's own routes", () => {
-  const admin = (method: string, path: string, rawBody?: string) =>
-    api.call(method, `${api.emulator.url}/_emulator/${path}`, { token: null, rawBody });
+  const admin = (method: string, path: string, rawBody?: string, headers: Record<string, string> = JSON_TYPE) =>
+    api.call(method, `${api.emulator.url}/_emulator/${path}`, { token: null, rawBody, headers });
   const payload = (token: string): Record<string, unknown> =>
     JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
