@@ -10,18 +10,23 @@ import type { FaultRule } from './fault-rules.js';
 import { badRequest, forbidden, ServiceFault } from './faults.js';
 import type { PermissionUsage } from './permission-usage.js';
 import type { RequestJournal } from './requests.js';
+import type { Stub } from './stubs.js';
 
 export interface Control {
   reset(): Promise<void>;
   snapshot(name: unknown): void;
   restore(name: unknown): Promise<void>;
   setFaults(rules: unknown): void;
+  addStub(stub: unknown): Stub;
+  removeStub(id: string): boolean;
+  clearStubs(): void;
 }
 
 export interface ControlViews {
   readonly requests: RequestJournal;
   snapshots(): string[];
   faults(): readonly FaultRule[];
+  stubs(): Stub[];
   permissions(): PermissionUsage[];
 }
 
@@ -91,6 +96,8 @@ export function controlBody(text: string | undefined, request: IncomingMessage):
 
 const NO_CONTENT: HandlerResult = { status: 204 };
 const SNAPSHOT_RESTORE = /^\/_emulator\/snapshots\/([^/]{1,200})\/restore$/;
+const STUB = /^\/_emulator\/stubs\/([^/]{1,200})$/;
+const REQUEST_FILTERS = ['method', 'path', 'operation', 'unmatched'];
 
 function only(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body is a JSON object.');
@@ -125,6 +132,9 @@ export async function controlRoute(
 ): Promise<HandlerResult | undefined> {
   const known =
     path === '/_emulator/requests' ||
+    path === '/_emulator/requests/unmatched' ||
+    path === '/_emulator/stubs' ||
+    STUB.test(path) ||
     path === '/_emulator/reset' ||
     path === '/_emulator/snapshots' ||
     path === '/_emulator/faults' ||
@@ -140,19 +150,39 @@ export async function controlRoute(
       Allow: methods,
     });
   switch (path) {
-    case '/_emulator/requests': {
-      if (method === 'DELETE') {
+    case '/_emulator/requests':
+    case '/_emulator/requests/unmatched': {
+      const unmatchedRoute = path.endsWith('/unmatched');
+      if (method === 'DELETE' && !unmatchedRoute) {
         views.requests.clear();
         return NO_CONTENT;
       }
-      if (method !== 'GET') throw allow('GET, DELETE');
+      if (method !== 'GET') throw allow(unmatchedRoute ? 'GET' : 'GET, DELETE');
       for (const key of Object.keys(query))
-        if (!['method', 'path', 'operation'].includes(key))
-          throw badRequest(`Unknown filter '${key.slice(0, 40)}'; the filters are method, path and operation.`);
+        if (!REQUEST_FILTERS.includes(key))
+          throw badRequest(`Unknown filter '${key.slice(0, 40)}'; the filters are ${REQUEST_FILTERS.join(', ')}.`);
+      if (query.unmatched !== undefined && query.unmatched !== 'true' && query.unmatched !== 'false')
+        throw badRequest('The filter unmatched is true or false.');
       return {
         status: 200,
-        body: { value: views.requests.list({ method: query.method, path: query.path, operation: query.operation }) },
+        body: {
+          value: views.requests.list({
+            method: query.method,
+            path: query.path,
+            operation: query.operation,
+            unmatched: unmatchedRoute || query.unmatched === 'true',
+          }),
+        },
       };
+    }
+    case '/_emulator/stubs': {
+      if (method === 'GET') return { status: 200, body: { value: views.stubs() } };
+      if (method === 'DELETE') {
+        control.clearStubs();
+        return NO_CONTENT;
+      }
+      if (method !== 'POST') throw allow('GET, POST, DELETE');
+      return { status: 201, body: await attempt(() => control.addStub(body)) };
     }
     case '/_emulator/reset':
       if (method !== 'POST') throw allow('POST');
@@ -175,6 +205,14 @@ export async function controlRoute(
       if (method !== 'GET') throw allow('GET');
       return { status: 200, body: { value: views.permissions() } };
     default: {
+      const stub = STUB.exec(path);
+      if (stub !== null) {
+        if (method !== 'DELETE') throw allow('DELETE');
+        // Ids are `stub-N`: nothing to decode.
+        const id = stub[1]!;
+        if (!control.removeStub(id)) throw new ServiceFault(404, 'itemNotFound', `No stub '${id.slice(0, 100)}'.`);
+        return NO_CONTENT;
+      }
       if (method !== 'POST') throw allow('POST');
       const encoded = SNAPSHOT_RESTORE.exec(path)![1]!;
       let name: string;

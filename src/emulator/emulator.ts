@@ -35,6 +35,7 @@ import {
   type RequestFilter,
 } from './requests.js';
 import { parseSeed, seedChanges, type Seed } from './seed.js';
+import { StubSet, type Stub, type StubSpec } from './stubs.js';
 import { DEFAULT_MAX_BODY_BYTES, startServer, type ThrottleOptions } from './server.js';
 import { Store, type Change, type JsonRecord, type StateImage } from './store.js';
 import { defaultTlsDir, ensureTlsMaterial, type TlsMaterial } from './tls.js';
@@ -133,7 +134,7 @@ export interface RunningEmulator {
   clearRequests(): void;
   /**
    * Back to the seed: the state, the request journal, the fault rules given at start (their counts from zero),
-   * throttling windows and rate-limit windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
+   * no stubs, throttling windows and rate-limit windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
    */
   reset(): Promise<void>;
   /** Keeps the state now under a name (in memory, for this run; the same name again replaces it). */
@@ -144,6 +145,15 @@ export interface RunningEmulator {
   snapshots(): string[];
   /** Replaces the fault rules in force (an empty list removes them all). */
   setFaults(rules: unknown): void;
+  /**
+   * Answers the requests a stub matches with its response, in place of the emulator, until the stub is removed or
+   * the emulator is reset (WireMock's stubFor); the newest matching stub answers. Returns it with its id.
+   */
+  stub(stub: StubSpec): Stub;
+  /** Removes a stub by its id; false when there is none. */
+  removeStub(id: string): boolean;
+  /** The stubs in force, oldest first. */
+  stubs(): Stub[];
   /** Per caller, the least-privileged permissions its calls needed, from the operations table. */
   permissionsUsed(): PermissionUsage[];
   /** Stops accepting requests, lets those in flight finish, writes state out, and releases the port. */
@@ -349,6 +359,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rules === undefined || rules.length === 0 ? undefined : new FaultPlan(rules, options.faultRandom);
   let faults = planOf(startFaults);
   const snapshots = new Map<string, StateImage>();
+  const stubSet = new StubSet();
   const commit = (changes: readonly Change[]): Promise<void> => {
     if (journal === undefined) {
       store.apply(changes);
@@ -381,6 +392,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await becomeState(seedImage);
       requestJournal.clear();
       faults = planOf(startFaults);
+      stubSet.clear();
       forgetThrottling();
     },
     snapshot(name: unknown): void {
@@ -402,6 +414,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults(rules: unknown): void {
       faults = planOf(parseFaultRules(rules, 'the fault rules'));
     },
+    addStub: (value: unknown): Stub => stubSet.add(value),
+    removeStub: (id: string): boolean => stubSet.remove(id),
+    clearStubs: (): void => stubSet.clear(),
   };
   // Set once the server listens: a reset forgets its throttling windows.
   let forgetThrottling = (): void => {};
@@ -434,6 +449,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       durable: (seq) => journal?.whenDurable(seq),
       record: (request) => requestJournal.recordRaw(request),
       faults: () => faults,
+      stubs: () => stubSet,
       noteCall: (caller, need) => permissionUsage.note(caller, need),
       async admin(method, adminPath, text, request, query): Promise<HandlerResult | undefined> {
         if (method === 'GET' && adminPath === '/_emulator/health')
@@ -444,6 +460,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
             requests: requestJournal,
             snapshots: () => [...snapshots.keys()],
             faults: () => faults?.rules ?? [],
+            stubs: () => stubSet.list(),
             permissions: () => permissionUsage.report(),
           },
           method,
@@ -542,6 +559,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     restore: (name) => control.restore(name),
     snapshots: () => [...snapshots.keys()],
     setFaults: (rules) => control.setFaults(rules),
+    stub: (value) => control.addStub(value),
+    removeStub: (id) => control.removeStub(id),
+    stubs: () => stubSet.list(),
     permissionsUsed: () => permissionUsage.report(),
     ...(tls === undefined ? {} : { ca: tls.ca, ...(tls.caPath === undefined ? {} : { caPath: tls.caPath }) }),
     close() {

@@ -18,9 +18,10 @@ import type { EmulatorSettings, HandlerResult, LinkTokens } from './context.js';
 import { badRequest, ServiceFault } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
 import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.js';
+import type { StubSet } from './stubs.js';
 import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
 import { renameInText, renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
-import { queryObject, type Caller, type RawRequest } from './requests.js';
+import { keptHeaders, queryObject, type Caller, type RawRequest } from './requests.js';
 import { constantJson } from './json-bytes.js';
 import { Transaction, type Change, type Store } from './store.js';
 
@@ -98,6 +99,8 @@ export interface EmulatorCore {
   record?(request: RawRequest): void;
   /** The fault rules in force, if any. */
   faults?(): FaultPlan | undefined;
+  /** The stubs in force, if any. */
+  stubs?(): StubSet | undefined;
   /** Notes what a call with a valid token to an operation needed (permission guidance). */
   noteCall?(caller: Caller, need: PermissionNeed): void;
 }
@@ -403,6 +406,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     let faulted: string | undefined;
     /** The fault rule that decided the request (a fault, latency or both), for the journal. */
     let ruleName: string | undefined;
+    /** The stub that answered it. */
+    let stubName: string | undefined;
     const arrivedMs = core.record === undefined || admin ? 0 : Date.now();
 
     /** Headers every answer to this request carries besides the common ones (the caller's quota). */
@@ -477,6 +482,9 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (operationName !== undefined) raw.operation = operationName;
       if (faulted !== undefined) raw.fault = faulted;
       if (ruleName !== undefined) raw.rule = ruleName;
+      if (stubName !== undefined) raw.stub = stubName;
+      const kept = keptHeaders(request.headers);
+      if (kept !== undefined) raw.headers = kept;
       core.record(raw);
     };
     // One listener per request: 'close' follows 'finish' for an answer sent whole, and comes alone for one that was
@@ -513,6 +521,30 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         return;
       }
       const { path, route } = routeOf(method, rawPath);
+      const hasBody =
+        request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+      const stubs = core.stubs?.();
+      const plan = core.faults?.();
+      // Read before matching only when a stub or rule looks at it (the request is then handled from these bytes).
+      if (hasBody && (stubs?.needsBody === true || plan?.needsBody === true))
+        bodyBytes = await readBody(request, options.maxBodyBytes);
+      const matchText = bodyBytes === undefined ? undefined : bodyBytes.toString('utf8');
+      if (stubs !== undefined && stubs.size > 0) {
+        const stub = stubs.match(method, path, route.kind === 'matched' ? route.operation.name : undefined, matchText);
+        if (stub !== undefined) {
+          // A test's answer in place of the emulator's, for any path (one the table does not have too).
+          if (route.kind === 'matched') operationName = route.operation.name;
+          stubName = stub.name ?? stub.id;
+          if (bodyBytes === undefined && hasBody) bodyBytes = await readBody(request, options.maxBodyBytes);
+          else if (!hasBody) request.resume();
+          send({
+            status: stub.response.status,
+            ...(stub.response.headers === undefined ? {} : { headers: { ...stub.response.headers } }),
+            ...(stub.response.body === undefined ? {} : { body: stub.response.body }),
+          });
+          return;
+        }
+      }
       if (route.kind === 'none') {
         const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
         throw new ServiceFault(
@@ -567,15 +599,12 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           );
         }
       }
-      decision = core.faults?.()?.decide(method, path, route.operation.name);
+      decision = plan?.decide(method, path, route.operation.name, matchText);
       if (decision !== undefined) {
         ruleName = decision.rule;
         if (decision.latencyMs !== undefined && decision.latencyMs > 0) await delay(decision.latencyMs);
         // Answered in place of the emulator: the body is read first, so the journal shows what was sent.
-        if (
-          (decision.fault === 'reset' || typeof decision.fault === 'number') &&
-          (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined)
-        )
+        if ((decision.fault === 'reset' || typeof decision.fault === 'number') && hasBody && bodyBytes === undefined)
           bodyBytes = await readBody(request, options.maxBodyBytes);
         if (decision.fault === 'reset') {
           faulted = decision.rule;
@@ -620,15 +649,12 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       const query = parseQuery(rawQuery, route.operation);
       // Most requests (GET, DELETE) neither expect nor carry a body: no promise for them.
       const body =
-        route.operation.body === undefined &&
-        request.headers['content-length'] === undefined &&
-        request.headers['transfer-encoding'] === undefined
+        route.operation.body === undefined && !hasBody
           ? (request.resume(), undefined)
-          : await requestBody(
+          : requestBody(
               request,
               route.operation,
-              options.maxBodyBytes,
-              (bytes) => (bodyBytes = bytes),
+              bodyBytes ?? (bodyBytes = await readBody(request, options.maxBodyBytes)),
               namespace,
             );
 
@@ -881,15 +907,12 @@ function bodyText(bytes: Buffer): string {
   }
 }
 
-async function requestBody(
+function requestBody(
   request: IncomingMessage,
   operation: Operation,
-  limit: number,
-  keep: (bytes: Buffer) => void,
+  bytes: Buffer,
   namespace: ODataNamespace,
-): Promise<unknown> {
-  const bytes = await readBody(request, limit);
-  keep(bytes);
+): unknown {
   if (operation.body === undefined) return undefined;
   const contentType = request.headers['content-type'];
   if (bytes.length === 0 && operation.body === 'workbookSession') return {};
