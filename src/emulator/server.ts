@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { ErrorObject } from 'ajv';
 import { matchRoute, type RouteMatch } from '../service/paths.js';
 import { BODY_SHAPES } from '../service/shapes.js';
-import { shapeProblem } from '../service/shape-check.js';
+import { inDeclaredNames, shapeProblem } from '../service/shape-check.js';
 import type { Operation } from '../service/operations.js';
 import { TokenRefusal, type Principal } from './auth.js';
 import type { EmulatorSettings, HandlerResult, LinkTokens } from './context.js';
@@ -933,7 +933,10 @@ function requestBody(
   const text = bodyText(bytes);
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   // Checked in the spec's names: a body in the real service's namespace is renamed first.
-  const body: unknown = renameTypes(JSON.parse(text) as unknown, namespace, SPEC_NAMESPACE);
+  const body: unknown = inDeclaredNames(
+    operation.body,
+    renameTypes(JSON.parse(text) as unknown, namespace, SPEC_NAMESPACE),
+  );
   const problem = shapeProblem(operation.body, body);
   if (problem !== undefined) throw badRequest(describeBodyError(operation.body, problem));
   return body;

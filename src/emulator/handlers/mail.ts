@@ -8,6 +8,20 @@ import { applySelect, parseCount, parseExpand, parseSelect } from '../odata.js';
 import type { Json, JsonRecord } from '../store.js';
 import { accepted, addressedUser, entity, list, noContent, truncate } from './common.js';
 
+/** What a message POST or PATCH may set besides subject, body and isRead, kept as sent and answered when set. */
+const MESSAGE_PARTS = [
+  'toRecipients',
+  'ccRecipients',
+  'bccRecipients',
+  'replyTo',
+  'from',
+  'sender',
+  'importance',
+  'inferenceClassification',
+  'categories',
+  'isReadReceiptRequested',
+  'isDeliveryReceiptRequested',
+];
 const MESSAGE_FIELDS = [
   'id',
   'receivedDateTime',
@@ -18,6 +32,7 @@ const MESSAGE_FIELDS = [
   'body',
   'isRead',
   'parentFolderId',
+  ...MESSAGE_PARTS,
 ];
 const MESSAGE_TYPE = 'vendor.graph.message';
 const DEFAULT_PAGE_SIZE = 10;
@@ -284,6 +299,7 @@ export const createMessage: Handler = (context) => {
     hasAttachments: false,
     internetMessageId: body.internetMessageId ?? `<${context.newId()}@bomwright.invalid>`,
     isRead: body.isRead ?? false,
+    ...pick(body, MESSAGE_PARTS),
     createdSeq: seq,
     changeSeq: seq,
   };
@@ -297,7 +313,7 @@ export const updateMessage: Handler = (context) => {
   const body = context.body as JsonRecord;
   const updated: JsonRecord = {
     ...message,
-    ...pick(body, ['subject', 'body', 'isRead']),
+    ...pick(body, ['subject', 'body', 'isRead', ...MESSAGE_PARTS]),
     changeSeq: nextChangeSeq(context),
   };
   context.tx.put('messages', String(message.id), updated);
