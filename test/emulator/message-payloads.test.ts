@@ -84,3 +84,52 @@ describe('message parts', () => {
     }
   });
 });
+
+describe('reading messages', () => {
+  it('GET /me/messages/{id} answers the message (with $select); another user’s id or an unknown one is 404', async () => {
+    const created = await api.call('POST', '/me/mailFolders/inbox/messages', {
+      body: { subject: 'read me', importance: 'high' },
+    });
+    const got = await api.call('GET', `/me/messages/${created.body.id}`);
+    expect(got.status, got.text).toBe(200);
+    expect(got.body).toMatchObject({ id: created.body.id, subject: 'read me', importance: 'high' });
+    const selected = await api.call('GET', `/me/messages/${created.body.id}?$select=subject`);
+    expect(selected.body.subject).toBe('read me');
+    expect(selected.body.importance).toBeUndefined();
+    expect((await api.call('GET', '/me/messages/AAMkAGnothing')).status).toBe(404);
+    const megan = await api.token({ user: 'megan@contoso.example' });
+    expect((await api.call('GET', `/me/messages/${created.body.id}`, { token: megan })).status).toBe(404);
+  });
+
+  it('GET …/messages lists a mailbox or a folder newest first, in pages of $top that follow on with $skip', async () => {
+    const inbox = await api.call('GET', '/me/mailFolders/inbox/messages?$top=2&$select=subject,receivedDateTime');
+    expect(inbox.status, inbox.text).toBe(200);
+    expect(inbox.body.value).toHaveLength(2);
+    const times = (inbox.body.value as { receivedDateTime: string }[]).map((m) => m.receivedDateTime);
+    expect([...times].sort().reverse()).toEqual(times);
+    const all: string[] = [];
+    let next: string | undefined = inbox.body['@odata.nextLink'];
+    for (const item of inbox.body.value as { id: string }[]) all.push(item.id);
+    while (next !== undefined) {
+      const page = await api.call('GET', next);
+      expect(page.status, page.text).toBe(200);
+      for (const item of page.body.value as { id: string }[]) all.push(item.id);
+      next = page.body['@odata.nextLink'];
+    }
+    expect(new Set(all).size).toBe(all.length);
+    const whole = await api.call('GET', '/me/mailFolders/inbox/messages?$top=1000');
+    expect(whole.body.value).toHaveLength(all.length);
+    expect(whole.body['@odata.nextLink']).toBeUndefined();
+    const mailbox = await api.call('GET', '/me/messages?$top=1000');
+    expect(mailbox.body.value.length).toBeGreaterThanOrEqual(all.length);
+    for (const [query, ok] of [
+      ['$top=0', false],
+      ['$top=1', true],
+      ['$top=1000', true],
+      ['$top=1001', false],
+      ['$skip=-1', false],
+      ['$skip=0', true],
+    ] as const)
+      expect((await api.call('GET', `/me/messages?${query}`)).status, query).toBe(ok ? 200 : 400);
+  });
+});
