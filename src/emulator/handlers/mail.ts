@@ -320,12 +320,10 @@ export const listMessages: Handler = (context) => {
   const result = collection(context, `users('${String(user.id)}')/${where}`, page);
   if (skip + top < messages.length) {
     const path = `${context.template.replace('{user}', encodeURIComponent(context.params.user ?? '')).replace('{folder}', encodeURIComponent(context.params.folder ?? ''))}`;
-    const query = new URLSearchParams();
+    // Option names as the service writes them in a nextLink ($skip, not %24skip).
     const selected = context.query.get('$select');
-    if (selected !== undefined) query.set('$select', selected);
-    query.set('$top', String(top));
-    query.set('$skip', String(skip + top));
-    (result.body as Record<string, Json>)['@odata.nextLink'] = `${context.baseUrl}/v1.0${path}?${query.toString()}`;
+    const query = `${selected === undefined ? '' : `$select=${encodeURIComponent(selected)}&`}$top=${top}&$skip=${skip + top}`;
+    (result.body as Record<string, Json>)['@odata.nextLink'] = `${context.baseUrl}/v1.0${path}?${query}`;
   }
   return result;
 };
