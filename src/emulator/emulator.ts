@@ -436,6 +436,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     baseUrl: '',
     tenantId: tenant.id,
     clonePolls: options.clonePolls ?? 1,
+    ...(options.odataNamespace === undefined ? {} : { odataNamespace: options.odataNamespace }),
     ...(options.cloneRetryAfterSeconds === undefined ? {} : { cloneRetryAfterSeconds: options.cloneRetryAfterSeconds }),
   };
 

@@ -247,7 +247,7 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
         operationUrl: url,
         polls,
       };
-    if (status !== 'running')
+    if (status !== 'running' && status !== 'notStarted' && status !== 'inProgress')
       throw new ServiceError(
         'E_RESPONSE_SHAPE',
         client.redact(`The clone operation has an unexpected status ${JSON.stringify(status.slice(0, 100))}`),

@@ -1,25 +1,34 @@
 /**
- * SDK conformance: the stock Kiota request builders (@microsoft/msgraph-sdk with -users, as installed) driven
+ * SDK conformance: the stock Kiota request builders (@microsoft/msgraph-sdk with -users and -teams) driven
  * through every operation of the table those packages cover, unchanged but for the base URL and the token, in both
  * namespace modes. An operation passes when the SDK call returns without an error, the emulator's journal shows it
  * reached that operation with the answer the table gives, and its typed model reads what was sent or seeded.
- * Operations under /groups, /teams, /drive, /deviceManagement, /identityGovernance, /policies, /security,
- * /places, /planner, /employeeExperience and /print need packages that are not installed (-groups, -teams,
- * -drives, ...): they are counted as not covered.
+ * Operations under /groups, /drive, /deviceManagement, /identityGovernance, /policies, /security, /places,
+ * /planner, /employeeExperience and /print need packages that are not installed (-groups is not published at
+ * this version; -drives, ...): they are counted as not covered.
  */
 import { AllowedHostsValidator, BaseBearerTokenAuthenticationProvider } from '@microsoft/kiota-abstractions';
+import { HeadersInspectionOptions } from '@microsoft/kiota-http-fetchlibrary';
 import { createGraphServiceClient, GraphRequestAdapter, type GraphServiceClient } from '@microsoft/msgraph-sdk';
 import type {
+  AadUserConversationMember,
+  AadUserConversationMemberResult,
+  Channel,
+  ConversationMember,
   Fido2AuthenticationMethod,
   Message,
   PhoneAuthenticationMethod,
+  TeamsAsyncOperation,
+  TeamsTab,
 } from '@microsoft/msgraph-sdk/models/index.js';
 import '@microsoft/msgraph-sdk-users';
+import '@microsoft/msgraph-sdk-teams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS, startEmulator, type ODataNamespace, type RunningEmulator } from '../../src/emulator/index.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 
 const U = SEED_IDS.users;
+const G = SEED_IDS.groups;
 const recipient = (address: string) => ({ emailAddress: { address, name: address.split('@')[0] } });
 
 interface Driver {
@@ -151,6 +160,91 @@ const DRIVERS: Record<string, Driver> = {
     status: 200,
     typed: (result) => expect((result as { id?: string }).id).toBe('evt-adele-gonogo'),
   },
+  listTeamMembers: {
+    run: (graph) => graph.teams.byTeamId(G.release).members.get(),
+    status: 200,
+    typed: (result) => {
+      const members = (result as { value: ConversationMember[] }).value;
+      expect(members.length).toBeGreaterThan(0);
+      expect((members[0] as AadUserConversationMember).userId).toEqual(expect.any(String));
+    },
+  },
+  removeTeamMembers: {
+    run: (graph, emulator) =>
+      graph.teams.byTeamId(G.company).members.remove.post({
+        values: [U.adele, U.lee].map((id): AadUserConversationMember => ({
+          odataType: '#microsoft.graph.aadUserConversationMember',
+          additionalData: { 'user@odata.bind': `${emulator.url}/v1.0/users('${id}')` },
+        })),
+      }),
+    status: 207,
+    typed: (result) => {
+      // Kiota reads each result as AadUserConversationMemberResult by its type name, userId typed.
+      const items = (result as { value: AadUserConversationMemberResult[] }).value;
+      expect(items.map((item) => [item.userId, item.errorEscaped?.code ?? null])).toEqual([
+        [U.adele, null],
+        [U.lee, 'NotFound'],
+      ]);
+    },
+  },
+  cloneTeam: {
+    run: (graph) =>
+      graph.teams.byTeamId(G.release).clone.post({
+        displayName: 'Release Engineering (Kiota copy)',
+        mailNickname: 'releasekiota',
+        partsToClone: ['apps', 'tabs', 'settings', 'channels', 'members'],
+        visibility: 'public',
+      }),
+    status: 202,
+  },
+  getTeamOperation: {
+    run: async (graph) => {
+      // The clone's Location, read the way Kiota's docs say: a headers inspection option.
+      const inspect = new HeadersInspectionOptions({ inspectResponseHeaders: true });
+      await graph.teams
+        .byTeamId(G.release)
+        .clone.post({ displayName: 'Polled copy', partsToClone: ['channels'] }, { options: [inspect] });
+      const location = [...(inspect.getResponseHeaders().get('location') ?? [])][0]!;
+      const operation = /operations\('?([^')]+)'?\)/.exec(location)![1]!;
+      return graph.teams.byTeamId(G.release).operations.byTeamsAsyncOperationId(operation).get();
+    },
+    status: 200,
+    typed: (result) => {
+      const operation = result as TeamsAsyncOperation;
+      expect(operation.operationType).toBe('cloneTeam');
+      expect(['notStarted', 'inProgress', 'succeeded']).toContain(operation.status);
+    },
+  },
+  listChannels: {
+    run: (graph) => graph.teams.byTeamId(G.release).channels.get(),
+    status: 200,
+    typed: (result) =>
+      expect((result as { value: Channel[] }).value.map((c) => c.id)).toContain(SEED_IDS.channels.general),
+  },
+  listChannelTabs: {
+    run: (graph) => graph.teams.byTeamId(G.release).channels.byChannelId(SEED_IDS.channels.builds).tabs.get(),
+    status: 200,
+    typed: (result) => expect((result as { value: TeamsTab[] }).value[0]!.displayName).toEqual(expect.any(String)),
+  },
+  addChannelTab: {
+    run: (graph, emulator) =>
+      graph.teams
+        .byTeamId(G.release)
+        .channels.byChannelId(SEED_IDS.channels.general)
+        .tabs.post({
+          displayName: 'Dashboard',
+          configuration: { entityId: 'kiota', contentUrl: 'https://dashboard.contoso.example/kiota' },
+          additionalData: {
+            'teamsApp@odata.bind': `${emulator.url}/v1.0/appCatalogs/teamsApps/${SEED_IDS.teamsApps.dashboard}`,
+          },
+        }),
+    status: 201,
+    typed: (result) => {
+      const tab = result as TeamsTab;
+      expect(tab.displayName).toBe('Dashboard');
+      expect(tab.configuration?.contentUrl).toBe('https://dashboard.contoso.example/kiota');
+    },
+  },
   permanentDeleteEvent: {
     run: (graph) => graph.users.byUserId(U.adele).events.byEventId('evt-adele-planning').permanentDelete.post(),
     status: 204,
@@ -228,7 +322,7 @@ describe('the stock Kiota request builders, operation by operation', () => {
     for (const name of covered) expect(names).toContain(name);
     // Every operation whose paths the users package reaches (a /me or /users form outside the drive) is driven.
     const reachable = OPERATIONS.filter((operation) =>
-      operation.paths.some((path) => /^\/(me|users\/\{user\})\//.test(path) && !path.includes('/drive/')),
+      operation.paths.some((path) => /^\/(me|users\/\{user\}|teams)\//.test(path) && !path.includes('/drive/')),
     ).map((operation) => operation.name);
     expect([...reachable].sort()).toEqual([...covered].sort());
   });
@@ -237,11 +331,16 @@ describe('the stock Kiota request builders, operation by operation', () => {
     expect(results.get('microsoft.graph')!.filter((o) => !o.passed)).toEqual([]);
   });
 
-  it("all pass in the spec's namespace, but for the typed class the real namespace picks", () => {
-    // Kiota picks Fido2AuthenticationMethod by #microsoft.graph.fido2AuthenticationMethod: with #vendor.graph.*
-    // it reads a base method (its model in additionalData). Why odataNamespace exists.
+  it("all pass in the spec's namespace, but for the typed classes the real namespace picks", () => {
+    // Kiota picks Fido2AuthenticationMethod by #microsoft.graph.fido2AuthenticationMethod, a member and a removal
+    // result by #microsoft.graph.aadUserConversationMember(Result): with #vendor.graph.* it reads base models (the
+    // typed members in additionalData). Why odataNamespace exists.
     expect(results.get('vendor.graph')!.filter((o) => !o.passed)).toEqual([
       { operation: 'listAuthenticationMethods', passed: false, problem: expect.stringContaining('undefined') },
+      { operation: 'listTeamMembers', passed: false, problem: expect.stringContaining('undefined') },
+      { operation: 'removeTeamMembers', passed: false, problem: expect.stringContaining('undefined') },
+      // The spec's running is not a value of Kiota's teamsAsyncOperationStatus (the real service says inProgress).
+      { operation: 'getTeamOperation', passed: false, problem: expect.stringContaining('undefined') },
     ]);
   });
 });
