@@ -451,7 +451,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       record: (request) => requestJournal.recordRaw(request),
       faults: () => faults,
       stubs: () => stubSet,
-      noteCall: (caller, need) => permissionUsage.note(caller, need),
+      noteCall: (caller, need, held) => permissionUsage.note(caller, need, held),
       async admin(method, adminPath, text, request, query): Promise<HandlerResult | undefined> {
         if (method === 'GET' && adminPath === '/_emulator/health')
           return { status: 200, body: { status: 'ok', tenantId: tenant.id } };

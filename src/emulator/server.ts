@@ -102,7 +102,7 @@ export interface EmulatorCore {
   /** The stubs in force, if any. */
   stubs?(): StubSet | undefined;
   /** Notes what a call with a valid token to an operation needed (permission guidance). */
-  noteCall?(caller: Caller, need: PermissionNeed): void;
+  noteCall?(caller: Caller, need: PermissionNeed, held?: ReadonlySet<string>): void;
 }
 
 function describeBodyError(shape: string, error: ErrorObject | undefined): string {
@@ -570,7 +570,7 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       caller = callerOf(principal);
       if (core.noteCall !== undefined) {
         const need = observe(() => permissionNeeded(route.operation, route.params, principal, core.store));
-        core.noteCall(caller, need);
+        core.noteCall(caller, need, principal.kind === 'user' ? principal.scopes : principal.roles);
       }
       if (rateLimiter !== undefined) {
         const taken = rateLimiter.take(principal.kind === 'user' ? principal.userId : principal.appId, Date.now());
