@@ -17,6 +17,7 @@ export interface Control {
   snapshot(name: unknown): void;
   restore(name: unknown): Promise<void>;
   setFaults(rules: unknown): void;
+  deleteSnapshot(name: unknown): boolean;
   addStub(stub: unknown): Stub;
   removeStub(id: string): boolean;
   clearStubs(): void;
@@ -97,6 +98,7 @@ export function controlBody(text: string | undefined, request: IncomingMessage):
 const NO_CONTENT: HandlerResult = { status: 204 };
 const SNAPSHOT_RESTORE = /^\/_emulator\/snapshots\/([^/]{1,200})\/restore$/;
 const STUB = /^\/_emulator\/stubs\/([^/]{1,200})$/;
+const SNAPSHOT = /^\/_emulator\/snapshots\/([^/]{1,200})$/;
 const REQUEST_FILTERS = ['method', 'path', 'operation', 'unmatched'];
 
 function only(body: unknown, allowed: readonly string[]): Record<string, unknown> {
@@ -135,6 +137,7 @@ export async function controlRoute(
     path === '/_emulator/requests/unmatched' ||
     path === '/_emulator/stubs' ||
     STUB.test(path) ||
+    SNAPSHOT.test(path) ||
     path === '/_emulator/reset' ||
     path === '/_emulator/snapshots' ||
     path === '/_emulator/faults' ||
@@ -205,6 +208,19 @@ export async function controlRoute(
       if (method !== 'GET') throw allow('GET');
       return { status: 200, body: { value: views.permissions() } };
     default: {
+      const snapshot = SNAPSHOT.exec(path);
+      if (snapshot !== null) {
+        if (method !== 'DELETE') throw allow('DELETE');
+        let name: string;
+        try {
+          name = decodeURIComponent(snapshot[1]!);
+        } catch {
+          throw badRequest('The snapshot name is not valid percent-encoding.');
+        }
+        if (!(await attempt(() => control.deleteSnapshot(name))))
+          throw new ServiceFault(404, 'itemNotFound', `No snapshot '${name}'.`);
+        return NO_CONTENT;
+      }
       const stub = STUB.exec(path);
       if (stub !== null) {
         if (method !== 'DELETE') throw allow('DELETE');

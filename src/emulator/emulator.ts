@@ -9,6 +9,8 @@ import { BomwrightError } from '../errors.js';
 import {
   createKeys,
   isEmulatorKeys,
+  knownApplicationRoles,
+  knownDelegatedScopes,
   mintToken,
   publicVerificationKey,
   VerifiedTokens,
@@ -143,6 +145,8 @@ export interface RunningEmulator {
   restore(name: string): Promise<void>;
   /** The names of the snapshots kept. */
   snapshots(): string[];
+  /** Forgets a snapshot; false when none is kept under the name. */
+  deleteSnapshot(name: string): boolean;
   /** Replaces the fault rules in force (an empty list removes them all). */
   setFaults(rules: unknown): void;
   /**
@@ -250,8 +254,20 @@ export function tenantOf(store: Store): { id: string; defaultUser: string } {
   return { id: String(tenant?.id ?? ''), defaultUser: String(tenant?.defaultUser ?? '') };
 }
 
-/** Mints a token for a tenant; refuses names that are not in it. */
+/** Refuses a scope or role no operation names (a typo such as Mail.Raed would only be refused later, as 403). */
+function checkNames(given: readonly string[] | undefined, known: Set<string>, what: string): void {
+  for (const name of given ?? [])
+    if (!known.has(name))
+      throw new BomwrightError(
+        'E_USAGE',
+        `Unknown ${what} '${name.slice(0, 100)}'${didYouMean(nearestNames(name, [...known]), (n) => `'${n}'`)}`,
+      );
+}
+
+/** Mints a token for a tenant; refuses names that are not in it, and scopes or roles no operation names. */
 export async function tokenFor(store: Store, keys: EmulatorKeys, options: TokenOptions = {}): Promise<string> {
+  checkNames(options.scopes, knownDelegatedScopes(), 'scope');
+  checkNames(options.roles, knownApplicationRoles(), 'application permission');
   const tenant = tenantOf(store);
   if (options.app !== undefined) {
     // Refused as an unknown user is: an application the tenant has no service principal for cannot sign in.
@@ -414,6 +430,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults(rules: unknown): void {
       faults = planOf(parseFaultRules(rules, 'the fault rules'));
     },
+    deleteSnapshot(name: unknown): boolean {
+      return snapshots.delete(checkName(name));
+    },
     addStub: (value: unknown): Stub => stubSet.add(value),
     removeStub: (id: string): boolean => stubSet.remove(id),
     clearStubs: (): void => stubSet.clear(),
@@ -559,6 +578,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     restore: (name) => control.restore(name),
     snapshots: () => [...snapshots.keys()],
+    deleteSnapshot: (name) => control.deleteSnapshot(name),
     setFaults: (rules) => control.setFaults(rules),
     stub: (value) => control.addStub(value),
     removeStub: (id) => control.removeStub(id),

@@ -304,7 +304,7 @@ export class RequestJournal {
       if (method !== undefined && seen.method !== method) continue;
       if (filter.operation !== undefined && seen.operation !== filter.operation) continue;
       if (filter.unmatched === true && (seen.operation !== undefined || seen.stub !== undefined)) continue;
-      if (typeof path === 'string' && seen.path !== path && seen.path !== `/v1.0${path}`) continue;
+      if (typeof path === 'string' && !samePath(seen.path, path)) continue;
       if (path instanceof RegExp) {
         path.lastIndex = 0;
         if (!path.test(seen.path)) continue;
@@ -325,6 +325,23 @@ export class RequestJournal {
     this.head = 0;
     this.bytes = 0;
   }
+}
+
+function decoded(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** A path filter against a path as sent: with or without /v1.0, either as sent or percent-decoded (`19:b@thread`). */
+function samePath(sent: string, wanted: string): boolean {
+  if (sent === wanted || sent === `/v1.0${wanted}`) return true;
+  const plain = decoded(sent);
+  const asked = decoded(wanted);
+  return plain === asked || plain === `/v1.0${asked}`;
 }
 
 /** The slot's entry, built from its raw request on first use (in the order a built entry has its members). */
