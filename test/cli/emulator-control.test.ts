@@ -57,7 +57,9 @@ describe('bomwright emulator stub', () => {
       `bomwright: E_USAGE: The emulator at ${api.emulator.url} refused: the stub.operation: "getGrop" is not an operation (did you mean getGroup?)\n`,
     );
     const notJson = await cli(['stub', '-'], { input: '{' });
-    expect(notJson.stderr).toBe('bomwright: E_USAGE: standard input is not JSON\n');
+    expect(notJson.stderr).toBe(
+      'bomwright: E_USAGE: standard input is not JSON (line 1, column 2: it ends too soon)\n',
+    );
     const extra = await cli(['reset', 'x.json']);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toBe('bomwright: E_USAGE: emulator reset takes no file (x.json); only stub and faults do\n');

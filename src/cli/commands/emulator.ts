@@ -23,6 +23,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { STDIN } from '../../node/discover.js';
 import { MAX_SMALL_FILE, readInput } from '../../node/files.js';
 import { STDIN_TOKEN } from '../options.js';
+import { jsonErrorPlace } from './service.js';
 
 type EmulatorModule = typeof import('../../emulator/index.js');
 
@@ -275,10 +276,11 @@ async function readJsonFile(file: string, cwd: string): Promise<unknown> {
   const { bytes, size } = await readInput(stdin ? STDIN : path.resolve(cwd, file), MAX_SMALL_FILE);
   if (bytes === undefined)
     throw new BomwrightError('E_READ', `${source} is larger than ${MAX_SMALL_FILE} bytes (${size})`);
+  const text = Buffer.from(bytes).toString('utf8');
   try {
-    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+    return JSON.parse(text);
   } catch {
-    throw new BomwrightError('E_USAGE', `${source} is not JSON`);
+    throw new BomwrightError('E_USAGE', `${source} is not JSON${jsonErrorPlace(text)}`);
   }
 }
 
