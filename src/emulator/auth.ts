@@ -65,6 +65,38 @@ export function allDelegatedScopes(): string[] {
   return [...scopes].sort();
 }
 
+/** Scopes every real token may carry besides the table's: sign-in and the signed-in user's own profile. */
+const COMMON_SCOPES = [
+  'openid',
+  'profile',
+  'email',
+  'offline_access',
+  'User.Read',
+  'User.ReadBasic.All',
+  'User.Read.All',
+  'Directory.Read.All',
+];
+/** Application permissions an app commonly holds besides the table's (reading the directory). */
+const COMMON_ROLES = ['User.Read.All', 'User.ReadBasic.All', 'Directory.Read.All'];
+
+/** Every delegated scope the table names (any entry of any list), and the common ones. */
+export function knownDelegatedScopes(): Set<string> {
+  const scopes = new Set<string>(COMMON_SCOPES);
+  for (const { permission } of OPERATIONS)
+    for (const list of [permission.delegated, permission.delegatedOther ?? [], permission.group?.delegated ?? []])
+      for (const scope of list) scopes.add(scope);
+  return scopes;
+}
+
+/** Every application permission the table names (any entry of any list). */
+export function knownApplicationRoles(): Set<string> {
+  const roles = new Set<string>(COMMON_ROLES);
+  for (const { permission } of OPERATIONS)
+    for (const list of [permission.application, permission.group?.application ?? []])
+      for (const role of list) roles.add(role);
+  return roles;
+}
+
 /** Every application permission some operation of the table needs. */
 export function allApplicationRoles(): string[] {
   const roles = new Set<string>();

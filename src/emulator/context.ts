@@ -1,4 +1,5 @@
 /** What a handler gets and returns. Handlers are pure over the transaction: no I/O, no clock of their own. */
+import type { ODataNamespace } from './namespace.js';
 import type { Operation } from '../service/operations.js';
 import type { Principal } from './auth.js';
 import type { JsonRecord, Store, Transaction } from './store.js';
@@ -11,6 +12,8 @@ export interface EmulatorSettings {
   readonly clonePolls: number;
   /** Retry-After (seconds) on a clone operation's answer while it runs; none when undefined. */
   readonly cloneRetryAfterSeconds?: number;
+  /** The namespace on the wire: `microsoft.graph` also answers the real service's words where the spec renamed them. */
+  readonly odataNamespace?: ODataNamespace;
 }
 
 export interface HandlerContext {

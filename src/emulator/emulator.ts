@@ -9,6 +9,8 @@ import { BomwrightError } from '../errors.js';
 import {
   createKeys,
   isEmulatorKeys,
+  knownApplicationRoles,
+  knownDelegatedScopes,
   mintToken,
   publicVerificationKey,
   VerifiedTokens,
@@ -22,7 +24,7 @@ import { writeFileAtomic } from '../node/write.js';
 import { DEFAULT_COMPACT_BYTES, Journal, loadState } from './journal.js';
 import { linkTokens } from './links.js';
 import { ODATA_NAMESPACES, type ODataNamespace } from './namespace.js';
-import { controlRoute, isLoopbackAddress } from './control-routes.js';
+import { controlBody, controlCallerRefusal, controlRoute, isLoopbackAddress } from './control-routes.js';
 import { FaultPlan, parseFaultRules, type FaultRule } from './fault-rules.js';
 import { didYouMean, nearestNames } from '../nearest.js';
 import { PermissionUsageLog, type PermissionUsage } from './permission-usage.js';
@@ -35,6 +37,7 @@ import {
   type RequestFilter,
 } from './requests.js';
 import { parseSeed, seedChanges, type Seed } from './seed.js';
+import { StubSet, type Stub, type StubSpec } from './stubs.js';
 import { DEFAULT_MAX_BODY_BYTES, startServer, type ThrottleOptions } from './server.js';
 import { Store, type Change, type JsonRecord, type StateImage } from './store.js';
 import { defaultTlsDir, ensureTlsMaterial, type TlsMaterial } from './tls.js';
@@ -50,6 +53,12 @@ export interface EmulatorOptions {
   stateDir?: string;
   /** Answer this share of requests (0 to 1) with 429 and Retry-After. */
   throttle?: { rate: number; retryAfterSeconds?: number; random?: () => number };
+  /**
+   * A quota per caller: `limit` requests per window of `windowSeconds` (whole numbers). Every answer says where
+   * the caller stands in `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`; a
+   * request over it is answered 429 with `Retry-After` until the window ends.
+   */
+  rateLimit?: { limit: number; windowSeconds: number };
   /** Delay every response: a fixed number of milliseconds or a [min, max] range. */
   latencyMs?: number | readonly [number, number];
   /** One line per request (method, path, status, time, request-id) and any internal error. */
@@ -126,8 +135,8 @@ export interface RunningEmulator {
   /** Empties the request journal. */
   clearRequests(): void;
   /**
-   * Back to the seed: the state, the request journal, the fault rules given at start (their counts from zero) and
-   * throttling windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
+   * Back to the seed: the state, the request journal, the fault rules given at start (their counts from zero),
+   * no stubs, throttling windows and rate-limit windows. With `stateDir` the return to the seed is one journal record, durable before this resolves.
    */
   reset(): Promise<void>;
   /** Keeps the state now under a name (in memory, for this run; the same name again replaces it). */
@@ -136,8 +145,19 @@ export interface RunningEmulator {
   restore(name: string): Promise<void>;
   /** The names of the snapshots kept. */
   snapshots(): string[];
+  /** Forgets a snapshot; false when none is kept under the name. */
+  deleteSnapshot(name: string): boolean;
   /** Replaces the fault rules in force (an empty list removes them all). */
   setFaults(rules: unknown): void;
+  /**
+   * Answers the requests a stub matches with its response, in place of the emulator, until the stub is removed or
+   * the emulator is reset (WireMock's stubFor); the newest matching stub answers. Returns it with its id.
+   */
+  stub(stub: StubSpec): Stub;
+  /** Removes a stub by its id; false when there is none. */
+  removeStub(id: string): boolean;
+  /** The stubs in force, oldest first. */
+  stubs(): Stub[];
   /** Per caller, the least-privileged permissions its calls needed, from the operations table. */
   permissionsUsed(): PermissionUsage[];
   /** Stops accepting requests, lets those in flight finish, writes state out, and releases the port. */
@@ -234,8 +254,20 @@ export function tenantOf(store: Store): { id: string; defaultUser: string } {
   return { id: String(tenant?.id ?? ''), defaultUser: String(tenant?.defaultUser ?? '') };
 }
 
-/** Mints a token for a tenant; refuses names that are not in it. */
+/** Refuses a scope or role no operation names (a typo such as Mail.Raed would only be refused later, as 403). */
+function checkNames(given: readonly string[] | undefined, known: Set<string>, what: string): void {
+  for (const name of given ?? [])
+    if (!known.has(name))
+      throw new BomwrightError(
+        'E_USAGE',
+        `Unknown ${what} '${name.slice(0, 100)}'${didYouMean(nearestNames(name, [...known]), (n) => `'${n}'`)}`,
+      );
+}
+
+/** Mints a token for a tenant; refuses names that are not in it, and scopes or roles no operation names. */
 export async function tokenFor(store: Store, keys: EmulatorKeys, options: TokenOptions = {}): Promise<string> {
+  checkNames(options.scopes, knownDelegatedScopes(), 'scope');
+  checkNames(options.roles, knownApplicationRoles(), 'application permission');
   const tenant = tenantOf(store);
   if (options.app !== undefined) {
     // Refused as an unknown user is: an application the tenant has no service principal for cannot sign in.
@@ -312,6 +344,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       'E_USAGE',
       `odataNamespace is ${ODATA_NAMESPACES.join(' or ')}, not ${JSON.stringify(String(options.odataNamespace).slice(0, 60))}`,
     );
+  const rateLimit = options.rateLimit;
+  if (
+    rateLimit !== undefined &&
+    (!Number.isInteger(rateLimit.limit) ||
+      rateLimit.limit < 1 ||
+      rateLimit.limit > 1_000_000_000 ||
+      !Number.isInteger(rateLimit.windowSeconds) ||
+      rateLimit.windowSeconds < 1 ||
+      rateLimit.windowSeconds > 86_400)
+  )
+    throw new BomwrightError(
+      'E_USAGE',
+      `rateLimit takes a whole number of requests from 1 and a window of 1 to 86400 whole seconds, not ${JSON.stringify(rateLimit).slice(0, 80)}`,
+    );
   const startFaults = options.faults === undefined ? undefined : parseFaultRules(options.faults, 'the faults option');
   const { store, keys, journal, seedImage } = await openState(
     options.stateDir,
@@ -329,6 +375,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rules === undefined || rules.length === 0 ? undefined : new FaultPlan(rules, options.faultRandom);
   let faults = planOf(startFaults);
   const snapshots = new Map<string, StateImage>();
+  const stubSet = new StubSet();
   const commit = (changes: readonly Change[]): Promise<void> => {
     if (journal === undefined) {
       store.apply(changes);
@@ -361,6 +408,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await becomeState(seedImage);
       requestJournal.clear();
       faults = planOf(startFaults);
+      stubSet.clear();
       forgetThrottling();
     },
     snapshot(name: unknown): void {
@@ -382,6 +430,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults(rules: unknown): void {
       faults = planOf(parseFaultRules(rules, 'the fault rules'));
     },
+    deleteSnapshot(name: unknown): boolean {
+      return snapshots.delete(checkName(name));
+    },
+    addStub: (value: unknown): Stub => stubSet.add(value),
+    removeStub: (id: string): boolean => stubSet.remove(id),
+    clearStubs: (): void => stubSet.clear(),
   };
   // Set once the server listens: a reset forgets its throttling windows.
   let forgetThrottling = (): void => {};
@@ -393,7 +447,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ? undefined
       : {
           rate: options.throttle.rate,
-          retryAfterSeconds: options.throttle.retryAfterSeconds ?? 1.5,
+          retryAfterSeconds: options.throttle.retryAfterSeconds ?? 2,
           random: options.throttle.random,
         };
   const latency = options.latencyMs;
@@ -401,6 +455,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     baseUrl: '',
     tenantId: tenant.id,
     clonePolls: options.clonePolls ?? 1,
+    ...(options.odataNamespace === undefined ? {} : { odataNamespace: options.odataNamespace }),
     ...(options.cloneRetryAfterSeconds === undefined ? {} : { cloneRetryAfterSeconds: options.cloneRetryAfterSeconds }),
   };
 
@@ -414,8 +469,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       durable: (seq) => journal?.whenDurable(seq),
       record: (request) => requestJournal.recordRaw(request),
       faults: () => faults,
-      noteCall: (caller, need) => permissionUsage.note(caller, need),
-      async admin(method, adminPath, body, request, query): Promise<HandlerResult | undefined> {
+      stubs: () => stubSet,
+      noteCall: (caller, need, held) => permissionUsage.note(caller, need, held),
+      async admin(method, adminPath, text, request, query): Promise<HandlerResult | undefined> {
         if (method === 'GET' && adminPath === '/_emulator/health')
           return { status: 200, body: { status: 'ok', tenantId: tenant.id } };
         const answer = await controlRoute(
@@ -424,19 +480,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
             requests: requestJournal,
             snapshots: () => [...snapshots.keys()],
             faults: () => faults?.rules ?? [],
+            stubs: () => stubSet.list(),
             permissions: () => permissionUsage.report(),
           },
           method,
           adminPath,
-          body,
+          text,
           request,
           query,
         );
         if (answer !== undefined) return answer;
         if (method === 'POST' && adminPath === '/_emulator/token') {
-          if (!isLoopbackAddress(request.socket.remoteAddress))
-            throw new ServiceFault(403, 'Authorization_RequestDenied', 'Tokens are minted for loopback callers only.');
-          const request_ = (body ?? {}) as JsonRecord;
+          const refused = controlCallerRefusal(request);
+          if (refused !== undefined)
+            throw new ServiceFault(
+              403,
+              'Authorization_RequestDenied',
+              refused.includes('loopback callers only') ? 'Tokens are minted for loopback callers only.' : refused,
+            );
+          const body = controlBody(text, request);
+          if (body === null || typeof body !== 'object' || Array.isArray(body))
+            throw badRequest('The body is a JSON object.');
+          const request_ = body as JsonRecord;
           for (const key of Object.keys(request_))
             if (!['user', 'app', 'scopes', 'roles', 'directoryRoles', 'expiresInSeconds'].includes(key))
               throw badRequest(`Unknown token option '${key.slice(0, 40)}'.`);
@@ -477,6 +542,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       logRequests: options.logRequests,
       tls: tls === undefined ? undefined : { cert: tls.cert, key: tls.key },
       odataNamespace: options.odataNamespace,
+      ...(rateLimit === undefined
+        ? {}
+        : { rateLimit: { limit: rateLimit.limit, windowSeconds: rateLimit.windowSeconds } }),
     },
   ).catch(async (error: unknown) => {
     await journal?.close();
@@ -510,7 +578,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     restore: (name) => control.restore(name),
     snapshots: () => [...snapshots.keys()],
+    deleteSnapshot: (name) => control.deleteSnapshot(name),
     setFaults: (rules) => control.setFaults(rules),
+    stub: (value) => control.addStub(value),
+    removeStub: (id) => control.removeStub(id),
+    stubs: () => stubSet.list(),
     permissionsUsed: () => permissionUsage.report(),
     ...(tls === undefined ? {} : { ca: tls.ca, ...(tls.caPath === undefined ? {} : { caPath: tls.caPath }) }),
     close() {

@@ -5,6 +5,7 @@
  */
 import { BomwrightError } from '../errors.js';
 import { didYouMean, nearestNames } from '../nearest.js';
+import { specPath } from '../service/namespace.js';
 import { OPERATIONS } from '../service/operations.js';
 
 export const FAULT_KINDS = [429, 500, 502, 503, 504, 'reset', 'truncate'] as const;
@@ -25,6 +26,8 @@ export interface FaultRule {
    * rule only adds latency.
    */
   readonly fault?: FaultKind;
+  /** …whose body contains this text (any case; a request without a body never matches). */
+  readonly bodyContains?: string;
   /** Which of the matching requests: a share (0 to 1, drawn at random), the first N, or every Nth (N, 2N, ...). */
   readonly rate?: number;
   readonly first?: number;
@@ -40,6 +43,7 @@ const RULE_KEYS = [
   'operation',
   'method',
   'path',
+  'bodyContains',
   'fault',
   'rate',
   'first',
@@ -80,6 +84,40 @@ function latency(value: unknown, where: string): number | readonly [number, numb
   const range: [number, number] = [ms(value[0]), ms(value[1])];
   if (range[1] < range[0]) throw refuse(where, 'has its maximum below its minimum');
   return range;
+}
+
+/**
+ * A route pattern of a rule or stub: a path after /v1.0 (`*` within a segment, `**` any text). Written as the
+ * request's whole path it would never match the path after the version, so a leading `/v1.0` is taken as meant.
+ */
+export function routePattern(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 1_000)
+    throw refuse(where, 'is a path after /v1.0, starting with / (at most 1000 characters)');
+  const version = /^\/v1\.0(?=\/|$)/.exec(value);
+  const path = version === null ? value : value.slice(version[0].length) || '/';
+  if (/^\/(?:beta|v\d[^/]*)(?:\/|$)/i.test(path))
+    throw refuse(where, `is a path after /v1.0 (the emulator serves v1.0 only), not ${value.slice(0, 60)}`);
+  return path;
+}
+
+/** A text the request body must contain (case-insensitively, as Dev Proxy's bodyFragment). */
+export function bodyFragment(value: unknown, where: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1_000)
+    throw refuse(where, 'is a text of 1 to 1000 characters the request body contains');
+  return value;
+}
+
+/** Whether a compiled route pattern matches a path after /v1.0, as sent or percent-decoded. */
+export function routeMatches(pattern: RegExp, path: string): boolean {
+  if (pattern.test(path)) return true;
+  if (!path.includes('%')) return false;
+  const decoded = decodePath(path);
+  return decoded !== path && pattern.test(decoded);
+}
+
+/** Whether a body's text contains a fragment, ignoring case. */
+export function bodyHas(text: string | undefined, fragment: string): boolean {
+  return text !== undefined && text.toLowerCase().includes(fragment.toLowerCase());
 }
 
 /**
@@ -124,11 +162,8 @@ export function parseFaultRules(value: unknown, source: string): FaultRule[] {
       if (!METHODS.includes(method)) throw refuse(`${at}.method`, `is one of ${METHODS.join(', ')}`);
       out.method = method;
     }
-    if (rule.path !== undefined) {
-      if (typeof rule.path !== 'string' || !rule.path.startsWith('/') || rule.path.length > 1_000)
-        throw refuse(`${at}.path`, 'is a path after /v1.0, starting with / (at most 1000 characters)');
-      out.path = rule.path;
-    }
+    if (rule.path !== undefined) out.path = routePattern(rule.path, `${at}.path`);
+    if (rule.bodyContains !== undefined) out.bodyContains = bodyFragment(rule.bodyContains, `${at}.bodyContains`);
     if (rule.fault !== undefined) {
       if (!(FAULT_KINDS as readonly unknown[]).includes(rule.fault))
         throw refuse(
@@ -160,7 +195,7 @@ export function parseFaultRules(value: unknown, source: string): FaultRule[] {
   });
 }
 
-/** What a rule decided for one request. */
+/** What a rule decided for one request (the rule's name, its latency, its fault). */
 export interface FaultDecision {
   readonly rule: string;
   readonly latencyMs?: number;
@@ -168,8 +203,17 @@ export interface FaultDecision {
   readonly retryAfterSeconds?: number;
 }
 
-function pathPattern(pattern: string): RegExp {
-  const source = pattern
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export function pathPattern(pattern: string): RegExp {
+  // Cast and function segments in the real service's namespace match the spec's the requests are routed by.
+  const source = specPath(pattern, 'microsoft.graph')
     .split(/(\*\*|\*)/)
     .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
@@ -181,10 +225,14 @@ export class FaultPlan {
   private readonly counts: number[];
   private readonly patterns: (RegExp | undefined)[];
 
+  /** Whether some rule looks at the body (the transport reads it before deciding only then). */
+  readonly needsBody: boolean;
+
   constructor(
     readonly rules: readonly FaultRule[],
     private readonly random: () => number = Math.random,
   ) {
+    this.needsBody = rules.some((rule) => rule.bodyContains !== undefined);
     this.counts = rules.map(() => 0);
     this.patterns = rules.map((rule) => (rule.path === undefined ? undefined : pathPattern(rule.path)));
   }
@@ -194,38 +242,46 @@ export class FaultPlan {
     this.counts.fill(0);
   }
 
-  /** The first rule that matches the request decides it; undefined when none matches. */
-  decide(method: string, path: string, operation: string | undefined): FaultDecision | undefined {
-    const index = this.rules.findIndex(
-      (rule, i) =>
-        (rule.operation === undefined || rule.operation === operation) &&
-        (rule.method === undefined || rule.method === method) &&
-        (this.patterns[i] === undefined || this.patterns[i]!.test(path)),
-    );
-    if (index === -1) return undefined;
-    const rule = this.rules[index]!;
-    const count = ++this.counts[index]!;
-    const fires =
-      rule.first !== undefined
-        ? count <= rule.first
-        : rule.every !== undefined
-          ? count % rule.every === 0
-          : rule.rate !== undefined
-            ? rule.rate > 0 && this.random() < rule.rate
-            : true;
-    const range = rule.latencyMs;
-    const latencyMs =
-      range === undefined
-        ? undefined
-        : typeof range === 'number'
-          ? range
-          : range[0] + Math.round(this.random() * (range[1] - range[0]));
-    const fault = fires ? rule.fault : undefined;
-    return {
-      rule: rule.name ?? `rule ${index + 1}`,
-      ...(latencyMs === undefined ? {} : { latencyMs }),
-      ...(fault === undefined ? {} : { fault }),
-      ...(fault === 429 || fault === 503 ? { retryAfterSeconds: rule.retryAfterSeconds ?? 1 } : {}),
-    };
+  /**
+   * The first rule that matches the request and selects it decides it; undefined when none does. A rule that
+   * matches but does not select a request (past its first N, not an Nth, not drawn) leaves it to the rules after
+   * it, so a spent `first` rule no longer shadows them. `path` is the path after /v1.0 as sent; a rule's path
+   * matches it as sent or percent-decoded (`/users/adele@contoso.example/**`).
+   */
+  decide(method: string, path: string, operation: string | undefined, body?: string): FaultDecision | undefined {
+    for (let index = 0; index < this.rules.length; index++) {
+      const rule = this.rules[index]!;
+      if (rule.operation !== undefined && rule.operation !== operation) continue;
+      if (rule.method !== undefined && rule.method !== method) continue;
+      const pattern = this.patterns[index];
+      if (pattern !== undefined && !routeMatches(pattern, path)) continue;
+      if (rule.bodyContains !== undefined && !bodyHas(body, rule.bodyContains)) continue;
+      if (rule.first !== undefined && this.counts[index]! >= rule.first) continue;
+      const count = ++this.counts[index]!;
+      const selected =
+        rule.first !== undefined
+          ? true
+          : rule.every !== undefined
+            ? count % rule.every === 0
+            : rule.rate !== undefined
+              ? rule.rate > 0 && this.random() < rule.rate
+              : true;
+      if (!selected) continue;
+      const range = rule.latencyMs;
+      const latencyMs =
+        range === undefined
+          ? undefined
+          : typeof range === 'number'
+            ? range
+            : range[0] + Math.round(this.random() * (range[1] - range[0]));
+      const fault = rule.fault;
+      return {
+        rule: rule.name ?? `rule ${index + 1}`,
+        ...(latencyMs === undefined ? {} : { latencyMs }),
+        ...(fault === undefined ? {} : { fault }),
+        ...(fault === 429 || fault === 503 ? { retryAfterSeconds: rule.retryAfterSeconds ?? 1 } : {}),
+      };
+    }
+    return undefined;
   }
 }

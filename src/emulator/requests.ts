@@ -1,8 +1,8 @@
 /**
  * The request journal: what callers asked of the emulator, for a test to assert on (`emulator.requests()`,
  * `GET /_emulator/requests`). Held in memory only and bounded twice, by entries and by bytes, the oldest going
- * first; a body is kept up to a size and marked when cut. Headers are never kept, so neither is a token: the caller
- * is named by the user or application the token spoke for.
+ * first; a body is kept up to a size and marked when cut. Only a few headers are kept (KEPT_HEADERS), never a
+ * credential, so never a token: the caller is named by the user or application the token spoke for.
  */
 import { constantJson, jsonBytes } from './json-bytes.js';
 
@@ -33,6 +33,48 @@ export interface RecordedRequest {
   readonly operation?: string;
   /** The fault rule that answered it instead of the emulator, when one did. */
   readonly fault?: string;
+  /** The fault rule that decided it (a fault, a latency or both), when one did. */
+  readonly rule?: string;
+  /** The stub that answered it in place of the emulator, when one did. */
+  readonly stub?: string;
+  /**
+   * The request headers a test asserts on, by lower-case name: {@link KEPT_HEADERS} only, so never Authorization,
+   * a cookie or another credential; a value that holds a JWT or a bearer credential is kept as `[redacted]`.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The request headers the journal keeps (others, credentials above all, are never kept). */
+export const KEPT_HEADERS = [
+  'prefer',
+  'workbook-session-id',
+  'client-request-id',
+  'return-client-request-id',
+  'if-match',
+  'if-none-match',
+  'consistencylevel',
+  'retry-attempt',
+  'content-type',
+  'accept',
+  'user-agent',
+  'sdkversion',
+] as const;
+
+/** Three base64url parts starting with a JSON object: a JWT, wherever a client put it. */
+const JWT = /eyJ[\w-]{4,}\.[\w-]{4,}\./;
+
+/** The kept headers of a request, or undefined when it sent none of them. */
+export function keptHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> | undefined {
+  let kept: Record<string, string> | undefined;
+  for (const name of KEPT_HEADERS) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    (kept ??= {})[name] = JWT.test(text) || /\bbearer\s/i.test(text) ? '[redacted]' : text.slice(0, 1_024);
+  }
+  return kept;
 }
 
 export interface RequestFilter {
@@ -45,6 +87,8 @@ export interface RequestFilter {
   path?: string | RegExp;
   /** Only requests that reached this operation of the table. */
   operation?: string;
+  /** Only requests no operation of the table and no stub matched (WireMock's unmatched requests). */
+  unmatched?: boolean;
 }
 
 /** The journal keeps at most this many requests… */
@@ -118,6 +162,9 @@ export interface RawRequest {
   readonly caller?: Caller;
   readonly operation?: string;
   readonly fault?: string;
+  readonly rule?: string;
+  readonly stub?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 interface Slot {
@@ -145,6 +192,12 @@ const ENTRY_FIXED_BOUND = 256;
  * and a comma), or a JSON body written again (a number literal grows at most from `1e20` to 21 digits).
  */
 const textBound = (length: number): number => 12 * length + 8;
+
+function headersBound(headers: Readonly<Record<string, string>>): number {
+  let bytes = 16;
+  for (const name in headers) bytes += textBound(name.length) + textBound(headers[name]!.length);
+  return bytes;
+}
 
 export class RequestJournal {
   /** Evicted slots before `head` are emptied at once (a kept raw body goes with them). */
@@ -191,7 +244,10 @@ export class RequestJournal {
       // Exact: the server's callers are counted once, when it makes them (constantJson).
       (request.caller === undefined ? 0 : jsonBytes(request.caller)!) +
       (request.operation === undefined ? 0 : textBound(request.operation.length)) +
-      (request.fault === undefined ? 0 : textBound(request.fault.length));
+      (request.fault === undefined ? 0 : textBound(request.fault.length)) +
+      (request.rule === undefined ? 0 : textBound(request.rule.length)) +
+      (request.stub === undefined ? 0 : textBound(request.stub.length)) +
+      (request.headers === undefined ? 0 : headersBound(request.headers));
     this.keep({
       seq: ++this.seq,
       raw,
@@ -247,7 +303,8 @@ export class RequestJournal {
       const seen = slot.request ?? slot.raw!;
       if (method !== undefined && seen.method !== method) continue;
       if (filter.operation !== undefined && seen.operation !== filter.operation) continue;
-      if (typeof path === 'string' && seen.path !== path && seen.path !== `/v1.0${path}`) continue;
+      if (filter.unmatched === true && (seen.operation !== undefined || seen.stub !== undefined)) continue;
+      if (typeof path === 'string' && !samePath(seen.path, path)) continue;
       if (path instanceof RegExp) {
         path.lastIndex = 0;
         if (!path.test(seen.path)) continue;
@@ -268,6 +325,23 @@ export class RequestJournal {
     this.head = 0;
     this.bytes = 0;
   }
+}
+
+function decoded(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** A path filter against a path as sent: with or without /v1.0, either as sent or percent-decoded (`19:b@thread`). */
+function samePath(sent: string, wanted: string): boolean {
+  if (sent === wanted || sent === `/v1.0${wanted}`) return true;
+  const plain = decoded(sent);
+  const asked = decoded(wanted);
+  return plain === asked || plain === `/v1.0${asked}`;
 }
 
 /** The slot's entry, built from its raw request on first use (in the order a built entry has its members). */
@@ -291,6 +365,9 @@ function built(slot: Slot): RecordedRequest {
   if (raw.caller !== undefined) entry.caller = raw.caller;
   if (raw.operation !== undefined) entry.operation = raw.operation;
   if (raw.fault !== undefined) entry.fault = raw.fault;
+  if (raw.rule !== undefined) entry.rule = raw.rule;
+  if (raw.stub !== undefined) entry.stub = raw.stub;
+  if (raw.headers !== undefined) entry.headers = raw.headers;
   slot.request = entry;
   slot.raw = undefined;
   slot.body = undefined;

@@ -21,6 +21,20 @@ export function parseList(values: readonly string[] | undefined): string[] | und
   return values?.flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
 }
 
+/** `--rate-limit N/S`: N requests per S seconds, whole numbers. */
+export function parseRateLimit(text: string | undefined): { limit: number; windowSeconds: number } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(\d{1,9})\/(\d{1,5})$/.exec(text.trim());
+  const limit = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (match === null || limit < 1 || windowSeconds < 1 || windowSeconds > 86_400)
+    throw new BomwrightError(
+      'E_USAGE',
+      `--rate-limit takes N/S, N requests (from 1) per S seconds (1 to 86400), not '${text.slice(0, 40)}'`,
+    );
+  return { limit, windowSeconds };
+}
+
 /** Refuses a `--throttle` share outside 0..1, a `--retry-after` outside (0, 3600] or a `--port` outside 0..65535. */
 export function checkServerOptions(options: { throttle?: number; retryAfter: number; port: number }): void {
   if (options.throttle !== undefined && !(options.throttle >= 0 && options.throttle <= 1))

@@ -11,16 +11,17 @@ import type { AddressInfo } from 'node:net';
 import type { ErrorObject } from 'ajv';
 import { matchRoute, type RouteMatch } from '../service/paths.js';
 import { BODY_SHAPES } from '../service/shapes.js';
-import { shapeProblem } from '../service/shape-check.js';
+import { inDeclaredNames, shapeProblem } from '../service/shape-check.js';
 import type { Operation } from '../service/operations.js';
 import { TokenRefusal, type Principal } from './auth.js';
 import type { EmulatorSettings, HandlerResult, LinkTokens } from './context.js';
 import { badRequest, ServiceFault } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
 import { FAULT_ERRORS, type FaultDecision, type FaultPlan } from './fault-rules.js';
+import type { StubSet } from './stubs.js';
 import { checkPermission, permissionNeeded, type PermissionNeed } from './permissions.js';
-import { renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
-import { queryObject, type Caller, type RawRequest } from './requests.js';
+import { renameInText, renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
+import { keptHeaders, queryObject, type Caller, type RawRequest } from './requests.js';
 import { constantJson } from './json-bytes.js';
 import { Transaction, type Change, type Store } from './store.js';
 
@@ -45,6 +46,13 @@ export interface ThrottleOptions {
   readonly random?: () => number;
 }
 
+export interface RateLimitOptions {
+  /** Requests each caller may make per window… */
+  readonly limit: number;
+  /** …of this many seconds (fixed windows, from the caller's first request). */
+  readonly windowSeconds: number;
+}
+
 export interface ServerOptions {
   readonly host: string;
   readonly port: number;
@@ -60,6 +68,8 @@ export interface ServerOptions {
   readonly tls?: { readonly cert: string; readonly key: string };
   /** The namespace of type names on the wire (default the spec's, vendor.graph). */
   readonly odataNamespace?: ODataNamespace;
+  /** A quota per caller, told in RateLimit-* headers and enforced with 429 once spent. */
+  readonly rateLimit?: RateLimitOptions;
 }
 
 /** A Host header that is a host name or IP address with an optional port; anything else is not echoed into links. */
@@ -79,7 +89,8 @@ export interface EmulatorCore {
   admin(
     method: string,
     path: string,
-    body: unknown,
+    /** A POST's body text (undefined for other methods). */
+    text: string | undefined,
     request: IncomingMessage,
     query: Readonly<Record<string, string>>,
   ): Promise<HandlerResult | undefined>;
@@ -88,8 +99,10 @@ export interface EmulatorCore {
   record?(request: RawRequest): void;
   /** The fault rules in force, if any. */
   faults?(): FaultPlan | undefined;
+  /** The stubs in force, if any. */
+  stubs?(): StubSet | undefined;
   /** Notes what a call with a valid token to an operation needed (permission guidance). */
-  noteCall?(caller: Caller, need: PermissionNeed): void;
+  noteCall?(caller: Caller, need: PermissionNeed, held?: ReadonlySet<string>): void;
 }
 
 function describeBodyError(shape: string, error: ErrorObject | undefined): string {
@@ -195,32 +208,106 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Throttling windows per caller and workload, as the real service and Dev Proxy's RetryAfterPlugin keep them. */
-class Throttle {
-  private readonly windows = new Map<string, number>();
+/** A throttling window still open: the seconds left, and the fault rule that opened it (none for --throttle). */
+interface OpenWindow {
+  readonly seconds: number;
+  readonly rule?: string;
+}
 
-  constructor(private readonly options: ThrottleOptions) {}
+/**
+ * Throttling windows per caller and workload, as the real service and Dev Proxy's RetryAfterPlugin keep them:
+ * opened by `--throttle`'s draw or by a fault rule's 429, and enforced until they end.
+ */
+class Throttle {
+  private readonly windows = new Map<string, { readonly until: number; readonly rule?: string }>();
+
+  constructor(private readonly options: ThrottleOptions | undefined) {}
+
+  /** Whether a request must be looked at at all (no key is made for one when neither draws nor windows exist). */
+  get watching(): boolean {
+    return this.windows.size > 0 || (this.options !== undefined && this.options.rate > 0);
+  }
 
   clear(): void {
     this.windows.clear();
   }
 
-  /** Seconds to wait, or undefined when the request may go ahead. */
-  check(key: string, now: number): number | undefined {
-    const until = this.windows.get(key);
-    if (until !== undefined) {
-      if (now < until) return (until - now) / 1000;
-      this.windows.delete(key);
-    }
-    if (this.options.rate <= 0 || (this.options.random ?? Math.random)() >= this.options.rate) return undefined;
-    if (this.windows.size > 10_000) for (const [k, end] of this.windows) if (end <= now) this.windows.delete(k);
-    this.windows.set(key, now + this.options.retryAfterSeconds * 1000);
-    return this.options.retryAfterSeconds;
+  /** The window `key` is inside, if any. */
+  open(key: string, now: number): OpenWindow | undefined {
+    const window = this.windows.get(key);
+    if (window === undefined) return undefined;
+    if (now < window.until)
+      return { seconds: (window.until - now) / 1000, ...(window.rule === undefined ? {} : { rule: window.rule }) };
+    this.windows.delete(key);
+    return undefined;
+  }
+
+  /** Opens a window of `seconds` for `key`. */
+  hold(key: string, seconds: number, now: number, rule?: string): void {
+    if (this.windows.size > 10_000)
+      for (const [k, window] of this.windows) if (window.until <= now) this.windows.delete(k);
+    this.windows.set(key, { until: now + seconds * 1000, ...(rule === undefined ? {} : { rule }) });
+  }
+
+  /** `--throttle`'s draw: the seconds of a new window, or undefined when the request may go ahead. */
+  draw(key: string, now: number): number | undefined {
+    const options = this.options;
+    if (options === undefined || options.rate <= 0 || (options.random ?? Math.random)() >= options.rate)
+      return undefined;
+    this.hold(key, options.retryAfterSeconds, now);
+    return options.retryAfterSeconds;
   }
 }
 
+/**
+ * A fixed-window quota per caller, told on every answer as the IETF RateLimit header fields say it (and as Dev
+ * Proxy's RateLimitingPlugin sends them): `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds
+ * left) and `RateLimit-Policy`. A request over the quota is answered 429 with `Retry-After` until the window ends.
+ */
+class RateLimiter {
+  private readonly windows = new Map<string, { start: number; used: number }>();
+  private readonly policy: string;
+
+  constructor(private readonly options: RateLimitOptions) {
+    this.policy = `${options.limit};w=${options.windowSeconds}`;
+  }
+
+  clear(): void {
+    this.windows.clear();
+  }
+
+  /** Counts a request of `key`: the headers to send, and whether it is over the quota. */
+  take(key: string, now: number): { headers: Record<string, string>; over: boolean } {
+    const length = this.options.windowSeconds * 1000;
+    let window = this.windows.get(key);
+    if (window === undefined || now >= window.start + length) {
+      if (this.windows.size > 10_000)
+        for (const [k, w] of this.windows) if (now >= w.start + length) this.windows.delete(k);
+      window = { start: now, used: 0 };
+      this.windows.set(key, window);
+    }
+    window.used++;
+    const over = window.used > this.options.limit;
+    const reset = wholeSeconds((window.start + length - now) / 1000);
+    const headers: Record<string, string> = {
+      'RateLimit-Limit': String(this.options.limit),
+      'RateLimit-Remaining': String(Math.max(0, this.options.limit - window.used)),
+      'RateLimit-Reset': reset,
+      'RateLimit-Policy': this.policy,
+    };
+    if (over) headers['Retry-After'] = reset;
+    return { headers, over };
+  }
+}
+
+/** A fault rule's Retry-After as it wrote it (the service's own samples use decimals), to the millisecond. */
 function formatSeconds(seconds: number): string {
   return String(Math.max(0.001, Math.ceil(seconds * 1000) / 1000));
+}
+
+/** RFC 9110 delay-seconds (a whole number; urllib3 and others refuse "1.5"), rounded up so waiting it is enough. */
+function wholeSeconds(seconds: number): string {
+  return String(Math.max(1, Math.ceil(seconds - 1e-9)));
 }
 
 export interface RunningServer {
@@ -246,7 +333,8 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     lastHost = host;
     return (lastHostBase = `${scheme}://${host}`);
   };
-  const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle);
+  const throttle = new Throttle(options.throttle);
+  const rateLimiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const namespace = options.odataNamespace ?? SPEC_NAMESPACE;
   const requestLog = options.logRequests === false ? undefined : options.log;
   const lastBearer: LastBearer = { header: undefined, token: '' };
@@ -316,10 +404,17 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
     let operationName: string | undefined;
     let decision: FaultDecision | undefined;
     let faulted: string | undefined;
+    /** The fault rule that decided the request (a fault, latency or both), for the journal. */
+    let ruleName: string | undefined;
+    /** The stub that answered it. */
+    let stubName: string | undefined;
     const arrivedMs = core.record === undefined || admin ? 0 : Date.now();
 
+    /** Headers every answer to this request carries besides the common ones (the caller's quota). */
+    let quota: Record<string, string> | undefined;
     const send = (result: HandlerResult): void => {
-      const headers = result.headers === undefined ? common : { ...common, ...result.headers };
+      const base = quota === undefined ? common : { ...common, ...quota };
+      const headers = result.headers === undefined ? base : { ...base, ...result.headers };
       let payload: string | undefined;
       if (result.body !== undefined) {
         payload = JSON.stringify(
@@ -331,9 +426,15 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (result.status !== 204)
         headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
       if (decision?.fault === 'truncate' && faulted === undefined) {
-        // A fault rule: the whole length is announced, half the bytes are sent, and the connection is cut.
         faulted = decision.rule;
-        const bytes = Buffer.from(payload ?? '');
+        // A fault rule: the work is done and the answer lost. An answer without a body (a 202 or 204) has nothing
+        // to cut in half, so the connection is cut before its status line.
+        if (payload === undefined || payload.length === 0) {
+          cut(request);
+          return;
+        }
+        // Otherwise the whole length is announced, half the bytes are sent, and the connection is cut.
+        const bytes = Buffer.from(payload);
         response.writeHead(result.status, headers);
         response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => cut(request));
         return;
@@ -349,7 +450,11 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         body: {
           error: {
             code: fault.code,
-            message: fault.message,
+            // The service's messages name types in its own namespace ("… on type 'microsoft.graph.message'").
+            message:
+              namespace === SPEC_NAMESPACE || admin
+                ? fault.message
+                : renameInText(fault.message, SPEC_NAMESPACE, namespace),
             innerError: {
               date: new Date().toISOString().replace(/\.\d{3}Z$/, ''),
               'request-id': requestId,
@@ -376,6 +481,10 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       if (caller !== undefined) raw.caller = caller;
       if (operationName !== undefined) raw.operation = operationName;
       if (faulted !== undefined) raw.fault = faulted;
+      if (ruleName !== undefined) raw.rule = ruleName;
+      if (stubName !== undefined) raw.stub = stubName;
+      const kept = keptHeaders(request.headers);
+      if (kept !== undefined) raw.headers = kept;
       core.record(raw);
     };
     // One listener per request: 'close' follows 'finish' for an answer sent whole, and comes alone for one that was
@@ -403,18 +512,39 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         await delay(min + Math.random() * (max - min));
       }
       if (admin) {
-        let body: unknown;
-        if (method === 'POST') {
-          const text = bodyText(await readBody(request, 64 * 1024));
-          body = text === '' ? {} : (JSON.parse(text) as unknown);
-        }
-        const result = await core.admin(method, rawPath, body, request, queryObject(rawQuery));
+        // Parsed by the route, once it knows the caller may use it (and that it sent JSON).
+        const text = method === 'POST' ? bodyText(await readBody(request, 64 * 1024)) : undefined;
+        const result = await core.admin(method, rawPath, text, request, queryObject(rawQuery));
         if (result === undefined)
           throw new ServiceFault(404, 'NotFound', `No emulator route ${method} ${rawPath.slice(0, 100)}.`);
         send(result);
         return;
       }
       const { path, route } = routeOf(method, rawPath);
+      const hasBody =
+        request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+      const stubs = core.stubs?.();
+      const plan = core.faults?.();
+      // Read before matching only when a stub or rule looks at it (the request is then handled from these bytes).
+      if (hasBody && (stubs?.needsBody === true || plan?.needsBody === true))
+        bodyBytes = await readBody(request, options.maxBodyBytes);
+      const matchText = bodyBytes === undefined ? undefined : bodyBytes.toString('utf8');
+      if (stubs !== undefined && stubs.size > 0) {
+        const stub = stubs.match(method, path, route.kind === 'matched' ? route.operation.name : undefined, matchText);
+        if (stub !== undefined) {
+          // A test's answer in place of the emulator's, for any path (one the table does not have too).
+          if (route.kind === 'matched') operationName = route.operation.name;
+          stubName = stub.name ?? stub.id;
+          if (bodyBytes === undefined && hasBody) bodyBytes = await readBody(request, options.maxBodyBytes);
+          else if (!hasBody) request.resume();
+          send({
+            status: stub.response.status,
+            ...(stub.response.headers === undefined ? {} : { headers: { ...stub.response.headers } }),
+            ...(stub.response.body === undefined ? {} : { body: stub.response.body }),
+          });
+          return;
+        }
+      }
       if (route.kind === 'none') {
         const segment = path.split('/').filter(Boolean).slice(-1)[0] ?? '';
         throw new ServiceFault(
@@ -440,16 +570,41 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       caller = callerOf(principal);
       if (core.noteCall !== undefined) {
         const need = observe(() => permissionNeeded(route.operation, route.params, principal, core.store));
-        core.noteCall(caller, need);
+        core.noteCall(caller, need, principal.kind === 'user' ? principal.scopes : principal.roles);
       }
-      decision = core.faults?.()?.decide(method, path, route.operation.name);
+      if (rateLimiter !== undefined) {
+        const taken = rateLimiter.take(principal.kind === 'user' ? principal.userId : principal.appId, Date.now());
+        quota = taken.headers;
+        if (taken.over)
+          throw new ServiceFault(
+            429,
+            'TooManyRequests',
+            'Too many requests; retry after the time in the Retry-After header.',
+          );
+      }
+      // Inside a throttling window (a fault rule's 429 or --throttle's): refused again with the time left, before
+      // any rule counts the request, as the service and Dev Proxy's RetryAfterPlugin do.
+      const throttleKey = throttle.watching
+        ? `${principal.kind === 'user' ? principal.userId : principal.appId} ${path.split('/')[1] ?? ''}`
+        : undefined;
+      if (throttleKey !== undefined) {
+        const open = throttle.open(throttleKey, Date.now());
+        if (open !== undefined) {
+          if (open.rule !== undefined) faulted = ruleName = open.rule;
+          throw new ServiceFault(
+            429,
+            'TooManyRequests',
+            'Too many requests; retry after the time in the Retry-After header.',
+            { 'Retry-After': open.rule === undefined ? wholeSeconds(open.seconds) : formatSeconds(open.seconds) },
+          );
+        }
+      }
+      decision = plan?.decide(method, path, route.operation.name, matchText);
       if (decision !== undefined) {
+        ruleName = decision.rule;
         if (decision.latencyMs !== undefined && decision.latencyMs > 0) await delay(decision.latencyMs);
         // Answered in place of the emulator: the body is read first, so the journal shows what was sent.
-        if (
-          (decision.fault === 'reset' || typeof decision.fault === 'number') &&
-          (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined)
-        )
+        if ((decision.fault === 'reset' || typeof decision.fault === 'number') && hasBody && bodyBytes === undefined)
           bodyBytes = await readBody(request, options.maxBodyBytes);
         if (decision.fault === 'reset') {
           faulted = decision.rule;
@@ -459,6 +614,14 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
         if (typeof decision.fault === 'number') {
           faulted = decision.rule;
           const [code, message] = FAULT_ERRORS[decision.fault];
+          // A 429 holds the caller to its Retry-After: an earlier retry is refused again (the service's way).
+          if (decision.fault === 429 && decision.retryAfterSeconds !== undefined && decision.retryAfterSeconds > 0)
+            throttle.hold(
+              `${principal.kind === 'user' ? principal.userId : principal.appId} ${path.split('/')[1] ?? ''}`,
+              decision.retryAfterSeconds,
+              Date.now(),
+              decision.rule,
+            );
           throw new ServiceFault(
             decision.fault,
             code,
@@ -469,17 +632,14 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
           );
         }
       }
-      if (throttle !== undefined) {
-        const subject = principal.kind === 'user' ? principal.userId : principal.appId;
-        const wait = throttle.check(`${subject} ${path.split('/')[1] ?? ''}`, Date.now());
+      if (throttleKey !== undefined) {
+        const wait = throttle.draw(throttleKey, Date.now());
         if (wait !== undefined)
           throw new ServiceFault(
             429,
             'TooManyRequests',
             'Too many requests; retry after the time in the Retry-After header.',
-            {
-              'Retry-After': formatSeconds(wait),
-            },
+            { 'Retry-After': wholeSeconds(wait) },
           );
       }
       const refusal = observe(() =>
@@ -489,15 +649,12 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
       const query = parseQuery(rawQuery, route.operation);
       // Most requests (GET, DELETE) neither expect nor carry a body: no promise for them.
       const body =
-        route.operation.body === undefined &&
-        request.headers['content-length'] === undefined &&
-        request.headers['transfer-encoding'] === undefined
+        route.operation.body === undefined && !hasBody
           ? (request.resume(), undefined)
-          : await requestBody(
+          : requestBody(
               request,
               route.operation,
-              options.maxBodyBytes,
-              (bytes) => (bodyBytes = bytes),
+              bodyBytes ?? (bodyBytes = await readBody(request, options.maxBodyBytes)),
               namespace,
             );
 
@@ -585,7 +742,10 @@ export async function startServer(core: EmulatorCore, options: ServerOptions): P
   return {
     server,
     url: `${scheme}://${host}:${address.port}`,
-    forgetThrottling: () => throttle?.clear(),
+    forgetThrottling: () => {
+      throttle.clear();
+      rateLimiter?.clear();
+    },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -747,15 +907,12 @@ function bodyText(bytes: Buffer): string {
   }
 }
 
-async function requestBody(
+function requestBody(
   request: IncomingMessage,
   operation: Operation,
-  limit: number,
-  keep: (bytes: Buffer) => void,
+  bytes: Buffer,
   namespace: ODataNamespace,
-): Promise<unknown> {
-  const bytes = await readBody(request, limit);
-  keep(bytes);
+): unknown {
   if (operation.body === undefined) return undefined;
   const contentType = request.headers['content-type'];
   if (bytes.length === 0 && operation.body === 'workbookSession') return {};
@@ -776,7 +933,10 @@ async function requestBody(
   const text = bodyText(bytes);
   if (jsonDepthExceeded(text)) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   // Checked in the spec's names: a body in the real service's namespace is renamed first.
-  const body: unknown = renameTypes(JSON.parse(text) as unknown, namespace, SPEC_NAMESPACE);
+  const body: unknown = inDeclaredNames(
+    operation.body,
+    renameTypes(JSON.parse(text) as unknown, namespace, SPEC_NAMESPACE),
+  );
   const problem = shapeProblem(operation.body, body);
   if (problem !== undefined) throw badRequest(describeBodyError(operation.body, problem));
   return body;

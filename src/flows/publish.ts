@@ -181,9 +181,10 @@ function carries(
   const postId = post.id ?? '';
   let match: PublishedPost | undefined;
   for (const attachment of post.attachments ?? []) {
-    const type = attachment['@odata.type'];
+    // The service's answers are read in the spec's names (the client's doing), with or without the '#'.
+    const type = attachment['@odata.type'].replace(/^#/, '');
     if (
-      type === '#vendor.graph.fileAttachment' &&
+      type === 'vendor.graph.fileAttachment' &&
       typeof attachment.contentBytes === 'string' &&
       attachment.contentBytes.length <= MAX_CONTENT_BYTES_CHARS
     ) {
@@ -192,7 +193,7 @@ function carries(
       if (attached.sha256 === identity.sha256) return { postId, sameContent: true };
       match = { postId, sameContent: false };
     } else if (
-      type === '#vendor.graph.referenceAttachment' &&
+      type === 'vendor.graph.referenceAttachment' &&
       link !== undefined &&
       attachment.sourceUrl === link &&
       (post.body?.content ?? '').split('\n').includes(summary)

@@ -29,6 +29,7 @@ import { OPERATIONS, type Family, type Operation, type OperationTable } from './
 import type { Resource, ResourceName } from './resources.js';
 import type { Infer } from './schema-types.js';
 import { resourceProblem } from './shape-check.js';
+import { inSpecNames } from './namespace.js';
 import type { BodyShapeTable } from './shapes.js';
 
 type TableOperation = OperationTable[number];
@@ -213,10 +214,12 @@ function shapeError(operation: Operation, response: CallResponse, problem: strin
   });
 }
 
+/** `value` checked as `resource`, read in the spec's type names whichever namespace the service answers in. */
 function checked<T>(operation: Operation, resource: ResourceName, response: CallResponse, value: unknown): T {
-  const problem = resourceProblem(resource, value);
+  const spec = inSpecNames(value);
+  const problem = resourceProblem(resource, spec);
   if (problem !== undefined) throw shapeError(operation, response, problem);
-  return value as T;
+  return spec as T;
 }
 
 /** A body that is JSON, whatever the content-type claimed; E_RESPONSE_SHAPE naming what came instead. */
@@ -241,9 +244,10 @@ function pageOf<T>(operation: Operation, resource: ResourceName, response: CallR
   if ((next !== undefined && typeof next !== 'string') || (delta !== undefined && typeof delta !== 'string'))
     throw shapeError(operation, response, '@odata.nextLink and @odata.deltaLink must be strings');
   const items = body.value.map((item, i) => {
-    const problem = resourceProblem(resource, item);
+    const spec = inSpecNames(item);
+    const problem = resourceProblem(resource, spec);
     if (problem !== undefined) throw shapeError(operation, response, `item ${i}: ${problem}`);
-    return item as T;
+    return spec as T;
   });
   return {
     items,
@@ -388,7 +392,7 @@ export function checkAnswer(client: ServiceClient, operation: Operation, respons
       return { kind: 'page', page: pageOf(operation, spec.resource, response) };
     case 'multiStatus':
       pageOf(operation, spec.resource, response);
-      return { kind: 'value', value: response.body };
+      return { kind: 'value', value: inSpecNames(response.body) };
     case 'wrapped': {
       const body = response.body as { value?: unknown } | null;
       if (body === null || typeof body !== 'object' || !('value' in body))

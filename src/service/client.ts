@@ -17,6 +17,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { readErrorBody, redactTokens, ServiceError } from './errors.js';
 import { tlsCause } from './tls-cause.js';
 import { OriginPolicy } from './origin.js';
+import { ODATA_NAMESPACES, SPEC_NAMESPACE, type ODataNamespace } from './namespace.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3, at most 10). */
@@ -107,6 +108,11 @@ export interface ClientOptions {
   toolVersion?: string;
   /** Random numbers for backoff jitter (tests make them fixed). */
   random?: () => number;
+  /**
+   * The namespace of type names in the bodies the typed operations send: the spec's `vendor.graph` (default) or
+   * the real service's `microsoft.graph`. Answers are read in either.
+   */
+  odataNamespace?: ODataNamespace;
 }
 
 export interface CallRequest {
@@ -185,6 +191,7 @@ export class ServiceClient {
   /** Tokens this client has sent, taken out of every error it makes (the last few, for a refreshing getToken). */
   private readonly sentTokens: string[] = [];
   readonly concurrency: number;
+  readonly odataNamespace: ODataNamespace;
 
   constructor(private readonly options: ClientOptions) {
     let base: URL;
@@ -210,6 +217,12 @@ export class ServiceClient {
     this.userAgent = `bomwright/${options.toolVersion ?? 'unknown'}${options.userAgent === undefined ? '' : ` ${options.userAgent}`}`;
     this.random = options.random ?? Math.random;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
+    if (options.odataNamespace !== undefined && !ODATA_NAMESPACES.includes(options.odataNamespace))
+      throw new ServiceError(
+        'E_REQUEST_SHAPE',
+        `odataNamespace is ${ODATA_NAMESPACES.join(' or ')}, not ${JSON.stringify(String(options.odataNamespace).slice(0, 60))}`,
+      );
+    this.odataNamespace = options.odataNamespace ?? SPEC_NAMESPACE;
     this.ownDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??

@@ -9,6 +9,7 @@ import { isServiceError, ServiceError } from './errors.js';
 import { invoke } from './invoke.js';
 import { LinkTrail } from './links.js';
 import { resourceProblem } from './shape-check.js';
+import { inSpecNames } from './namespace.js';
 
 /** Where the delta link of a folder is kept between runs (a file, a database row...). */
 export interface DeltaLinkStore {
@@ -87,7 +88,8 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
     result.pages++;
     const body = response.body as { value?: unknown; '@odata.nextLink'?: unknown; '@odata.deltaLink'?: unknown };
     if (!Array.isArray(body?.value)) throw new ServiceError('E_RESPONSE_SHAPE', 'A delta page has no "value" array');
-    for (const item of body.value as Record<string, unknown>[]) {
+    for (const read of body.value as unknown[]) {
+      const item = inSpecNames(read) as Record<string, unknown>;
       const problem = resourceProblem('messageChange', item);
       if (problem !== undefined) throw new ServiceError('E_RESPONSE_SHAPE', `A delta item: ${problem}`);
       if (item['@removed'] !== undefined) result.removed.push(item.id as string);
@@ -245,7 +247,7 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
         operationUrl: url,
         polls,
       };
-    if (status !== 'running')
+    if (status !== 'running' && status !== 'notStarted' && status !== 'inProgress')
       throw new ServiceError(
         'E_RESPONSE_SHAPE',
         client.redact(`The clone operation has an unexpected status ${JSON.stringify(status.slice(0, 100))}`),

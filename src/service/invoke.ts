@@ -3,6 +3,7 @@
  * is named), the query limited to the options the operation takes, the body checked against its shape before it
  * leaves, and collections followed across `@odata.nextLink`.
  */
+import { inSpecNames, renameTypes, SPEC_NAMESPACE } from './namespace.js';
 import type { CallResponse, ServiceClient } from './client.js';
 import { ServiceError } from './errors.js';
 import { DEFAULT_MAX_PAGES, LinkTrail } from './links.js';
@@ -133,14 +134,16 @@ export async function invoke(client: ServiceClient, name: string, options: Invok
           ? `${operation.name} takes no query options (got ${option})`
           : `${operation.name} takes the query options ${operation.query.join(', ')}, not ${option}`,
       );
-  checkBody(operation, options.body);
+  // Type names in either namespace fit the shape; the body goes out in the one the client speaks.
+  const body = inSpecNames(options.body);
+  checkBody(operation, body);
   const headers: Record<string, string> = { ...options.headers };
   if (options.workbookSessionId !== undefined) headers['Workbook-Session-Id'] = options.workbookSessionId;
   return client.call({
     method: operation.method,
     path,
     query: options.query,
-    body: options.body,
+    body: renameTypes(body, SPEC_NAMESPACE, client.odataNamespace),
     headers,
     signal: options.signal,
   });

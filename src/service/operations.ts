@@ -159,6 +159,12 @@ const READ_AUTH_METHODS: PermissionRule = {
   application: ['UserAuthenticationMethod.Read.All', 'UserAuthenticationMethod.ReadWrite.All'],
 };
 
+const READ_MAIL: PermissionRule = {
+  delegated: ['Mail.ReadBasic', 'Mail.Read', 'Mail.ReadWrite'],
+  delegatedOther: ['Mail.ReadBasic.Shared', 'Mail.Read.Shared', 'Mail.ReadWrite.Shared'],
+  application: ['Mail.ReadBasic.All', 'Mail.ReadBasic', 'Mail.Read', 'Mail.ReadWrite'],
+};
+
 const WRITE_MAIL: PermissionRule = {
   delegated: ['Mail.ReadWrite'],
   delegatedOther: ['Mail.ReadWrite.Shared'],
@@ -408,6 +414,42 @@ const OPERATION_TABLE = [
     source: 'spec',
     specRows: ['GET /me/mailFolders/{id}/messages/delta', 'GET /users/{id}/mailFolders/{id}/messages/delta'],
     summary: 'Track the changes of the messages in a mail folder (delta rounds)',
+  },
+  {
+    name: 'listMessages',
+    family: 'mailAndCalendar',
+    method: 'GET',
+    paths: USER_FORMS('/messages'),
+    query: ['$select', '$top', '$skip'],
+    response: { status: 200, kind: 'collection', resource: 'message' },
+    permission: READ_MAIL,
+    source: 'extension',
+    specRows: [],
+    summary: "List a mailbox's messages, newest first",
+  },
+  {
+    name: 'listFolderMessages',
+    family: 'mailAndCalendar',
+    method: 'GET',
+    paths: USER_FORMS('/mailFolders/{folder}/messages'),
+    query: ['$select', '$top', '$skip'],
+    response: { status: 200, kind: 'collection', resource: 'message' },
+    permission: READ_MAIL,
+    source: 'extension',
+    specRows: [],
+    summary: "List a mail folder's messages, newest first",
+  },
+  {
+    name: 'getMessage',
+    family: 'mailAndCalendar',
+    method: 'GET',
+    paths: USER_FORMS('/messages/{message}'),
+    query: ['$select'],
+    response: { status: 200, kind: 'entity', resource: 'message' },
+    permission: READ_MAIL,
+    source: 'extension',
+    specRows: [],
+    summary: 'Get a message',
   },
   {
     name: 'createMessage',

@@ -121,8 +121,9 @@ export const RESOURCE_SCHEMAS = {
     properties: {
       id: ID,
       operationType: TEXT,
-      // The spec's States table: a client polls while the status is running.
-      status: { enum: ['running', 'succeeded', 'failed'] },
+      // The spec's States table: a client polls while the status is running; the real service says notStarted or
+      // inProgress for it (teamsAsyncOperationStatus).
+      status: { enum: ['running', 'notStarted', 'inProgress', 'succeeded', 'failed'] },
       targetResourceId: TEXT,
       targetResourceLocation: TEXT,
       createdDateTime: TEXT,

@@ -83,6 +83,22 @@ const RECIPIENT = {
   properties: { EmailAddress: EMAIL_ADDRESS, emailAddress: EMAIL_ADDRESS },
 } as const;
 
+const RECIPIENTS = { type: 'array', maxItems: 500, items: RECIPIENT } as const;
+/** The parts of a message the real payloads carry besides subject and body (message resource, v1.0). */
+const MESSAGE_PARTS = {
+  toRecipients: RECIPIENTS,
+  ccRecipients: RECIPIENTS,
+  bccRecipients: RECIPIENTS,
+  replyTo: RECIPIENTS,
+  from: RECIPIENT,
+  sender: RECIPIENT,
+  importance: { enum: ['low', 'normal', 'high'] },
+  inferenceClassification: { enum: ['focused', 'other'] },
+  categories: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 255 } },
+  isReadReceiptRequested: { type: 'boolean' },
+  isDeliveryReceiptRequested: { type: 'boolean' },
+} as const;
+
 const ODATA_ID_REF = {
   type: 'object',
   additionalProperties: false,
@@ -235,6 +251,7 @@ const BODY_SHAPE_TABLE = {
         sentDateTime: { type: 'string', format: 'date-time' },
         internetMessageId: { type: 'string', maxLength: 998 },
         isRead: { type: 'boolean' },
+        ...MESSAGE_PARTS,
       },
     },
   },
@@ -244,7 +261,7 @@ const BODY_SHAPE_TABLE = {
       type: 'object',
       additionalProperties: false,
       minProperties: 1,
-      properties: { subject: SHORT, body: ITEM_BODY, isRead: { type: 'boolean' } },
+      properties: { subject: SHORT, body: ITEM_BODY, isRead: { type: 'boolean' }, ...MESSAGE_PARTS },
     },
   },
   messageMove: {

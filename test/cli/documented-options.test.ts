@@ -45,6 +45,7 @@ const SAMPLE: Record<string, string> = {
   latency: '5',
   throttle: '0.5',
   'retry-after': '1',
+  'rate-limit': '10/60',
   'clone-polls': '1',
   port: '0',
   'dependency-type': 'implements',

@@ -126,7 +126,14 @@ describe('a reset with --state', () => {
     let bearer = await token(emulator.url);
     const seeded = await inboxSubjects(emulator.url, bearer);
     expect(await write(emulator.url, bearer, 'before the reset')).toBe(201);
-    expect((await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' })).status).toBe(204);
+    expect(
+      (
+        await fetch(`${emulator.url}/_emulator/reset`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(204);
     expect(await write(emulator.url, bearer, 'after the reset')).toBe(201);
     emulator.child.kill('SIGKILL');
     await emulator.exited;
@@ -137,7 +144,14 @@ describe('a reset with --state', () => {
     expect(now).toContain('after the reset');
     expect(now.filter((s) => s !== 'after the reset').sort()).toEqual([...seeded].sort());
     // And once more, the reset itself the last thing before the kill.
-    expect((await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' })).status).toBe(204);
+    expect(
+      (
+        await fetch(`${emulator.url}/_emulator/reset`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(204);
     emulator.child.kill('SIGKILL');
     await emulator.exited;
     emulator = await launch(['--state', state, '--quiet']);

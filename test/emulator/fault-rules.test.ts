@@ -59,6 +59,18 @@ describe('parseFaultRules', () => {
     expect(parseFaultRules({ rules: Array.from({ length: 1000 }, () => ({ fault: 500 })) }, 'f')).toHaveLength(1000);
   });
 
+  it('takes a path written with /v1.0 as the path after it, and refuses another version', () => {
+    expect(parseFaultRules(rule({ path: '/v1.0/me/**' }), 'f')[0]!.path).toBe('/me/**');
+    expect(parseFaultRules(rule({ path: '/v1.0' }), 'f')[0]!.path).toBe('/');
+    expect(refusal(rule({ path: '/v1.0me' }))).toMatch(/serves v1\.0 only/);
+    expect(parseFaultRules(rule({ path: '/vendors' }), 'f')[0]!.path).toBe('/vendors');
+    expect(parseFaultRules(rule({ path: '/me/**' }), 'f')[0]!.path).toBe('/me/**');
+    expect(refusal(rule({ path: '/beta/me/**' }))).toBe(
+      'faults.json: rules[0].path: is a path after /v1.0 (the emulator serves v1.0 only), not /beta/me/**',
+    );
+    expect(refusal(rule({ path: '/v2.0/me' }))).toMatch(/serves v1\.0 only/);
+  });
+
   it('checks each number on both sides of its range', () => {
     expect(parseFaultRules(rule({ rate: 0 }), 'f')[0]!.rate).toBe(0);
     expect(parseFaultRules(rule({ rate: 1 }), 'f')[0]!.rate).toBe(1);
@@ -141,6 +153,55 @@ describe('FaultPlan.decide', () => {
     expect([fired(plan, 2, '/a'), fired(plan, 2, '/b')]).toEqual(['500 -', '502 -']);
     plan.restart();
     expect(fired(plan, 1, '/a')).toBe('500');
+  });
+
+  it('a rule that does not select a request (spent first N, not an Nth, not drawn) leaves it to the later rules', () => {
+    // The README's example: once the first two calls have had their 503, the latency rule decides the rest.
+    const plan = new FaultPlan(
+      [
+        { operation: 'listPhoneMethods', fault: 503, first: 2 },
+        { path: '/me/**', method: 'GET', latencyMs: 50 },
+      ],
+      () => 0,
+    );
+    const path = '/me/authentication/phoneMethods';
+    const decisions = Array.from({ length: 4 }, () => plan.decide('GET', path, 'listPhoneMethods'));
+    expect(decisions.map((d) => `${d?.rule}:${d?.fault ?? d?.latencyMs}`)).toEqual([
+      'rule 1:503',
+      'rule 1:503',
+      'rule 2:50',
+      'rule 2:50',
+    ]);
+    const every = new FaultPlan([
+      { path: '/x', fault: 502, every: 2, name: 'second' },
+      { path: '/x', fault: 500, name: 'rest' },
+    ]);
+    expect(Array.from({ length: 4 }, () => every.decide('GET', '/x', undefined)?.rule)).toEqual([
+      'rest',
+      'second',
+      'rest',
+      'second',
+    ]);
+    const drawn = new FaultPlan(
+      [
+        { path: '/x', fault: 502, rate: 0.5 },
+        { path: '/x', latencyMs: 1 },
+      ],
+      () => 0.9,
+    );
+    expect(drawn.decide('GET', '/x', undefined)).toEqual({ rule: 'rule 2', latencyMs: 1 });
+  });
+
+  it('matches a rule path against the path as sent or percent-decoded, casts in either namespace', () => {
+    const plan = new FaultPlan([
+      { path: '/users/adele@contoso.example/**', fault: 500, name: 'adele' },
+      { path: '/places/*/microsoft.graph.building/map', fault: 502, name: 'map' },
+    ]);
+    expect(plan.decide('GET', '/users/adele%40contoso.example/authentication/methods', undefined)?.rule).toBe('adele');
+    expect(plan.decide('GET', '/users/adele@contoso.example/authentication/methods', undefined)?.rule).toBe('adele');
+    expect(plan.decide('GET', '/users/megan%40contoso.example/authentication/methods', undefined)).toBeUndefined();
+    expect(plan.decide('GET', '/users/%E0%A4%A/x', undefined)).toBeUndefined();
+    expect(plan.decide('DELETE', '/places/b/vendor.graph.building/map', undefined)?.rule).toBe('map');
   });
 
   it('draws a latency within its range', () => {
@@ -245,6 +306,67 @@ describe('over HTTP', () => {
     });
   });
 
+  it('a cut answer without a body (an action answering 202) loses the answer whole: the write is done', async () => {
+    const group = '2a7d9e10-3001-4b2c-8d3e-4f5a6b7c8d01';
+    const thread = 'AAQkAGSupplierQuestions';
+    await withEmulator([{ operation: 'replyToThread', fault: 'truncate', name: 'lost' }], async (e, token) => {
+      await expect(
+        fetch(`${e.url}/v1.0/groups/${group}/threads/${thread}/reply`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ post: { body: { contentType: 'text', content: 'written, answer lost' } } }),
+        }),
+      ).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(e.requests()).toMatchObject([{ status: 0, fault: 'lost', rule: 'lost' }]);
+      const posts = await fetch(`${e.url}/v1.0/groups/${group}/threads/${thread}/posts`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(await posts.text()).toContain('written, answer lost');
+    });
+  });
+
+  it('holds the caller to a 429’s Retry-After: an early retry is refused again, naming the rule', async () => {
+    await withEmulator(
+      [{ operation: 'listPhoneMethods', fault: 429, first: 1, retryAfterSeconds: 5, name: 'busy' }],
+      async (e, token) => {
+        const get = (path: string, bearer = token) =>
+          fetch(`${e.url}/v1.0${path}`, { headers: { Authorization: `Bearer ${bearer}` } });
+        const first = await get('/me/authentication/phoneMethods');
+        expect([first.status, first.headers.get('retry-after')]).toEqual([429, '5']);
+        // The rule is spent, but the window it opened is not: the same caller and workload is refused again.
+        const again = await get('/me/authentication/methods');
+        expect(again.status).toBe(429);
+        const left = Number(again.headers.get('retry-after'));
+        expect(left).toBeGreaterThan(4);
+        expect(left).toBeLessThanOrEqual(5);
+        expect(((await again.json()) as { error: { code: string } }).error.code).toBe('TooManyRequests');
+        // Another workload, another caller: their own windows.
+        expect((await get('/groups/2a7d9e10-3001-4b2c-8d3e-4f5a6b7c8d01')).status).toBe(200);
+        const megan = await e.token({ user: 'megan@contoso.example' });
+        expect((await get('/me/authentication/phoneMethods', megan)).status).toBe(200);
+        expect(e.requests().map((r) => `${r.status} ${r.fault ?? '-'}`)).toEqual([
+          '429 busy',
+          '429 busy',
+          '200 -',
+          '200 -',
+        ]);
+        // A reset ends the window.
+        await e.reset();
+        expect((await get('/me/authentication/methods')).status).toBe(200);
+      },
+    );
+    // Retry-After 0: no window to hold.
+    await withEmulator(
+      [{ operation: 'listPhoneMethods', fault: 429, first: 1, retryAfterSeconds: 0 }],
+      async (e, token) => {
+        const get = () =>
+          fetch(`${e.url}/v1.0/me/authentication/phoneMethods`, { headers: { Authorization: `Bearer ${token}` } });
+        expect([(await get()).status, (await get()).status]).toEqual([429, 200]);
+      },
+    );
+  });
+
   it('holds a matching request for the rule’s latency (at least its minimum)', async () => {
     await withEmulator([{ operation: 'listPhoneMethods', latencyMs: [150, 160] }], async (e, token) => {
       const reply = await fetch(`${e.url}/v1.0/me/authentication/phoneMethods`, {
@@ -255,6 +377,9 @@ describe('over HTTP', () => {
       const [slow, other] = e.requests();
       expect(slow!.durationMs).toBeGreaterThanOrEqual(150);
       expect(slow!.fault).toBeUndefined();
+      // The journal names the rule that decided it, a latency as much as a fault.
+      expect(slow!.rule).toBe('rule 1');
+      expect(other!.rule).toBeUndefined();
       expect(other!.durationMs).toBeLessThan(slow!.durationMs);
     });
   });

@@ -1,6 +1,7 @@
 /** The OData namespace on the wire: type names renamed out and back, data left alone. */
 import { describe, expect, it } from 'vitest';
-import { renameTypes, specPath } from '../../src/emulator/namespace.js';
+import { renameInText, renameTypes, specPath } from '../../src/emulator/namespace.js';
+import { inSpecNames } from '../../src/service/namespace.js';
 
 describe('renameTypes', () => {
   it('renames @odata.type values (with or without #) and the types named in @odata.context, at any depth', () => {
@@ -13,7 +14,7 @@ describe('renameTypes', () => {
       ],
     };
     expect(renameTypes(body, 'vendor.graph', 'microsoft.graph')).toEqual({
-      '@odata.context': 'https://x/v1.0/$metadata#Collection(microsoft.graph.dirUserConversationMemberResult)',
+      '@odata.context': 'https://x/v1.0/$metadata#Collection(microsoft.graph.aadUserConversationMemberResult)',
       value: [
         { '@odata.type': '#microsoft.graph.fido2AuthenticationMethod', model: 'vendor.graph.kept' },
         { nested: { '@odata.type': 'microsoft.graph.fileAttachment' } },
@@ -56,6 +57,39 @@ describe('renameTypes', () => {
       list: [1],
     });
     expect(frozen['@odata.type']).toBe('#vendor.graph.x');
+  });
+});
+
+describe('renameInText', () => {
+  it('renames qualified type names in a text, mapping renamed types, members and sub-namespaces', () => {
+    expect(
+      renameInText(
+        "Property 'x' does not exist on type 'vendor.graph.message'; see vendor.graph.event.forward and vendor.graph.security.subcategoryTemplate.",
+        'vendor.graph',
+        'microsoft.graph',
+      ),
+    ).toBe(
+      "Property 'x' does not exist on type 'microsoft.graph.message'; see microsoft.graph.event.forward and microsoft.graph.security.subCategoryTemplate.",
+    );
+    expect(
+      renameInText('Collection(microsoft.graph.aadUserConversationMemberResult)', 'microsoft.graph', 'vendor.graph'),
+    ).toBe('Collection(vendor.graph.dirUserConversationMemberResult)');
+    // Glued to a longer name, or in another namespace: not a type name of this one.
+    expect(renameInText('avendor.graph.x notvendor.graph other.graph.x', 'vendor.graph', 'microsoft.graph')).toBe(
+      'avendor.graph.x notvendor.graph other.graph.x',
+    );
+    expect(renameInText('vendor.graph.x', 'vendor.graph', 'vendor.graph')).toBe('vendor.graph.x');
+  });
+});
+
+describe('inSpecNames', () => {
+  it('reads a body in the real names in the spec names, and hands back the same value when there are none', () => {
+    expect(
+      inSpecNames({ value: [{ '@odata.type': '#microsoft.graph.windowsHelloForBusinessAuthenticationMethod' }] }),
+    ).toEqual({ value: [{ '@odata.type': '#vendor.graph.deviceHelloForBusinessAuthenticationMethod' }] });
+    const spec = { value: [{ '@odata.type': '#vendor.graph.x', note: 'microsoft.graph.data' }] };
+    expect(inSpecNames(spec)).toBe(spec);
+    expect(inSpecNames(undefined)).toBeUndefined();
   });
 });
 

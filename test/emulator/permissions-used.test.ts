@@ -7,6 +7,32 @@ const U = SEED_IDS.users;
 const G = SEED_IDS.groups;
 
 describe('leastPrivileged', () => {
+  it('names the fewest permissions that cover every list, the least privileged of such sets', () => {
+    // A read (Group.Read.All first) then a write that needs Group.ReadWrite.All: the write's permission covers both.
+    expect(
+      leastPrivileged([
+        ['Group.Read.All', 'Group.ReadWrite.All'],
+        ['Group.ReadWrite.All', 'Directory.ReadWrite.All'],
+      ]),
+    ).toEqual(['Group.ReadWrite.All']);
+    // Covering each list by its first entry would name two; one covers both.
+    expect(
+      leastPrivileged([
+        ['X', 'Z'],
+        ['Y', 'Z'],
+      ]),
+    ).toEqual(['Z']);
+    // Among the smallest covers, the one whose entries stand earliest in the lists.
+    expect(
+      leastPrivileged([
+        ['A', 'B'],
+        ['B', 'A'],
+        ['A', 'B'],
+      ]),
+    ).toEqual(['A']);
+    expect(leastPrivileged([['A'], ['B'], ['A', 'B']])).toEqual(['A', 'B']);
+  });
+
   it('covers each list by its first entry unless a chosen one is in it, smallest lists first', () => {
     expect(leastPrivileged([['A.Read', 'A.ReadWrite']])).toEqual(['A.Read']);
     // The write needs A.ReadWrite; the read accepts it too, so A.Read is not asked for as well.
@@ -50,6 +76,7 @@ describe('leastPrivileged', () => {
         directoryRoles: [],
         operations: ['getMessage', 'listMessages'],
         unsupported: [],
+        unneeded: [],
       },
     ]);
     log.clear();
@@ -62,6 +89,7 @@ describe('leastPrivileged', () => {
         directoryRoles: [],
         operations: ['listMessages'],
         unsupported: ['listMessages'],
+        unneeded: [],
       },
     ]);
   });
@@ -77,6 +105,7 @@ describe('leastPrivileged', () => {
           directoryRoles: ['mailSystemAdministrator'],
           operations: ['createMessage'],
           unsupported: [],
+          unneeded: ['Mail.Read', 'User.Read'],
         },
         {
           caller: { kind: 'app', appId: 'a1' },
@@ -85,12 +114,41 @@ describe('leastPrivileged', () => {
           directoryRoles: [],
           operations: ['replyToThread', 'x'],
           unsupported: ['replyToThread'],
+          unneeded: [],
         },
       ]),
     ).toEqual([
-      'permissions: adele@contoso.example (delegated): Mail.ReadWrite; directory roles: mailSystemAdministrator (1 operation)',
+      'permissions: adele@contoso.example (delegated): Mail.ReadWrite; directory roles: mailSystemAdministrator; held but not needed: Mail.Read, User.Read (1 operation)',
       'permissions: app a1 (application): none; not callable with this kind of token: replyToThread (2 operations)',
     ]);
+  });
+});
+
+describe('permissionsUsed() against the tokens held', () => {
+  it('reads a thread and adds an owner with Group.ReadWrite.All alone, and names what the token held beyond it', async () => {
+    const e = await startEmulator();
+    try {
+      const token = await e.token({ scopes: ['Group.Read.All', 'Group.ReadWrite.All', 'Mail.Read'] });
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${e.url}/v1.0${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      expect((await call('GET', `/groups/${G.release}/threads/${SEED_IDS.threads.review}/posts`)).status).toBe(200);
+      const owner = await call('POST', `/groups/${G.release}/owners/$ref`, {
+        '@odata.id': `${e.url}/v1.0/users/${U.megan}`,
+      });
+      expect(owner.status).toBeLessThan(500);
+      const [usage] = e.permissionsUsed();
+      expect(usage).toMatchObject({
+        permissions: ['Group.ReadWrite.All'],
+        unneeded: ['Group.Read.All', 'Mail.Read'],
+      });
+      expect(permissionLines(e.permissionsUsed())[0]).toContain('held but not needed: Group.Read.All, Mail.Read');
+    } finally {
+      await e.close();
+    }
   });
 });
 
@@ -148,6 +206,8 @@ describe('permissionsUsed()', () => {
             'listPhoneMethods',
           ],
           unsupported: [],
+          // The default token holds every scope some operation needs: all but these four went unused.
+          unneeded: expect.arrayContaining(['Mail.ReadWrite', 'Group.Read.All']),
         },
         {
           caller: { kind: 'app', appId: SEED_IDS.app },
@@ -156,8 +216,10 @@ describe('permissionsUsed()', () => {
           directoryRoles: [],
           operations: ['listPhoneMethods', 'replyToThread'],
           unsupported: ['replyToThread'],
+          unneeded: expect.arrayContaining(['Group.Read.All']),
         },
       ]);
+      for (const usage of report) for (const name of usage.permissions) expect(usage.unneeded).not.toContain(name);
       const wire = await fetch(`${e.url}/_emulator/permissions`);
       expect(await wire.json()).toEqual({ value: JSON.parse(JSON.stringify(report)) });
       expect((await fetch(`${e.url}/_emulator/permissions`, { method: 'DELETE' })).status).toBe(405);

@@ -118,7 +118,7 @@ describe('the request journal on the wire', () => {
     const unknownFilter = await fetch(`${api.emulator.url}/_emulator/requests?status=200`);
     expect(unknownFilter.status).toBe(400);
     expect(((await unknownFilter.json()) as { error: { message: string } }).error.message).toBe(
-      "Unknown filter 'status'; the filters are method, path and operation.",
+      "Unknown filter 'status'; the filters are method, path, operation, unmatched.",
     );
     const put = await fetch(`${api.emulator.url}/_emulator/requests`, { method: 'PUT' });
     expect(put.status).toBe(405);

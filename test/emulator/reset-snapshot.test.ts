@@ -168,14 +168,14 @@ describe('on the wire', () => {
     expect(await made.json()).toEqual({ name: 'wire' });
     expect(((await (await wire('/snapshots')).json()) as { value: string[] }).value).toContain('wire');
     expect(await post(e, token, 'wire: dropped')).toBe(201);
-    expect((await wire('/snapshots/wire/restore', { method: 'POST' })).status).toBe(204);
+    expect((await wire('/snapshots/wire/restore', { method: 'POST', headers: json })).status).toBe(204);
     const now = await subjects(e, token);
     expect(now).toContain('wire: kept');
     expect(now).not.toContain('wire: dropped');
-    expect((await wire('/reset', { method: 'POST' })).status).toBe(204);
+    expect((await wire('/reset', { method: 'POST', headers: json })).status).toBe(204);
     expect(await subjects(e, token)).not.toContain('wire: kept');
 
-    const unknown = await wire('/snapshots/wir/restore', { method: 'POST' });
+    const unknown = await wire('/snapshots/wir/restore', { method: 'POST', headers: json });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { code: string; message: string } }).error).toMatchObject({
       code: 'itemNotFound',
@@ -195,7 +195,7 @@ describe('on the wire', () => {
     const getReset = await wire('/reset');
     expect(getReset.status).toBe(405);
     expect(getReset.headers.get('allow')).toBe('POST');
-    expect((await wire('/snapshots/%E0%A4/restore', { method: 'POST' })).status).toBe(400);
+    expect((await wire('/snapshots/%E0%A4/restore', { method: 'POST', headers: json })).status).toBe(400);
   });
 
   it('answers loopback callers only (as token minting does)', async () => {

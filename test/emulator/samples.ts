@@ -86,6 +86,9 @@ export const SAMPLES: Record<string, Sample> = {
     status: 201,
   },
   messageDelta: { method: 'GET', path: '/me/mailFolders/inbox/messages/delta', status: 200 },
+  listMessages: { method: 'GET', path: '/me/messages', status: 200 },
+  listFolderMessages: { method: 'GET', path: '/me/mailFolders/inbox/messages', status: 200 },
+  getMessage: { method: 'GET', path: '/me/messages/AAMkAGMsgAdele0002', status: 200 },
   createMessage: {
     method: 'POST',
     path: '/me/mailFolders/inbox/messages',

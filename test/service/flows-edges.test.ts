@@ -62,12 +62,25 @@ describe('team clone, scripted', () => {
       code: 'E_RESPONSE_SHAPE',
       message: expect.stringMatching(/^The clone operation: /),
     });
-    // The spec's States table names running, succeeded and failed only (not the real service's notStarted).
-    for (const status of ['paused', 'notStarted', 'inProgress']) {
+    // The spec's States table names running, succeeded and failed; the real service says notStarted or inProgress
+    // for running (polled as running), and nothing else.
+    for (const status of ['paused', 'invalid', 'Running']) {
       const odd = await scripted([accepted(), operation({ status })]);
       await expect(cloneTeam(serviceClient(odd.url), 't', body)).rejects.toMatchObject({
         code: 'E_RESPONSE_SHAPE',
         message: expect.stringMatching(/^The clone operation: .*status/),
+      });
+    }
+    for (const status of ['notStarted', 'inProgress']) {
+      const real = await scripted([
+        accepted(),
+        operation({ status }, { 'retry-after': '0.01' }),
+        operation({ status: 'succeeded', targetResourceId: 'new-team' }),
+      ]);
+      await expect(cloneTeam(serviceClient(real.url), 't', body)).resolves.toMatchObject({
+        status: 'succeeded',
+        teamId: 'new-team',
+        polls: 2,
       });
     }
     const slow = await scripted([accepted(), operation({ status: 'running' })]);

@@ -112,7 +112,7 @@ describe('the OpenAPI description for generators', () => {
       null,
     ]);
     expect(schemas['resource.teamsAsyncOperation']!.properties.status).toEqual({
-      enum: ['running', 'succeeded', 'failed'],
+      enum: ['running', 'notStarted', 'inProgress', 'succeeded', 'failed'],
     });
     expect(schemas['resource.workbookRangeBorder']!.properties.weight!.enum).toEqual([
       'Hairline',

@@ -10,10 +10,20 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { BomwrightError } from '../../errors.js';
 import { tlsCause } from '../../service/tls-cause.js';
-import { checkServerOptions, parseLatency, tlsChoice, tokenRequest } from '../../emulator/run-options.js';
+import {
+  checkServerOptions,
+  parseLatency,
+  parseRateLimit,
+  tlsChoice,
+  tokenRequest,
+} from '../../emulator/run-options.js';
 import { loadCommandBundle } from '../command-bundle.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { STDIN } from '../../node/discover.js';
+import { MAX_SMALL_FILE, readInput } from '../../node/files.js';
+import { STDIN_TOKEN } from '../options.js';
+import { jsonErrorPlace } from './service.js';
 
 type EmulatorModule = typeof import('../../emulator/index.js');
 
@@ -25,7 +35,9 @@ export const DEFAULT_PORT = 8787;
 function defaultTlsDir(): string {
   return path.join(process.env.BOMWRIGHT_HOME ?? path.join(homedir(), '.bomwright'), 'emulator-tls');
 }
-const ACTIONS = ['run', 'seed', 'token', 'cert'] as const;
+const ACTIONS = ['run', 'seed', 'token', 'cert', 'requests', 'reset', 'stub', 'faults'] as const;
+/** Actions that talk to a running emulator's control routes. */
+type ControlAction = 'requests' | 'reset' | 'stub' | 'faults';
 
 interface RunOptions {
   host: string;
@@ -34,6 +46,7 @@ interface RunOptions {
   state?: string;
   throttle?: number;
   retryAfter: number;
+  rateLimit?: string;
   latency?: string;
   clonePolls: number;
   quiet: boolean;
@@ -106,6 +119,7 @@ async function run(options: RunOptions, context: CliContext): Promise<number> {
     stateDir: options.state === undefined ? undefined : path.resolve(context.cwd, options.state),
     throttle:
       options.throttle === undefined ? undefined : { rate: options.throttle, retryAfterSeconds: options.retryAfter },
+    rateLimit: parseRateLimit(options.rateLimit),
     latencyMs: parseLatency(options.latency),
     clonePolls: options.clonePolls,
     tls: tlsOption(options, context.cwd),
@@ -159,14 +173,27 @@ function trustedCa(options: { ca?: string; state?: string }, cwd: string): strin
 
 /** POSTs JSON with node:http(s) (an https emulator's own CA trusted), and reads the JSON answer. */
 function postJson(url: string, payload: unknown, ca: string | undefined): Promise<{ status: number; body: never }> {
-  const data = JSON.stringify(payload);
+  return sendJson('POST', url, payload, ca);
+}
+
+/** Sends a request (JSON, when there is a payload) with node:http(s) and reads the JSON answer. */
+function sendJson(
+  method: string,
+  url: string,
+  payload: unknown,
+  ca: string | undefined,
+): Promise<{ status: number; body: never }> {
+  const data = payload === undefined ? '' : JSON.stringify(payload);
   return new Promise((resolve, reject) => {
     const send = url.startsWith('https:') ? httpsRequest : httpRequest;
     const request = send(
       url,
       {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) },
+        method,
+        headers: {
+          ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+          'Content-Length': Buffer.byteLength(data),
+        },
         timeout: 10_000,
         ...(ca === undefined ? {} : { ca }),
       },
@@ -229,17 +256,146 @@ async function token(options: TokenCommandOptions, context: CliContext): Promise
   return EXIT_OK;
 }
 
+interface ControlOptions {
+  url: string;
+  ca?: string;
+  state?: string;
+  file?: string;
+  method?: string;
+  path?: string;
+  operation?: string;
+  unmatched: boolean;
+  clear: boolean;
+  remove?: string;
+}
+
+/** A JSON file (or - for standard input) for `emulator stub` and `emulator faults`. */
+async function readJsonFile(file: string, cwd: string): Promise<unknown> {
+  const stdin = file === STDIN_TOKEN || file === STDIN;
+  const source = stdin ? 'standard input' : file;
+  const { bytes, size } = await readInput(stdin ? STDIN : path.resolve(cwd, file), MAX_SMALL_FILE);
+  if (bytes === undefined)
+    throw new BomwrightError('E_READ', `${source} is larger than ${MAX_SMALL_FILE} bytes (${size})`);
+  const text = Buffer.from(bytes).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BomwrightError('E_USAGE', `${source} is not JSON${jsonErrorPlace(text)}`);
+  }
+}
+
+/**
+ * `emulator requests|reset|stub|faults`: the test-double controls of a running emulator (at --url), for tests in
+ * any language; each prints the emulator's answer as JSON (nothing for a reset or a removal).
+ */
+async function control(action: ControlAction, options: ControlOptions, context: CliContext): Promise<number> {
+  const base = `${options.url.replace(/\/+$/, '')}/_emulator`;
+  const ca = base.startsWith('https:') ? trustedCa(options, context.cwd) : undefined;
+  const ask = async (method: string, route: string, payload?: unknown): Promise<unknown> => {
+    let answer: { status: number; body: { error?: { message?: string } } | undefined };
+    try {
+      answer = await sendJson(method, `${base}${route}`, payload, ca);
+    } catch (error) {
+      const tls = tlsCause(error);
+      throw new BomwrightError(
+        'E_USAGE',
+        tls !== undefined
+          ? `No TLS connection to the emulator at ${options.url}: ${tls.reason} (${tls.code})${tls.untrusted ? '; pass its CA with --ca FILE' : ''}`
+          : `No emulator answers at ${options.url}; start one with "bomwright emulator"`,
+      );
+    }
+    if (answer.status < 200 || answer.status > 299)
+      throw new BomwrightError(
+        'E_USAGE',
+        `The emulator at ${options.url} refused: ${answer.body?.error?.message ?? `HTTP ${answer.status}`}`,
+      );
+    return answer.body;
+  };
+  const print = (value: unknown) => context.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  const file = options.file === undefined ? undefined : await readJsonFile(options.file, context.cwd);
+  switch (action) {
+    case 'requests': {
+      if (options.clear) {
+        await ask('DELETE', '/requests');
+        return EXIT_OK;
+      }
+      const query = new URLSearchParams();
+      if (options.method !== undefined) query.set('method', options.method);
+      if (options.path !== undefined) query.set('path', options.path);
+      if (options.operation !== undefined) query.set('operation', options.operation);
+      if (options.unmatched) query.set('unmatched', 'true');
+      const text = query.toString();
+      print(((await ask('GET', `/requests${text === '' ? '' : `?${text}`}`)) as { value: unknown }).value);
+      return EXIT_OK;
+    }
+    case 'reset':
+      await ask('POST', '/reset', {});
+      return EXIT_OK;
+    case 'stub': {
+      if (options.remove !== undefined) {
+        await ask('DELETE', `/stubs/${encodeURIComponent(options.remove)}`);
+        return EXIT_OK;
+      }
+      if (options.clear) {
+        await ask('DELETE', '/stubs');
+        return EXIT_OK;
+      }
+      if (file === undefined) {
+        print(((await ask('GET', '/stubs')) as { value: unknown }).value);
+        return EXIT_OK;
+      }
+      // One stub, or a list of them (added in order, so the last one wins where they overlap).
+      const added: unknown[] = [];
+      for (const stub of Array.isArray(file) ? file : [file]) added.push(await ask('POST', '/stubs', stub));
+      print(Array.isArray(file) ? added : added[0]);
+      return EXIT_OK;
+    }
+    case 'faults': {
+      if (options.clear) {
+        print(await ask('POST', '/faults', { rules: [] }));
+        return EXIT_OK;
+      }
+      print(await ask(file === undefined ? 'GET' : 'POST', '/faults', file));
+      return EXIT_OK;
+    }
+  }
+}
+
 export const emulatorCommand = defineCommand({
-  command: 'emulator [action]',
+  command: 'emulator [action] [file]',
   describe:
-    'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token, "emulator cert" the CA of --tls',
+    'Run the local service emulator; "emulator seed" prints its default tenant, "emulator token" a bearer token, "emulator cert" the CA of --tls; "emulator requests|reset|stub|faults" control a running one',
   builder: (y) =>
     y
       .positional('action', {
         choices: ACTIONS,
         default: 'run' as (typeof ACTIONS)[number],
-        describe: 'run (default), seed, token or cert',
+        describe: 'run (default), seed, token, cert, requests, reset, stub or faults',
       })
+      .positional('file', {
+        type: 'string',
+        describe: 'stub: a stub (or a list) to add; faults: the rules to set (JSON; - for standard input)',
+      })
+      .option('method', { type: 'string', describe: 'requests: only this method', group: 'Control:' })
+      .option('path', {
+        type: 'string',
+        describe: 'requests: only this path (with or without /v1.0)',
+        group: 'Control:',
+      })
+      .option('operation', { type: 'string', describe: 'requests: only this operation', group: 'Control:' })
+      .option('unmatched', {
+        type: 'boolean',
+        default: false,
+        describe: 'requests: only those no operation or stub matched',
+        group: 'Control:',
+      })
+      .option('clear', {
+        type: 'boolean',
+        default: false,
+        describe: 'requests: empty the journal; stub: remove every stub; faults: remove every rule',
+        group: 'Control:',
+      })
+      .option('remove', { type: 'string', describe: 'stub: remove the stub with this id', group: 'Control:' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on', group: 'Server:' })
       .option('port', {
         type: 'number',
@@ -264,8 +420,13 @@ export const emulatorCommand = defineCommand({
       })
       .option('retry-after', {
         type: 'number',
-        default: 1.5,
-        describe: 'Seconds in a throttling Retry-After (decimals allowed)',
+        default: 2,
+        describe: 'Seconds of a throttling window (Retry-After says them in whole seconds, rounded up)',
+        group: 'Server:',
+      })
+      .option('rate-limit', {
+        type: 'string',
+        describe: 'A quota per caller, N requests per S seconds (N/S): RateLimit-* headers, 429 once spent',
         group: 'Server:',
       })
       .option('latency', {
@@ -317,7 +478,7 @@ export const emulatorCommand = defineCommand({
       .option('url', {
         type: 'string',
         default: `http://127.0.0.1:${DEFAULT_PORT}`,
-        describe: 'token: the running emulator to ask',
+        describe: 'token, requests, reset, stub, faults: the running emulator to ask',
         group: 'Token:',
       })
       .option('user', {
@@ -358,6 +519,28 @@ export const emulatorCommand = defineCommand({
       context.stdout(`${material.caPath}\n`);
       return EXIT_OK;
     }
+    if (argv.file !== undefined && argv.action !== 'stub' && argv.action !== 'faults')
+      throw new BomwrightError(
+        'E_USAGE',
+        `emulator ${argv.action} takes no file (${argv.file.slice(0, 60)}); only stub and faults do`,
+      );
+    if (argv.action === 'requests' || argv.action === 'reset' || argv.action === 'stub' || argv.action === 'faults')
+      return control(
+        argv.action,
+        {
+          url: argv.url,
+          ca: argv.ca,
+          state: argv.state,
+          file: argv.file,
+          method: argv.method,
+          path: argv.path,
+          operation: argv.operation,
+          unmatched: argv.unmatched,
+          clear: argv.clear,
+          remove: argv.remove,
+        },
+        context,
+      );
     if (argv.action === 'token')
       return token(
         {
@@ -381,6 +564,7 @@ export const emulatorCommand = defineCommand({
         state: argv.state,
         throttle: argv.throttle,
         retryAfter: argv.retryAfter,
+        rateLimit: argv.rateLimit,
         latency: argv.latency,
         clonePolls: argv.clonePolls,
         quiet: argv.quiet,

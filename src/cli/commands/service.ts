@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../../errors.js';
+import { firstSyntaxError } from '../../json/syntax.js';
 import { STDIN } from '../../node/discover.js';
 import { MAX_SMALL_FILE, readInput } from '../../node/files.js';
 import { writeFileAtomic } from '../../node/write.js';
@@ -147,6 +148,15 @@ function savedLink(given: string, flag: string, cwd: string): string {
 }
 
 /** Columns of a collection as a plain text table (scalars only; objects as JSON). */
+/** Where a body stops being JSON, as ` (line L, column C)` (JSON.parse gives a snippet, not a place). */
+export function jsonErrorPlace(text: string): string {
+  const offset = Math.min(firstSyntaxError(text), text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+  return ` (line ${line}, column ${column}${offset === text.length ? ': it ends too soon' : ''})`;
+}
+
 function table(items: readonly unknown[]): string {
   const rows = items.filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object');
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) => !c.startsWith('@odata.'));
@@ -201,7 +211,7 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
     try {
       body = JSON.parse(text);
     } catch {
-      throw new BomwrightError('E_USAGE', `The body in ${source} is not JSON`);
+      throw new BomwrightError('E_USAGE', `The body in ${source} is not JSON${jsonErrorPlace(text)}`);
     }
   }
   const params: Record<string, string> = {};
@@ -271,8 +281,13 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
       if (argv.saveDeltaLink !== undefined)
         deltaLinkFile(path.resolve(context.cwd, argv.saveDeltaLink)).save(links['@odata.deltaLink']!);
     }
-    if (argv.format === 'table' && answer.kind === 'page') {
-      say(table((output as { value: unknown[] }).value));
+    // A page, or a 207's one result per item: both are rows.
+    const rows =
+      answer.kind === 'page' || (operation.response.kind === 'multiStatus' && response.status === 207)
+        ? (output as { value?: unknown }).value
+        : undefined;
+    if (argv.format === 'table' && Array.isArray(rows)) {
+      say(table(rows));
       for (const [name, value] of Object.entries(links))
         context.stderr(`${name}: ${redactTokens(value, [connection.token])}\n`);
     } else say(`${JSON.stringify(output, null, 2)}\n`);

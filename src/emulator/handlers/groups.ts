@@ -527,14 +527,18 @@ export const getTeamOperation: Handler = (context) => {
     }
   } else if (running) next = { ...next, status: 'running' };
   context.tx.put('teamOperations', String(operation.id), next);
-  const answer = entity(context, `teams('${String(operation.teamId)}')/operations/$entity`, operationView(next));
+  const view = operationView(next);
+  // The real service says inProgress where the spec says running (teamsAsyncOperationStatus): Kiota's enum reads
+  // only the real values.
+  if (view.status === 'running' && context.settings.odataNamespace === 'microsoft.graph') view.status = 'inProgress';
+  const answer = entity(context, `teams('${String(operation.teamId)}')/operations/$entity`, view);
   const retryAfter = context.settings.cloneRetryAfterSeconds;
   return next.status === 'running' && retryAfter !== undefined
     ? { ...answer, headers: { 'Retry-After': String(retryAfter) } }
     : answer;
 };
 
-function operationView(operation: JsonRecord): JsonRecord {
+function operationView(operation: JsonRecord): Record<string, Json> {
   const { teamId: _team, request: _request, requestedBy: _by, ...view } = operation;
   return view;
 }

@@ -6,8 +6,22 @@ import type { Handler, HandlerContext, HandlerResult } from '../context.js';
 import { badRequest, notFound, ServiceFault } from '../faults.js';
 import { applySelect, parseCount, parseExpand, parseSelect } from '../odata.js';
 import type { Json, JsonRecord } from '../store.js';
-import { accepted, addressedUser, entity, list, noContent, truncate } from './common.js';
+import { accepted, addressedUser, collection, entity, list, noContent, truncate } from './common.js';
 
+/** What a message POST or PATCH may set besides subject, body and isRead, kept as sent and answered when set. */
+const MESSAGE_PARTS = [
+  'toRecipients',
+  'ccRecipients',
+  'bccRecipients',
+  'replyTo',
+  'from',
+  'sender',
+  'importance',
+  'inferenceClassification',
+  'categories',
+  'isReadReceiptRequested',
+  'isDeliveryReceiptRequested',
+];
 const MESSAGE_FIELDS = [
   'id',
   'receivedDateTime',
@@ -18,6 +32,7 @@ const MESSAGE_FIELDS = [
   'body',
   'isRead',
   'parentFolderId',
+  ...MESSAGE_PARTS,
 ];
 const MESSAGE_TYPE = 'vendor.graph.message';
 const DEFAULT_PAGE_SIZE = 10;
@@ -267,6 +282,52 @@ function tombstone(context: HandlerContext, message: JsonRecord, seq: number): v
   });
 }
 
+export const getMessage: Handler = (context) => {
+  const user = addressedUser(context);
+  const message = userMessage(context, user);
+  const select = parseSelect(context.query.get('$select'), MESSAGE_FIELDS, MESSAGE_TYPE);
+  return entity(context, `users('${String(user.id)}')/messages/$entity`, applySelect(messageView(message), select));
+};
+
+/** The default and largest page of a message list (the service's own are 10 and 1000). */
+const LIST_PAGE = 10;
+
+function pageNumber(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw badRequest(
+      `Invalid value '${truncate(value, 40)}' for query option ${name}: a whole number from ${min} to ${max}.`,
+    );
+  return Number(value);
+}
+
+export const listMessages: Handler = (context) => {
+  const user = addressedUser(context);
+  const folder = context.params.folder === undefined ? undefined : folderOf(user, context.params.folder);
+  const select = parseSelect(context.query.get('$select'), MESSAGE_FIELDS, MESSAGE_TYPE);
+  const top = pageNumber(context.query.get('$top'), '$top', 1, MAX_PAGE_SIZE, LIST_PAGE);
+  const skip = pageNumber(context.query.get('$skip'), '$skip', 0, 1_000_000_000, 0);
+  const messages = [...context.store.all('messages')]
+    .filter((m) => m.userId === user.id && (folder === undefined || m.folderId === folder.id))
+    // Newest first, as the service lists them; the id breaks ties so pages never overlap.
+    .sort((a, b) =>
+      String(b.receivedDateTime) === String(a.receivedDateTime)
+        ? String(a.id).localeCompare(String(b.id))
+        : String(b.receivedDateTime).localeCompare(String(a.receivedDateTime)),
+    );
+  const page = messages.slice(skip, skip + top).map((m) => applySelect(messageView(m), select));
+  const where = folder === undefined ? 'messages' : `mailFolders('${String(folder.id)}')/messages`;
+  const result = collection(context, `users('${String(user.id)}')/${where}`, page);
+  if (skip + top < messages.length) {
+    const path = `${context.template.replace('{user}', encodeURIComponent(context.params.user ?? '')).replace('{folder}', encodeURIComponent(context.params.folder ?? ''))}`;
+    // Option names as the service writes them in a nextLink ($skip, not %24skip).
+    const selected = context.query.get('$select');
+    const query = `${selected === undefined ? '' : `$select=${encodeURIComponent(selected)}&`}$top=${top}&$skip=${skip + top}`;
+    (result.body as Record<string, Json>)['@odata.nextLink'] = `${context.baseUrl}/v1.0${path}?${query}`;
+  }
+  return result;
+};
+
 export const createMessage: Handler = (context) => {
   const user = addressedUser(context);
   const folder = folderOf(user, context.params.folder!);
@@ -284,6 +345,7 @@ export const createMessage: Handler = (context) => {
     hasAttachments: false,
     internetMessageId: body.internetMessageId ?? `<${context.newId()}@bomwright.invalid>`,
     isRead: body.isRead ?? false,
+    ...pick(body, MESSAGE_PARTS),
     createdSeq: seq,
     changeSeq: seq,
   };
@@ -297,7 +359,7 @@ export const updateMessage: Handler = (context) => {
   const body = context.body as JsonRecord;
   const updated: JsonRecord = {
     ...message,
-    ...pick(body, ['subject', 'body', 'isRead']),
+    ...pick(body, ['subject', 'body', 'isRead', ...MESSAGE_PARTS]),
     changeSeq: nextChangeSeq(context),
   };
   context.tx.put('messages', String(message.id), updated);
