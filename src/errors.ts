@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'E_LINK_LOOP',
   'E_REFUSED',
   'E_MERGE',
+  'E_CONVERT',
   'E_INTERNAL',
 ] as const;
 

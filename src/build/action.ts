@@ -161,6 +161,16 @@ const selfContained = (libxml2: string): Plugin => ({
       loader: 'js',
       resolveDir: root,
     }));
+    // The XML mappings the build derived from the XSDs, carried as text.
+    pluginBuild.onResolve({ filter: /[\\/]mapping-data\.js$/ }, () => ({
+      path: 'xml-mapping-data',
+      namespace: 'bomwright-action',
+    }));
+    pluginBuild.onLoad({ filter: /^xml-mapping-data$/, namespace: 'bomwright-action' }, () => ({
+      contents: `const TEXT = ${JSON.stringify(readFileSync(path.join(root, 'generated/xml-mapping.json'), 'utf8'))};\nexport function readXmlMappings() { return TEXT; }`,
+      loader: 'js',
+      resolveDir: root,
+    }));
     pluginBuild.onLoad({ filter: /^fast-glob$/, namespace: 'bomwright-action' }, () => ({
       contents: "export function loadFastGlob() { return require('fast-glob'); }",
       loader: 'js',

@@ -295,7 +295,7 @@ function versionRangeRule(document: Record<string, unknown>): Diagnostic[] {
       if (component === null || typeof component !== 'object') return;
       const record = component as Record<string, unknown>;
       const here = `${pointer}/${i}`;
-      if (record.versionRange !== undefined && record.isExternal !== 'true' && record.isExternal !== '1')
+      if (record.versionRange !== undefined && record.isExternal !== true)
         found.push({
           ruleId: 'schema/other',
           severity: 'error',

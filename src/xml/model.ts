@@ -2,55 +2,15 @@
  * The mapping reader: a CycloneDX XML element tree → the data model the JSON rules walk (bom-refs, dependencies,
  * serialNumber, version, components…), with a way back from a JSON pointer into that model to the XML element or
  * attribute it came from. So the rules beyond the schema, the version rule and its content comparison are
- * written once for both syntaxes. Elements outside the document's namespace (extensions, XML signatures) are
- * not part of the model.
+ * written once for both syntaxes. The mapping is the one derived from the version's XSD (xsd.ts). Elements
+ * outside the document's namespace (extensions, XML signatures) are not part of the model.
  */
+import { isRecord } from '../values.js';
+import { xmlMapping } from './mapping.js';
 import { xmlPath } from './paths.js';
 import type { ScanSink, XmlAttribute, XmlNode } from './scan.js';
-
-/** Containers whose children form a JSON array (`<components><component/>…</components>` → `components: […]`). */
-const COLLECTIONS = new Set([
-  'components',
-  'services',
-  'dependencies',
-  'hashes',
-  'licenses',
-  'externalReferences',
-  'properties',
-  'authors',
-  'vulnerabilities',
-  'compositions',
-  'annotations',
-  'assemblies',
-  'patches',
-  'commits',
-  'notes',
-  'ratings',
-  'cwes',
-  'advisories',
-  'affects',
-  'versions',
-  'references',
-  'endpoints',
-  'lifecycles',
-  'occurrences',
-  'frames',
-  'citations',
-  'formulation',
-  'workflows',
-  'tasks',
-  'steps',
-  'attestations',
-  'claims',
-  'standards',
-  'requirements',
-  'levels',
-  'signatories',
-  'subjects',
-  'annotator',
-  // 1.7: references to patents, written as <bom-ref> elements; in XML a bom-ref definition is always an attribute.
-  'patentRefs',
-]);
+import { xmlSpecVersion } from './versions.js';
+import type { MappedAttribute, MappedElement, MappedType, Scalar, XmlMapping } from './xsd.js';
 
 export interface XmlPlace {
   /** A readable location path: `/bom/components/component[3]/purl`, `/bom/@serialNumber`. */
@@ -68,16 +28,21 @@ const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#';
 
 /**
  * An open element while the model is read; its children (those in the document's namespace) as parallel lists
- * of name, value and plain attributes. Frames are kept per depth and reused.
+ * of declaration, value and plain attributes. Frames are kept per depth and reused.
  */
 interface Frame {
   local: string;
   /** In the root's namespace and under elements that all are: part of the model. */
   live: boolean;
+  /** How the XSD declares this element in its parent; undefined for the root and for elements it does not know. */
+  declaration: MappedElement | undefined;
+  /** The element's complex type, when the XSD gives it one. */
+  type: MappedType | undefined;
   attributes: readonly XmlAttribute[];
   /** How many children: the lists' entries past it are stale (the lists are reused). */
   count: number;
   names: string[];
+  declarations: (MappedElement | undefined)[];
   values: unknown[];
   childAttributes: (readonly XmlAttribute[])[];
   text: string;
@@ -87,7 +52,9 @@ const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
 
 /**
  * Builds the data model from the reader's events, as each element closes, without an element tree: the one
- * mapping both for a document read straight from its text (validation) and for a tree (mapDocument).
+ * mapping both for a document read straight from its text (validation) and for a tree (mapDocument). Each
+ * element is read as the XSD of the document's version declares it (xsd.ts); an element the XSD does not know (an
+ * invalid document, which the XSD check reports) is read by its shape alone.
  */
 export class ModelSink implements ScanSink {
   /** The root element as written, once the reader has seen it. */
@@ -98,20 +65,46 @@ export class ModelSink implements ScanSink {
   signed = false;
   private readonly frames: Frame[] = [];
   private depth = 0;
+  private mapping: XmlMapping | undefined;
 
   open(name: string, local: string, namespace: string | undefined, attributes: XmlAttribute[], offset: number): void {
     if (local === 'Signature' && namespace === XML_DSIG) this.signed = true;
     const parent = this.depth === 0 ? undefined : this.frames[this.depth - 1]!;
-    if (parent === undefined) this.root = { name, local, namespace, offset };
+    let declaration: MappedElement | undefined;
+    let type: MappedType | undefined;
+    if (parent === undefined) {
+      this.root = { name, local, namespace, offset };
+      const version = xmlSpecVersion(namespace);
+      this.mapping = version === undefined || local !== 'bom' ? undefined : xmlMapping(version);
+      type = this.mapping?.types[this.mapping.root];
+    } else if (parent.type !== undefined) {
+      declaration = elementsOf(parent.type).get(local);
+      const typeIndex = declaration?.type;
+      type = typeof typeIndex === 'number' ? this.mapping!.types[typeIndex] : undefined;
+    }
     const live = parent === undefined || (parent.live && namespace === this.root!.namespace);
     const plain = live ? plainAttributes(attributes) : NO_ATTRIBUTES;
     let frame = this.frames[this.depth];
     if (frame === undefined) {
-      frame = { local, live, attributes: plain, count: 0, names: [], values: [], childAttributes: [], text: '' };
+      frame = {
+        local,
+        live,
+        declaration,
+        type,
+        attributes: plain,
+        count: 0,
+        names: [],
+        declarations: [],
+        values: [],
+        childAttributes: [],
+        text: '',
+      };
       this.frames.push(frame);
     } else {
       frame.local = local;
       frame.live = live;
+      frame.declaration = declaration;
+      frame.type = type;
       frame.attributes = plain;
       frame.count = 0;
       frame.text = '';
@@ -127,11 +120,12 @@ export class ModelSink implements ScanSink {
   close(): void {
     const frame = this.frames[--this.depth]!;
     if (frame.live) {
-      if (this.depth === 0) this.members = recordOf(frame, true);
+      if (this.depth === 0) this.members = recordOf(frame);
       else {
         const parent = this.frames[this.depth - 1]!;
         const i = parent.count++;
         parent.names[i] = frame.local;
+        parent.declarations[i] = frame.declaration;
         parent.values[i] = valueOf(frame);
         parent.childAttributes[i] = frame.attributes;
       }
@@ -145,61 +139,156 @@ export class ModelSink implements ScanSink {
   }
 }
 
-/** An element below the root: a dependency, a collection (an array), a text, or a record. */
+/** An element below the root, as its declaration and type say it appears in JSON. */
 function valueOf(frame: Frame): unknown {
-  if (frame.local === 'dependency') return dependencyOf(frame);
-  if (isCollection(frame.local, frame.names, frame.count, frame.attributes)) return frame.values.slice(0, frame.count);
-  if (frame.count === 0 && frame.attributes.length === 0) return frame.text.trim();
-  return recordOf(frame, false);
+  const { declaration, type } = frame;
+  if (declaration === undefined) return unknownValueOf(frame);
+  if (declaration.refOnly === true) return attributeValue(frame.attributes, 'ref');
+  if (type === undefined)
+    return scalarOf(frame.text.trim(), typeof declaration.type === 'number' ? 'string' : declaration.type);
+  switch (type.shape) {
+    case 'ref':
+      return attributeValue(frame.attributes, 'ref');
+    case 'list':
+      return itemsOf(frame);
+    case 'record-or-list':
+      return frame.count > 0 && everyDeclared(frame, (d) => d.many) ? itemsOf(frame) : recordOf(frame);
+    case 'choice':
+      return frame.count === 1 ? frame.values[0] : recordOf(frame);
+    case 'record':
+      // Simple content without attributes of its own is just the text.
+      if (type.text !== undefined && type.attributes.length === 0 && declaration.item !== 'inline')
+        return textOf(frame.text, type.text);
+      if (type.mixed === true && frame.count === 0 && frame.attributes.length === 0 && frame.text.trim() !== '')
+        return frame.text.trim();
+      return recordOf(frame);
+  }
 }
 
-function recordOf(frame: Frame, root: boolean): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const attribute of frame.attributes)
-    setMember(record, attribute.local, root ? rootAttributeValue(attribute) : attribute.value);
-  const { names, values, count } = frame;
-  if (distinct(names, count)) for (let i = 0; i < count; i++) setMember(record, names[i]!, values[i]);
-  else {
-    // Repeated names become one array member, where the name first appears.
-    const groups = new Map<string, unknown[]>();
-    for (let i = 0; i < count; i++) {
-      const group = groups.get(names[i]!);
-      if (group) group.push(values[i]);
-      else groups.set(names[i]!, [values[i]]);
-    }
-    for (const [name, group] of groups) setMember(record, name, group.length === 1 ? group[0] : group);
+/** The children of a list wrapper; in a licence choice each keeps its kind (`{ license }`, `{ expression, … }`). */
+function itemsOf(frame: Frame): unknown[] {
+  const items: unknown[] = [];
+  for (let i = 0; i < frame.count; i++) {
+    const declaration = frame.declarations[i];
+    const value = frame.values[i];
+    if (declaration?.item === 'wrapped') items.push(singleMember(declaration.json, value));
+    else if (declaration?.item === 'inline' && !isRecord(value)) items.push(singleMember(declaration.json, value));
+    else items.push(value);
   }
-  if (count === 0 && frame.text.trim() !== '')
+  return items;
+}
+
+function everyDeclared(frame: Frame, test: (declaration: MappedElement) => boolean): boolean {
+  for (let i = 0; i < frame.count; i++) {
+    const declaration = frame.declarations[i];
+    if (declaration === undefined || !test(declaration)) return false;
+  }
+  return true;
+}
+
+function recordOf(frame: Frame): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  const type = frame.type;
+  const attributes = type === undefined ? undefined : attributesOf(type);
+  for (const attribute of frame.attributes) {
+    const mapped = attributes?.get(attribute.local);
+    if (mapped === undefined) setMember(record, attribute.local, attribute.value);
+    else setMember(record, mapped.json, scalarOf(attribute.value, mapped.scalar));
+  }
+  const { names, declarations, values, count } = frame;
+  // Members in the order their elements first appear; a declared repeating element is an array however many
+  // times it appears, an undeclared one when it repeats.
+  const groups = new Map<string, { many: boolean; values: unknown[] }>();
+  for (let i = 0; i < count; i++) {
+    const declaration = declarations[i];
+    const value = values[i];
+    if (declaration?.lifted === true && isRecord(value)) {
+      for (const [name, member] of Object.entries(value)) setMember(record, name, member);
+      continue;
+    }
+    const name = declaration?.json ?? names[i]!;
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, { many: declaration?.many === true, values: [value] });
+    else group.values.push(value);
+  }
+  for (const [name, group] of groups)
+    setMember(record, name, group.many || group.values.length > 1 ? group.values : group.values[0]);
+  if (type?.text !== undefined) {
+    if (frame.text !== '') setMember(record, type.text.json, textOf(frame.text, type.text));
+  } else if (type === undefined && count === 0 && frame.text.trim() !== '')
     setMember(record, frame.local === 'property' ? 'value' : 'content', frame.text);
   return record;
 }
 
-/** Whether no name repeats (the common case: a record's members). */
-function distinct(names: readonly string[], count: number): boolean {
-  if (count > 16) return new Set(names.slice(0, count)).size === count;
-  for (let i = 1; i < count; i++) for (let j = 0; j < i; j++) if (names[i] === names[j]) return false;
-  return true;
+/** An element the XSD does not declare here: read by its shape (a text, or a record of what it holds). */
+function unknownValueOf(frame: Frame): unknown {
+  if (frame.count === 0 && frame.attributes.length === 0) return frame.text.trim();
+  return recordOf(frame);
 }
 
-function rootAttributeValue(attribute: XmlAttribute): unknown {
-  if (attribute.local === 'version' && /^[0-9]+$/.test(attribute.value)) {
-    const n = Number(attribute.value);
-    return Number.isSafeInteger(n) ? n : attribute.value;
+/** Simple content: white space collapsed where the XSD's type says so (a hash's token), else kept. */
+function textOf(text: string, mapped: { readonly scalar: Scalar; readonly trim: boolean }): unknown {
+  return scalarOf(mapped.trim ? text.replace(/[\t\n\r ]+/g, ' ').trim() : text, mapped.scalar);
+}
+
+/** A value as JSON has it: the XSD's booleans and numbers as JSON ones, when the text is one. */
+function scalarOf(text: string, scalar: Scalar): unknown {
+  switch (scalar) {
+    case 'string':
+      return text;
+    case 'boolean': {
+      const trimmed = text.trim();
+      if (trimmed === 'true' || trimmed === '1') return true;
+      if (trimmed === 'false' || trimmed === '0') return false;
+      return text;
+    }
+    case 'integer': {
+      const trimmed = text.trim();
+      if (!/^[+-]?[0-9]+$/.test(trimmed)) return text;
+      const n = Number(trimmed);
+      return Number.isSafeInteger(n) ? n : text;
+    }
+    case 'number': {
+      const trimmed = text.trim();
+      if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(trimmed)) return text;
+      const n = Number(trimmed);
+      return Number.isFinite(n) ? n : text;
+    }
   }
-  return attribute.value;
 }
 
-/** `<dependency ref="a"><dependency ref="b"/><provides ref="c"/></dependency>` → { ref, dependsOn, provides }. */
-function dependencyOf(frame: Frame): unknown {
+function attributeValue(attributes: readonly XmlAttribute[], local: string): string | undefined {
+  for (const attribute of attributes) if (attribute.local === local) return attribute.value;
+  return undefined;
+}
+
+function singleMember(name: string, value: unknown): Record<string, unknown> {
   const record: Record<string, unknown> = {};
-  for (const attribute of frame.attributes) setMember(record, attribute.local, attribute.value);
-  for (const list of ['dependency', 'provides'] as const) {
-    const refs: unknown[] = [];
-    for (let i = 0; i < frame.count; i++)
-      if (frame.names[i] === list) refs.push(frame.childAttributes[i]!.find((a) => a.local === 'ref')?.value);
-    if (refs.length > 0) record[list === 'dependency' ? 'dependsOn' : 'provides'] = refs;
-  }
+  setMember(record, name, value);
   return record;
+}
+
+const elementIndexes = new WeakMap<MappedType, Map<string, MappedElement>>();
+const attributeIndexes = new WeakMap<MappedType, Map<string, MappedAttribute>>();
+
+/** A type's element declarations by XML name (built once per type, on first use). */
+function elementsOf(type: MappedType): Map<string, MappedElement> {
+  let index = elementIndexes.get(type);
+  if (index === undefined) {
+    index = new Map();
+    for (const element of type.elements) if (!index.has(element.xml)) index.set(element.xml, element);
+    elementIndexes.set(type, index);
+  }
+  return index;
+}
+
+function attributesOf(type: MappedType): Map<string, MappedAttribute> {
+  let index = attributeIndexes.get(type);
+  if (index === undefined) {
+    index = new Map(type.attributes.map((a) => [a.xml, a]));
+    attributeIndexes.set(type, index);
+  }
+  return index;
 }
 
 /** The model of a `<bom>` root of CycloneDX `specVersion`, read from its element tree. */
@@ -217,78 +306,99 @@ function replay(node: XmlNode, sink: ScanSink): void {
   sink.close();
 }
 
+type Step =
+  | { kind: 'node'; node: XmlNode; declaration: MappedElement | undefined; type: MappedType | undefined }
+  | { kind: 'items'; items: readonly XmlNode[]; owner: XmlNode; type: MappedType | undefined }
+  | { kind: 'attribute'; attribute: XmlAttribute; owner: XmlNode };
+
 /**
- * The way back from a JSON pointer into the model to the element or attribute it came from, derived from the
- * same mapping instead of a table kept for every node (which would cost a 100,000-component document more than
- * reading it): each pointer segment is followed in the element tree.
+ * The way back from a JSON pointer into the model to the element or attribute it came from, following the same
+ * mapping as the reader instead of a table kept for every node (which would cost a 100,000-component document
+ * more than reading it): each pointer segment is followed in the element tree.
  */
 export function locator(root: XmlNode): (pointer: string) => XmlPlace | undefined {
   const namespace = root.namespace;
-  const elementsOf = (node: XmlNode) => inNamespace(node.children, namespace);
+  const version = xmlSpecVersion(namespace);
+  const mapping = version === undefined || root.local !== 'bom' ? undefined : xmlMapping(version);
+  const typeOf = (declaration: MappedElement | undefined): MappedType | undefined =>
+    mapping === undefined || declaration === undefined || typeof declaration.type !== 'number'
+      ? undefined
+      : mapping.types[declaration.type];
+  const childrenOf = (node: XmlNode) => inNamespace(node.children, namespace);
+  const declarationIn = (type: MappedType | undefined, local: string) =>
+    type === undefined ? undefined : elementsOf(type).get(local);
+  /** A node, or the list of its children when it appears in JSON as an array. */
+  const enter = (node: XmlNode, declaration: MappedElement | undefined, type: MappedType | undefined): Step => {
+    const children = childrenOf(node);
+    const list =
+      type === undefined
+        ? declaration === undefined && isUnknownList(node, children)
+        : type.shape === 'list' ||
+          (type.shape === 'record-or-list' &&
+            children.length > 0 &&
+            children.every((c) => declarationIn(type, c.local)?.many === true));
+    return list ? { kind: 'items', items: children, owner: node, type } : { kind: 'node', node, declaration, type };
+  };
   return (pointer: string): XmlPlace | undefined => {
     const segments = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer);
-    type Step =
-      | { kind: 'node'; node: XmlNode }
-      | { kind: 'items'; items: readonly XmlNode[]; refs: boolean }
-      | { kind: 'attribute'; attribute: XmlAttribute; owner: XmlNode };
-    let step: Step = { kind: 'node', node: root };
-    const enter = (node: XmlNode): Step => {
-      const elements = elementsOf(node);
-      return node !== root &&
-        node.local !== 'dependency' &&
-        isCollection(
-          node.local,
-          elements.map((e) => e.local),
-          elements.length,
-          plainAttributes(node.attributes),
-        )
-        ? { kind: 'items', items: elements, refs: false }
-        : { kind: 'node', node };
+    let step: Step = {
+      kind: 'node',
+      node: root,
+      declaration: undefined,
+      type: mapping?.types[mapping.root],
     };
-    for (const segment of segments) {
+    for (let s = 0; s < segments.length; s++) {
+      const segment = segments[s]!;
       if (step.kind === 'attribute') return undefined;
       if (step.kind === 'items') {
         if (!/^(0|[1-9][0-9]*)$/.test(segment)) return undefined;
         const item: XmlNode | undefined = step.items[Number(segment)];
         if (item === undefined) return undefined;
-        const ref: XmlAttribute | undefined = step.refs
-          ? plainAttributes(item.attributes).find((a) => a.local === 'ref')
-          : undefined;
-        step = ref !== undefined ? { kind: 'attribute', attribute: ref, owner: item } : enter(item);
+        const declaration = declarationIn(step.type, item.local);
+        const itemType = typeOf(declaration);
+        if (declaration?.refOnly === true || itemType?.shape === 'ref') {
+          const ref: XmlAttribute | undefined = plainAttributes(item.attributes).find((a) => a.local === 'ref');
+          step =
+            ref === undefined ? enter(item, declaration, itemType) : { kind: 'attribute', attribute: ref, owner: item };
+          continue;
+        }
+        // A licence choice's `{ license: … }`: the key names the item itself.
+        if (declaration?.item === 'wrapped' && segments[s + 1] === declaration.json) s++;
+        step = enter(item, declaration, itemType);
         continue;
       }
-      const node = step.node;
-      if (node !== root && node.local === 'dependency' && (segment === 'dependsOn' || segment === 'provides')) {
-        const local = segment === 'dependsOn' ? 'dependency' : 'provides';
-        step = { kind: 'items', items: elementsOf(node).filter((e) => e.local === local), refs: true };
-        continue;
-      }
-      const attribute = plainAttributes(node.attributes).find((a) => a.local === segment);
+      const node: XmlNode = step.node;
+      const type: MappedType | undefined = step.type;
+      const attributes = plainAttributes(node.attributes);
+      const mappedAttribute: MappedAttribute | undefined = type?.attributes.find((a) => a.json === segment);
+      const attribute: XmlAttribute | undefined = attributes.find((a) => a.local === (mappedAttribute?.xml ?? segment));
       if (attribute !== undefined) {
         step = { kind: 'attribute', attribute, owner: node };
         continue;
       }
-      const children = elementsOf(node).filter((e) => e.local === segment);
-      if (children.length === 1) step = enter(children[0]!);
-      else if (children.length > 1) step = { kind: 'items', items: children, refs: false };
+      const declaration: MappedElement | undefined = type?.elements.find((e) => e.json === segment);
+      const local: string = declaration?.xml ?? segment;
+      const children: XmlNode[] = childrenOf(node).filter((e) => e.local === local);
+      if (declaration?.many === true || children.length > 1)
+        step = { kind: 'items', items: children, owner: node, type };
+      else if (children.length === 1) step = enter(children[0]!, declaration, typeOf(declaration));
       // Members with no element of their own (bomFormat, specVersion, a text's content) are the element itself.
     }
     if (step.kind === 'attribute')
       return { path: `${xmlPath(step.owner)}/@${step.attribute.name}`, offset: step.attribute.offset };
-    const node = step.kind === 'node' ? step.node : step.items[0]?.parent;
-    return node === undefined ? undefined : { path: xmlPath(node), offset: node.offset };
+    const node = step.kind === 'node' ? step.node : (step.items[0]?.parent ?? step.owner);
+    return { path: xmlPath(node), offset: node.offset };
   };
 }
 
-function isCollection(
-  local: string,
-  names: readonly string[],
-  count: number,
-  attributes: readonly XmlAttribute[],
-): boolean {
-  if (!COLLECTIONS.has(local) || attributes.length !== 0) return false;
-  for (let i = 1; i < count; i++) if (names[i] !== names[0]) return false;
-  return true;
+/** An element the XSD does not declare, read as a list when all its children share one name (as the reader does). */
+function isUnknownList(node: XmlNode, children: readonly XmlNode[]): boolean {
+  return (
+    node.parent !== undefined &&
+    children.length > 1 &&
+    plainAttributes(node.attributes).length === 0 &&
+    children.every((c) => c.local === children[0]!.local)
+  );
 }
 
 /** The children in the document's namespace; the same array when they all are (the common case, no copy). */
