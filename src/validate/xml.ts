@@ -403,6 +403,10 @@ function schemaDiagnostics(
   const namespace = root.namespace!;
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
+  // libxml2 stops checking an element's attributes at the first failing one, and its content at the first
+  // unexpected child: those elements are checked further below, for names their type does not declare.
+  const attributesFailed = new Set<XmlNode>();
+  const contentFailed = new Map<XmlNode, number>();
   for (const problem of problems) {
     const parsed = /^Element '([^']*)'(?:, attribute '([^']*)')?: ([\s\S]*)$/.exec(problem.message);
     const node = problem.path === undefined ? undefined : elementAt(root, problem.path);
@@ -432,6 +436,13 @@ function schemaDiagnostics(
     seen.add(key);
     seen.add(pointer);
     const offset = attribute?.offset ?? node?.offset;
+    if (node !== undefined && attributeName !== undefined) attributesFailed.add(node);
+    else if (
+      node?.parent !== undefined &&
+      /^This element is not expected/.test(detail) &&
+      !contentFailed.has(node.parent)
+    )
+      contentFailed.set(node.parent, problem.path!.at(-1) ?? 0);
     out.push({
       ruleId,
       severity: 'error',
@@ -441,7 +452,51 @@ function schemaDiagnostics(
       ...(offset !== undefined ? at(offset) : problem.line > 0 ? { line: problem.line, column: 1 } : {}),
     });
   }
-  return out;
+  const more = undeclaredNames(attributesFailed, contentFailed, namespace, mapping, seen, at);
+  if (more.length === 0) return out;
+  return [...out, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/**
+ * The attributes and later children, of elements libxml2 stopped checking, that their type does not declare at
+ * all: each is a finding of its own, as each unknown member is in JSON. (Only names no declaration has: whether a
+ * declared one stands in order libxml2 did not go on to say.)
+ */
+function undeclaredNames(
+  attributesFailed: ReadonlySet<XmlNode>,
+  contentFailed: ReadonlyMap<XmlNode, number>,
+  namespace: string,
+  mapping: XmlMapping,
+  seen: Set<string>,
+  at: (offset: number) => { line: number; column: number },
+): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const add = (pointer: string, message: string, offset: number) => {
+    if (seen.has(pointer)) return;
+    seen.add(pointer);
+    found.push({ ruleId: 'schema/additional-property', severity: 'error', message, pointer, ...at(offset) });
+  };
+  for (const node of attributesFailed) {
+    const type = node.namespace === namespace ? mappedType(node, mapping) : undefined;
+    if (type === undefined) continue;
+    for (const attribute of node.attributes)
+      if (attribute.namespace === undefined && !type.attributes.some((a) => a.xml === attribute.local))
+        add(
+          `${xmlPath(node)}/@${attribute.name}`,
+          `The attribute '${attribute.name}' is not allowed`,
+          attribute.offset,
+        );
+  }
+  for (const [parent, first] of contentFailed) {
+    const type = parent.namespace === namespace ? mappedType(parent, mapping) : undefined;
+    if (type === undefined || type.elements.length === 0) continue;
+    for (let i = first + 1; i < parent.children.length; i++) {
+      const child = parent.children[i]!;
+      if (child.namespace === namespace && !type.elements.some((e) => e.xml === child.local))
+        add(xmlPath(child), `<${child.local}> is not an element of <${parent.local}>`, child.offset);
+    }
+  }
+  return found;
 }
 
 /** A value quoted in libxml2's message, cut as JSON's messages cut it (a 5 MB hash is not a 5 MB message). */

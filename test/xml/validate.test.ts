@@ -364,6 +364,30 @@ describe('XSD findings in the house style (issue 43)', () => {
     ).toEqual([]);
   });
 
+  it('one finding per problem: every undeclared attribute and child, as JSON reports every unknown member', async () => {
+    expect(
+      await findings('<component type="x" foo="1"><name>a</name><colour>r</colour><size>2</size></component>'),
+    ).toEqual([
+      [
+        'schema/enum',
+        '/bom/components/component/@type',
+        expect.stringMatching(/^\[facet 'enumeration'\] The value "x"/),
+      ],
+      ['schema/additional-property', '/bom/components/component/@foo', "The attribute 'foo' is not allowed"],
+      ['schema/additional-property', '/bom/components/component/colour', '<colour> is not an element of <component>'],
+      ['schema/additional-property', '/bom/components/component/size', '<size> is not an element of <component>'],
+    ]);
+    const json = await validate(
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        version: 1,
+        components: [{ type: 'x', foo: '1', name: 'a', colour: 'r', size: 2 }],
+      }),
+    );
+    expect(json.diagnostics).toHaveLength(4);
+  });
+
   it('names the namespace of a foreign element instead of cutting it out', async () => {
     const result = await validate(
       `<bom xmlns="${NS16}" xmlns:dg="urn:dg" version="1"><dependencies><dg:dependency ref="a"/></dependencies></bom>`,
