@@ -368,7 +368,7 @@ describe('GitHub Action', () => {
     expect(inWorker.outputs).toBe(inThread.outputs);
     expect(inWorker.status).toBe(1);
     expect(inWorker.stdout).toMatch(
-      /^::error file=bom\.xml,line=4325,col=\d+,title=schema\/enum::\[facet 'enumeration'\] The value 'gadget' is not an element of the set/m,
+      /^::error file=bom\.xml,line=4325,col=\d+,title=schema\/enum::\[facet 'enumeration'\] The value "gadget" is not an element of the set/m,
     );
     expect(inWorker.outputs).toContain('errors=1\nwarnings=0\n');
   });

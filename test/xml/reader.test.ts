@@ -124,7 +124,7 @@ describe('the hash value pattern', () => {
     expect(failing).toEqual(expected);
     expect(new Set(result.diagnostics.map((d) => d.ruleId))).toEqual(new Set(['schema/pattern']));
     expect(result.diagnostics[0]!.message).toBe(
-      `[facet 'pattern'] The value '' is not accepted by the pattern '${OFFICIAL}'`,
+      `[facet 'pattern'] The value "" is not accepted by the pattern '${OFFICIAL}'`,
     );
   });
 
@@ -140,7 +140,7 @@ describe('the hash value pattern', () => {
       );
       const result = await validate(text);
       expect(result.diagnostics.map((d) => d.message)).toEqual([
-        `[facet 'pattern'] The value '${hex(33)}' is not accepted by the pattern '${OFFICIAL}'`,
+        `[facet 'pattern'] The value "${hex(33)}" is not accepted by the pattern '${OFFICIAL}'`,
       ]);
     }
   });

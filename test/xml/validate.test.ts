@@ -37,7 +37,7 @@ describe('CycloneDX XML against the official XSDs', () => {
     expect(result.valid).toBe(false);
     const d = result.diagnostics.find((x) => x.pointer === '/bom/components/component[2]/colour');
     expect(d, JSON.stringify(result.diagnostics)).toMatchObject({ ruleId: 'schema/additional-property', line: 5 });
-    expect(d!.message).toMatch(/^This element is not expected/);
+    expect(d!.message).toBe('<colour> is not an element of <component>');
     expect(d!.message).not.toContain('{http://cyclonedx.org');
     expect(d!.column).toBe(text.split('\n')[4]!.indexOf('<colour>') + 1);
   });
@@ -55,11 +55,12 @@ describe('CycloneDX XML against the official XSDs', () => {
     expect(result.diagnostics.map((d) => [d.ruleId, d.pointer, d.line])).toEqual([
       ['schema/enum', '/bom/components/component[1]/@type', 4],
       ['schema/pattern', '/bom/components/component[2]/hashes/hash', 5],
-      ['schema/additional-property', '/bom/components/component[3]/version', 6],
+      ['schema/required', '/bom/components/component[3]', 6],
     ]);
     expect(result.diagnostics[0]!.message).toMatch(
-      /^\[facet 'enumeration'\] The value 'frobnicator' is not an element/,
+      /^\[facet 'enumeration'\] The value "frobnicator" is not an element/,
     );
+    expect(result.diagnostics[2]!.message).toBe('Missing required <name> (before <version>)');
   });
 
   it('reports an unknown CycloneDX namespace, and XML that is not a BOM, clearly', async () => {
@@ -336,5 +337,80 @@ describe('the 1.1 dependency-graph extension', () => {
     const result = await validate(graph('web'));
     expect(result.diagnostics).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+});
+
+describe('XSD findings in the house style (issue 43)', () => {
+  const NS16 = NS('1.6');
+  const findings = async (components: string, extra = '') =>
+    (
+      await validate(`<bom xmlns="${NS16}"${extra} version="1"><components>${components}</components></bom>`)
+    ).diagnostics.map((d) => [d.ruleId, d.pointer, d.message]);
+
+  it('says what is missing and what is out of order, from the XSD’s content model', async () => {
+    const hash = `<hashes><hash alg="SHA-256">${'a'.repeat(64)}</hash></hashes>`;
+    expect(await findings('<component type="library"></component>')).toEqual([
+      ['schema/required', '/bom/components/component', 'Missing required <name>'],
+    ]);
+    expect(
+      await findings(`<component type="library"><name>a</name>${hash}<scope>required</scope></component>`),
+    ).toEqual([['schema/other', '/bom/components/component/scope', '<scope> must come before <hashes>']]);
+    expect(await findings('<component type="library"><name>a</name><name>b</name></component>')).toEqual([
+      ['schema/other', '/bom/components/component/name[2]', '<name> may appear only once here'],
+    ]);
+    // In order, nothing is said: the boundary of the rule above.
+    expect(
+      await findings(`<component type="library"><name>a</name><scope>required</scope>${hash}</component>`),
+    ).toEqual([]);
+  });
+
+  it('one finding per problem: every undeclared attribute and child, as JSON reports every unknown member', async () => {
+    expect(
+      await findings('<component type="x" foo="1"><name>a</name><colour>r</colour><size>2</size></component>'),
+    ).toEqual([
+      [
+        'schema/enum',
+        '/bom/components/component/@type',
+        expect.stringMatching(/^\[facet 'enumeration'\] The value "x"/),
+      ],
+      ['schema/additional-property', '/bom/components/component/@foo', "The attribute 'foo' is not allowed"],
+      ['schema/additional-property', '/bom/components/component/colour', '<colour> is not an element of <component>'],
+      ['schema/additional-property', '/bom/components/component/size', '<size> is not an element of <component>'],
+    ]);
+    const json = await validate(
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        version: 1,
+        components: [{ type: 'x', foo: '1', name: 'a', colour: 'r', size: 2 }],
+      }),
+    );
+    expect(json.diagnostics).toHaveLength(4);
+  });
+
+  it('names the namespace of a foreign element instead of cutting it out', async () => {
+    const result = await validate(
+      `<bom xmlns="${NS16}" xmlns:dg="urn:dg" version="1"><dependencies><dg:dependency ref="a"/></dependencies></bom>`,
+    );
+    expect(result.diagnostics.map((d) => [d.ruleId, d.pointer, d.message])).toEqual([
+      [
+        'schema/additional-property',
+        '/bom/dependencies/dg:dependency',
+        "<dg:dependency> (namespace urn:dg) is not expected here; expected <dependency> of the document's namespace",
+      ],
+    ]);
+  });
+
+  it('cuts a long value as JSON does and keeps schema/pattern; one finding for the facet and its type failure', async () => {
+    const long = 'z'.repeat(5_000_000);
+    const result = await validate(
+      `<bom xmlns="${NS16}" version="1"><components><component type="library"><name>a</name><hashes><hash alg="SHA-256">${long}</hash></hashes></component></components></bom>`,
+    );
+    expect(result.diagnostics).toHaveLength(1);
+    const [d] = result.diagnostics;
+    expect(d).toMatchObject({ ruleId: 'schema/pattern', pointer: '/bom/components/component/hashes/hash' });
+    expect(d!.message.length).toBeLessThan(300);
+    expect(d!.message).toMatch(/^\[facet 'pattern'\] The value "z{58}… is not accepted by the pattern/);
+    expect(d!.value).toBe(`"${'z'.repeat(118)}…`);
   });
 });
