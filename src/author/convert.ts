@@ -426,7 +426,12 @@ class Walker {
       return current;
     }
     if (Array.isArray(current)) return this.array(current, plan, where);
-    return this.object(current as Record<string, unknown>, plan, where);
+    const fitted = this.object(current as Record<string, unknown>, plan, where);
+    // The branches judged the object before its own members were fitted: one they required may be gone since.
+    if (fitted === FAIL || fitted === current || (plan.branches === undefined && plan.allOf === undefined))
+      return fitted;
+    for (const part of plan.allOf ?? []) if (this.fit(fitted, part, where) === FAIL) return FAIL;
+    return plan.branches === undefined ? fitted : this.branch(fitted, plan.branches, where);
   }
 
   /** oneOf/anyOf: the branch that takes the value with the fewest changes (none: the first that takes it as is). */

@@ -57,9 +57,13 @@ async function errorsOf(input: string | Json): Promise<string[]> {
 }
 
 describe('conversion across both syntaxes', () => {
-  it('real documents (both syntaxes) converted to every version validate, written as XML and as JSON', async () => {
-    const sources = await validModels(REAL, (f) => f.endsWith('.json') || f.endsWith('.xml'));
-    expect(sources.length).toBeGreaterThanOrEqual(18);
+  it('real documents (both syntaxes) and XML 1.0/1.1 converted to every version validate, as XML and as JSON', async () => {
+    const sources = [
+      ...(await validModels(REAL, (f) => f.endsWith('.json') || f.endsWith('.xml'))),
+      ...(await validModels(SAMPLES, (f) => /^valid-.*-1\.[01]\.xml$/.test(f))),
+    ];
+    expect(sources.length).toBeGreaterThanOrEqual(20);
+    expect(sources.filter((s) => ['1.0', '1.1'].includes(String(s.model.specVersion)))).toHaveLength(2);
     const failures: string[] = [];
     for (const { name, model } of sources)
       for (const to of VERSIONS) {

@@ -82,6 +82,21 @@ describe('members the target lacks: read from its schema', () => {
   });
 });
 
+describe('branches that require a member', () => {
+  it('an item that loses the member its form requires is dropped whole, not left empty', async () => {
+    // 1.2–1.4 require the licence or the expression in the branches of an item whose members are optional: an
+    // item whose licence the target cannot take has neither form left, so the item goes.
+    const document = bom({ components: [lib('x', '1', { licenses: [{ license: ['MIT'] }] })] }, '1.4');
+    const result = convertVersion(document, '1.4');
+    expect(components(result)[0]!.licenses).toBeUndefined();
+    expect(result.dropped.map((d) => d.pointer)).toEqual([
+      '/components/0/licenses/0/license',
+      '/components/0/licenses/0',
+    ]);
+    expect((await validate(result.document)).valid).toBe(true);
+  });
+});
+
 describe('values converted where the specification says how', () => {
   it('1.4 licence expressions (trivy) become the one expression 1.5 and 1.6 take, never {}', async () => {
     const licenses = [{ expression: 'MIT' }, { expression: 'Apache-2.0 OR BSD-3-Clause' }, { license: { id: 'ISC' } }];
