@@ -1,6 +1,6 @@
 /**
- * Derives the XML ↔ model mapping of every CycloneDX XML version from the official XSDs (and, from 1.2, the same
- * version's JSON schema) in @cyclonedx/cyclonedx-library, into generated/xml-mapping.json, which the reader and
+ * Derives the XML ↔ model mapping of every CycloneDX XML version from the official XSDs (and the same version's JSON
+ * schema; 1.2's for 1.0 and 1.1, which have none) in @cyclonedx/cyclonedx-library, into generated/xml-mapping.json, which the reader and
  * the writer load (src/xml/mapping.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export function buildXmlMappings(): Record<string, XmlMapping> {
   const mappings: Record<string, XmlMapping> = {};
   for (const version of XML_SPEC_VERSIONS) {
-    const format = findFormatBySpecVersion(version);
+    // 1.0 and 1.1 have no JSON form: their model is the one 1.2's JSON gives the same elements.
+    const format = findFormatBySpecVersion(version) ?? findFormatBySpecVersion('1.2');
     const jsonSchema = format === undefined ? undefined : readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
     const xsd = readFileSync(path.join(LIBRARY_SCHEMA_DIR, xsdFile(version)), 'utf8');
     mappings[version] = compileXsd(version, xsd, jsonSchema);

@@ -116,7 +116,11 @@ class Writer {
     const pad = this.indent.repeat(depth);
     if (!Array.isArray(value)) return this.drop(pointer, `<${name}> holds a list`);
     const candidates = repeatedOnly ? type.elements.filter((e) => e.many) : type.elements;
-    const body: string[] = [];
+    // Children are written straight into `out` after a slot for the start tag: a list of 100,000 items is never
+    // copied (nor spread into a call, which overflows the stack).
+    const slot = out.length;
+    out.push('');
+    const body = out;
     value.forEach((item: unknown, i) => {
       const at = `${pointer}/${i}`;
       const declaration = bestFit(candidates, item, this.mapping);
@@ -134,8 +138,11 @@ class Writer {
         return this.drop(at, `no item of <${name}> holds this value`);
       this.child(body, declaration, inner, innerAt, depth + 1);
     });
-    if (body.length === 0) out.push(`${pad}${open}/>\n`);
-    else out.push(`${pad}${open}>\n`, ...body, `${pad}</${name}>\n`);
+    if (out.length === slot + 1) out[slot] = `${pad}${open}/>\n`;
+    else {
+      out[slot] = `${pad}${open}>\n`;
+      out.push(`${pad}</${name}>\n`);
+    }
   }
 
   private record(
@@ -162,7 +169,10 @@ class Writer {
       }
       tag += ` ${attribute.xml}="${escapeAttribute(scalarText(member))}"`;
     }
-    const body: string[] = [];
+    // The start tag goes into its slot once the attributes are known; children follow it directly (see list()).
+    const slot = out.length;
+    out.push('');
+    const body = out;
     for (const declaration of type.elements) {
       if (declaration.lifted === true) {
         // Its members stand in this record (a data flow's classification and flow).
@@ -207,9 +217,11 @@ class Writer {
         key === 'signature' ? 'a JSF signature has no XML form' : notInXml(this.mapping),
       );
     }
-    if (body.length > 0) out.push(`${pad}${tag}>\n`, ...body, `${pad}</${name}>\n`);
-    else if (text !== '') out.push(`${pad}${tag}>${text}</${name}>\n`);
-    else out.push(`${pad}${tag}/>\n`);
+    if (out.length > slot + 1) {
+      out[slot] = `${pad}${tag}>\n`;
+      out.push(`${pad}</${name}>\n`);
+    } else if (text !== '') out[slot] = `${pad}${tag}>${text}</${name}>\n`;
+    else out[slot] = `${pad}${tag}/>\n`;
   }
 
   /** A child element as its declaration says: a ref, a scalar or a complex value. */

@@ -211,6 +211,28 @@ describe('writing XML', () => {
     }
   });
 
+  it('writes a list of 200,000 items (nothing copied or spread per level)', () => {
+    const components = Array.from({ length: 200_000 }, (_, i) => ({ type: 'library', name: `c${i}` }));
+    const xml = writeXml(bom('1.6', { components }));
+    expect(xml.split('<component ').length - 1).toBe(200_000);
+    expect(xml.endsWith('  </components>\n</bom>\n')).toBe(true);
+  });
+
+  it('reads XML 1.0 and 1.1, which have no JSON form, into the model 1.2 gives the same elements', () => {
+    for (const version of ['1.0', '1.1']) {
+      const xml = `<bom xmlns="http://cyclonedx.org/schema/bom/${version}" version="1"><components><component type="library"><name>a</name><version>1</version><licenses><license><id>MIT</id></license><license><name>Own</name></license></licenses><modified>false</modified></component></components></bom>`;
+      expect(readBack(xml, version).components, version).toEqual([
+        {
+          type: 'library',
+          name: 'a',
+          version: '1',
+          licenses: [{ license: { id: 'MIT' } }, { license: { name: 'Own' } }],
+          modified: false,
+        },
+      ]);
+    }
+  });
+
   it('writes what bomwright reads as a valid document of that version', async () => {
     const document = bom('1.6', {
       metadata: { timestamp: '2024-01-01T00:00:00Z', tools: { components: [{ type: 'application', name: 't' }] } },
