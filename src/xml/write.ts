@@ -135,7 +135,7 @@ class Writer {
       this.child(body, declaration, inner, innerAt, depth + 1);
     });
     if (body.length === 0) out.push(`${pad}${open}/>\n`);
-    else out.push(`${pad}${open}>\n`, ...body, `${pad}</${name}>\n`);
+    else appendElement(out, `${pad}${open}>\n`, body, `${pad}</${name}>\n`);
   }
 
   private record(
@@ -207,7 +207,7 @@ class Writer {
         key === 'signature' ? 'a JSF signature has no XML form' : notInXml(this.mapping),
       );
     }
-    if (body.length > 0) out.push(`${pad}${tag}>\n`, ...body, `${pad}</${name}>\n`);
+    if (body.length > 0) appendElement(out, `${pad}${tag}>\n`, body, `${pad}</${name}>\n`);
     else if (text !== '') out.push(`${pad}${tag}>${text}</${name}>\n`);
     else out.push(`${pad}${tag}/>\n`);
   }
@@ -332,4 +332,11 @@ function escapeAttribute(text: string): string {
     .replaceAll('\t', '&#9;')
     .replaceAll('\n', '&#10;')
     .replaceAll('\r', '&#13;');
+}
+
+/** Appends an element's lines one by one: spread as arguments, a 20,000-item list overflows the call stack. */
+function appendElement(out: string[], start: string, body: readonly string[], end: string): void {
+  out.push(start);
+  for (const line of body) out.push(line);
+  out.push(end);
 }
