@@ -182,7 +182,22 @@ function readXml(text: string, byteOrderMark: boolean): DocumentRead {
   const root = sink.root!;
   const problem = xmlRootProblem(root);
   if (problem !== undefined) return { ok: false, diagnostics: [{ ...problem, ...position(root.offset) }] };
-  const model = sink.document(xmlSpecVersion(root.namespace)!);
+  return {
+    ok: true,
+    document: xmlDocument(text, sink.document(xmlSpecVersion(root.namespace)!), byteOrderMark, sink.signed),
+  };
+}
+
+/**
+ * The document of CycloneDX XML text whose model a caller has already read (validate reads it on its way), so it
+ * is not read twice. `signed` unknown: found in the element tree when asked (writing needs that tree anyway).
+ */
+export function xmlDocument(
+  text: string,
+  model: Record<string, unknown>,
+  byteOrderMark = false,
+  signed?: boolean,
+): BomDocument {
   let tree: XmlNode | undefined;
   let place: ((pointer: string) => XmlPlace | undefined) | undefined;
   let at: ((offset: number) => { line: number; column: number }) | undefined;
@@ -194,28 +209,39 @@ function readXml(text: string, byteOrderMark: boolean): DocumentRead {
   };
   const locateXml = (pointer: string): XmlPlace | undefined => (place ??= locator(treeOf()))(pointer);
   return {
-    ok: true,
-    document: {
-      syntax: 'xml',
-      model,
-      text,
-      byteOrderMark,
-      xmlSigned: sink.signed,
-      diagnostics: [],
-      locate(pointer) {
-        const found = locateXml(pointer);
-        return found === undefined ? undefined : { ...(at ??= lineColumn(text))(found.offset), path: found.path };
-      },
-      write(changed, options = {}) {
-        if ((options.to ?? 'xml') === 'json') return writeJsonModel(changed);
-        const patched = patchXml(text, model, changed, locateXml, (patchedText) => {
-          const again = new ModelSink();
-          if (scanInto(patchedText, again) !== undefined || again.root === undefined) return undefined;
-          const version = xmlSpecVersion(again.root.namespace);
-          return version === undefined ? undefined : again.document(version);
-        });
-        return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : writeXmlModel(changed, options);
-      },
+    syntax: 'xml',
+    model,
+    text,
+    byteOrderMark,
+    get xmlSigned() {
+      return (signed ??= holdsXmlSignature(treeOf()));
+    },
+    diagnostics: [],
+    locate(pointer) {
+      const found = locateXml(pointer);
+      return found === undefined ? undefined : { ...(at ??= lineColumn(text))(found.offset), path: found.path };
+    },
+    write(changed, options = {}) {
+      if ((options.to ?? 'xml') === 'json') return writeJsonModel(changed);
+      const patched = patchXml(text, model, changed, locateXml, (patchedText) => {
+        const again = new ModelSink();
+        if (scanInto(patchedText, again) !== undefined || again.root === undefined) return undefined;
+        const version = xmlSpecVersion(again.root.namespace);
+        return version === undefined ? undefined : again.document(version);
+      });
+      return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : writeXmlModel(changed, options);
     },
   };
+}
+
+const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#';
+
+/** Whether an XML signature stands anywhere in the tree (as the model reader tells it: ModelSink.signed). */
+function holdsXmlSignature(root: XmlNode): boolean {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.local === 'Signature' && node.namespace === XML_DSIG) return true;
+    stack.push(...node.children);
+  }
+  return false;
 }

@@ -16,6 +16,7 @@ import {
   decodeDocumentBytes,
   jsonDocument,
   readDocument,
+  xmlDocument,
   type BomDocument,
   type DocumentRead,
 } from '../document/read.js';
@@ -139,9 +140,14 @@ export async function loadEditable(file: string): Promise<EditableDocument> {
   if (unreadable.length > 0) throw describeProblems(file, unreadable);
   let source: BomDocument;
   if (syntax === 'xml') {
-    const read = readDocument(withMark({ ...decoded, text: decoded.text }));
-    if (!read.ok) throw describeProblems(file, read.diagnostics);
-    source = read.document;
+    // The model validate read on its way; read here only when it had none (then with the reason why).
+    const marked = decoded.diagnostics.some((d) => d.ruleId === 'read/byte-order-mark');
+    if (isRecord(value) && text !== undefined) source = xmlDocument(text, value, marked);
+    else {
+      const read = readDocument(withMark({ ...decoded, text: decoded.text }));
+      if (!read.ok) throw describeProblems(file, read.diagnostics);
+      source = read.document;
+    }
   } else {
     if (text === undefined || value === undefined) throw describeProblems(file, result.diagnostics);
     const changed = numbersThatWouldChange(text);

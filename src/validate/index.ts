@@ -194,7 +194,12 @@ async function check(
         reportsOut: seen.reports,
         ...(options.profiles === undefined ? {} : { profiles: options.profiles }),
       });
-      if (xml.document !== undefined) seen.document = xml.document;
+      if (xml.document !== undefined) {
+        seen.document = xml.document;
+        // A caller that edits the document reads its model from here rather than reading the text again.
+        parsedInput.value = xml.document;
+        parsedInput.text = text;
+      }
       return {
         ...finish([...diagnostics, ...xml.diagnostics], xml.formatId),
         syntax: 'xml',

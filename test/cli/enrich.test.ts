@@ -33,6 +33,35 @@ async function setup(): Promise<{ dir: string; file: string; env: NodeJS.Process
 }
 
 describe('bomwright enrich', () => {
+  it('authors on CycloneDX XML: the next version written as XML (afresh, a member was added); --to json writes JSON', async () => {
+    const { dir, env } = await setup();
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- by hand -->
+<bom xmlns="http://cyclonedx.org/schema/bom/1.6" serialNumber="urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79" version="1">
+  <metadata>
+    <authors><author><name>Adele Vance</name><email>adele@contoso.example</email></author></authors>
+  </metadata>
+  <components><component type="library"><name>x</name><version>1.0.0</version></component></components>
+</bom>
+`;
+    writeFileSync(path.join(dir, 'bom.xml'), xml);
+    const run = await runCli(['enrich', 'authors', 'bom.xml'], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Wrote bom.xml as version 2 (2 service calls)');
+    const written = readFileSync(path.join(dir, 'bom.xml'), 'utf8');
+    expect(written).toMatch(/^<\?xml/);
+    expect(written).toContain('<phone>+1 2065555557</phone>');
+    expect(written).toContain('version="2"');
+    writeFileSync(path.join(dir, 'again.xml'), xml);
+    const json = await runCli(['enrich', 'authors', 'again.xml', '--to', 'json', '-o', 'out.json'], { cwd: dir, env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8'))).toMatchObject({
+      version: 2,
+      metadata: { authors: [{ name: 'Adele Vance', phone: '+1 2065555557' }] },
+    });
+    expect(readFileSync(path.join(dir, 'again.xml'), 'utf8')).toBe(xml);
+  });
+
   it('authors: --dry-run shows the diff and writes nothing; a run writes the next version; a second run changes nothing', async () => {
     const { dir, file, env } = await setup();
     const dry = await runCli(['enrich', 'authors', 'bom.json', '--dry-run'], { cwd: dir, env });

@@ -227,6 +227,14 @@ describe('writing XML back in place', () => {
     expect(read(written).model).toEqual(grown);
   });
 
+  it('writes a large list afresh (50,000 components: no list is spread onto the call stack)', () => {
+    const components = Array.from({ length: 50_000 }, (_, i) => ({ type: 'library', name: `c${i}`, version: '1' }));
+    const written = writeDocument(minimalBom('1.6', { components }), 'xml');
+    const back = read(written).model as { components: unknown[] };
+    expect(back.components).toHaveLength(50_000);
+    expect(back.components[49_999]).toEqual(components[49_999]);
+  });
+
   it('refuses XML where nothing valid can be written (E_CONVERT), and tells what it leaves out', () => {
     expectErrorCode(() => writeDocument(minimalBom('1.4-cbom-1.0'), 'xml'), 'E_CONVERT');
     expectErrorCode(() => writeDocument({ ...minimalBom('1.6'), specVersion: '9.9' }, 'xml'), 'E_CONVERT');
