@@ -1,9 +1,12 @@
 /**
  * What makes two entries the same thing across BOMs. A bom-ref never does (it means nothing outside its own
  * BOM): a component is its package URL in canonical form, else group + name + version + type; a service its
- * group + name + version; a vulnerability its id; a tool its name and version.
+ * group + name + version; a vulnerability statement its id, source, analysis and recommendation; a tool its name
+ * and version.
  */
 import { createRequire } from 'node:module';
+import { canonicalKey } from '../validate/unique.js';
+import { isRecord } from '../values.js';
 
 type PackageUrlClass = typeof import('packageurl-js').PackageURL;
 let packageUrl: PackageUrlClass | undefined;
@@ -54,8 +57,29 @@ export function serviceIdentity(service: Record<string, unknown>): string | unde
   return `gnv\u0000${text(service.group)}\u0000${service.name}\u0000${text(service.version)}`;
 }
 
+/**
+ * A VEX statement: one id may rightly appear many times in one BOM, each entry saying something about the components
+ * in its `affects` (exploitable for one product, not_affected for another). Two entries are one statement only when
+ * id, source, analysis (state, justification, response, detail) and recommendation are equal; their `affects` are
+ * then united. Everything else an entry says (ratings, advisories, timestamps) is combined, not part of identity.
+ */
 export function vulnerabilityIdentity(vulnerability: Record<string, unknown>): string | undefined {
-  return typeof vulnerability.id === 'string' && vulnerability.id !== '' ? `id\u0000${vulnerability.id}` : undefined;
+  if (typeof vulnerability.id !== 'string' || vulnerability.id === '') return undefined;
+  const source = isRecord(vulnerability.source) ? vulnerability.source : {};
+  const analysis = isRecord(vulnerability.analysis) ? vulnerability.analysis : {};
+  // The responses are a set: their order says nothing.
+  const responses = Array.isArray(analysis.response) ? analysis.response.map((r) => canonicalKey(r)).sort() : [];
+  return [
+    'statement',
+    vulnerability.id,
+    text(source.name),
+    text(source.url),
+    text(analysis.state),
+    text(analysis.justification),
+    responses.join('\u0001'),
+    text(analysis.detail),
+    text(vulnerability.recommendation),
+  ].join('\u0000');
 }
 
 export function toolIdentity(tool: Record<string, unknown>): string | undefined {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { merge, type BomMergeOptions, isBomwrightError } from '../../src/index.js';
 import { REFERENCE_MEMBERS } from '../../src/author/merge-refs.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../helpers.js';
 import { allComponents, app, bom, elementsByRef, expectWhole, HASH, lib } from './merge-fixtures.js';
@@ -512,17 +512,17 @@ describe('services and vulnerabilities', () => {
     await expectWhole(document, [a, b]);
   });
 
-  it('one vulnerability per id, affects combined and pointing at real refs (#485, #471)', async () => {
+  it('one statement per id, source, analysis and recommendation: affects united, pointing at real refs (#485, #471)', async () => {
+    const statement = { id: 'CVE-2026-1', analysis: { state: 'not_affected', justification: 'code_not_reachable' } };
     const a = bom({
       components: [lib('x', '1', { 'bom-ref': 'x' }), lib('y', '1', { 'bom-ref': 'y' })],
-      vulnerabilities: [{ id: 'CVE-2026-1', affects: [{ ref: 'x', versions: [{ version: '1' }] }] }],
+      vulnerabilities: [{ ...statement, affects: [{ ref: 'x', versions: [{ version: '1' }] }] }],
     });
     const b = bom({
       components: [lib('y', '1', { 'bom-ref': 'x' }), lib('x', '1', { 'bom-ref': 'ex' })],
       vulnerabilities: [
         {
-          id: 'CVE-2026-1',
-          analysis: { state: 'not_affected', justification: 'code_not_reachable' },
+          ...statement,
           affects: [{ ref: 'x' }, { ref: 'ex', versions: [{ version: '1' }, { range: 'vers:npm/<2' }] }],
         },
       ],
@@ -530,13 +530,83 @@ describe('services and vulnerabilities', () => {
     const { document, summary } = await run([a, b]);
     expect(document.vulnerabilities).toEqual([
       {
-        id: 'CVE-2026-1',
+        ...statement,
         affects: [{ ref: 'x', versions: [{ version: '1' }, { range: 'vers:npm/<2' }] }, { ref: 'y' }],
-        analysis: { state: 'not_affected', justification: 'code_not_reachable' },
       },
     ]);
     expect(summary).toMatchObject({ vulnerabilitiesIn: 2, vulnerabilitiesOut: 1, conflicts: [] });
     await expectWhole(document, [a, b]);
+  });
+});
+
+describe('VEX statements kept per product (CycloneDX VEX examples)', () => {
+  const products = [app('product-a', '1', 'a'), app('product-b', '1', 'b')];
+  const statement = (extra: Json, ref: string): Json => ({
+    id: 'CVE-2026-7',
+    source: { name: 'NVD', url: 'https://nvd.nist.gov/' },
+    analysis: { state: 'not_affected', justification: 'code_not_reachable', response: ['will_not_fix', 'update'] },
+    recommendation: 'Upgrade',
+    ...extra,
+    affects: [{ ref }],
+  });
+  const differing: [string, Json][] = [
+    ['state', { analysis: { state: 'exploitable' } }],
+    ['justification', { analysis: { state: 'not_affected', justification: 'requires_environment' } }],
+    ['response', { analysis: { state: 'not_affected', justification: 'code_not_reachable', response: ['update'] } }],
+    [
+      'detail',
+      {
+        analysis: {
+          state: 'not_affected',
+          justification: 'code_not_reachable',
+          response: ['will_not_fix', 'update'],
+          detail: 'x',
+        },
+      },
+    ],
+    ['recommendation', { recommendation: 'Upgrade busybox' }],
+    ['source', { source: { name: 'GitHub' } }],
+    ['id', { id: 'CVE-2026-8' }],
+  ];
+  it.each(differing)('a different %s: two statements, each with its own affects', async (_member, extra) => {
+    const a = bom({ components: products, vulnerabilities: [statement({}, 'a')] });
+    const b = bom({ components: products, vulnerabilities: [statement(extra, 'b')] });
+    const { document, summary } = await run([a, b]);
+    const vulnerabilities = document.vulnerabilities as Json[];
+    expect(vulnerabilities.map((v) => v.affects)).toEqual([[{ ref: 'a' }], [{ ref: 'b' }]]);
+    expect(summary).toMatchObject({ vulnerabilitiesOut: 2, conflicts: [] });
+  });
+
+  it('the same statement (responses in another order) about two products: one entry, affects united', async () => {
+    const a = bom({ components: products, vulnerabilities: [statement({}, 'a')] });
+    const b = bom({
+      components: products,
+      vulnerabilities: [
+        statement(
+          {
+            analysis: {
+              state: 'not_affected',
+              justification: 'code_not_reachable',
+              response: ['update', 'will_not_fix'],
+            },
+          },
+          'b',
+        ),
+      ],
+    });
+    const { document, summary } = await run([a, b]);
+    expect((document.vulnerabilities as Json[]).map((v) => v.affects)).toEqual([[{ ref: 'a' }, { ref: 'b' }]]);
+    expect(summary).toMatchObject({ vulnerabilitiesOut: 1, conflicts: [] });
+  });
+
+  const vexExamples = readdirSync(path.join(ROOT, 'test/fixtures/vex')).filter((f) => f.endsWith('vex.json'));
+  it.each(vexExamples)('%s merged with itself keeps every statement with its own state and affects', async (file) => {
+    const document = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/vex', file), 'utf8')) as Json;
+    const statements = (d: Json) =>
+      (d.vulnerabilities as Json[]).map((v) => [v.id, (v.analysis as Json | undefined)?.state, v.affects]);
+    const result = await run([document, structuredClone(document)]);
+    expect(result.summary.conflicts).toEqual([]);
+    expect(statements(result.document)).toEqual(statements(document));
   });
 });
 
