@@ -17,7 +17,13 @@ import { validate } from '../validate/index.js';
 import { baseBomRef } from './bom-ref.js';
 import { documentFormat, isoSeconds } from './document.js';
 import { buildComponent, type ComponentFields } from './elements.js';
-import { combineInto, withoutDuplicates, type CombineContext, type MergeConflict } from './merge-combine.js';
+import {
+  combineInto,
+  withoutDuplicates,
+  type CombineContext,
+  type MemberPolicy,
+  type MergeConflict,
+} from './merge-combine.js';
 import {
   canonicalPurlCache,
   componentIdentity,
@@ -30,7 +36,7 @@ import { prepareCopy, REFERENCE_MEMBERS, renameSlots, rewriteReferences, type Pr
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
 import { isRecord, setMember } from '../values.js';
 
-export type { MergeConflict } from './merge-combine.js';
+export type { DifferencePolicy, MemberPolicy, MergeConflict } from './merge-combine.js';
 
 export interface BomMergeInput {
   /** The parsed document. */
@@ -65,6 +71,12 @@ export interface BomMergeOptions {
    * instead of copied, which saves a copy of every input. Default false: the inputs are never modified.
    */
   consumeInputs?: boolean;
+  /**
+   * Per member, whether a difference between two entries of one thing is a conflict (`fail`) or keeps the earlier
+   * value (`first`, reported in `differences`). Default: free text (description, comment, detail, recommendation,
+   * workaround, notes, text) `first`, everything else `fail`; `hashes` are a set unless given `fail`.
+   */
+  onDifference?: MemberPolicy;
 }
 
 export interface RenamedRef {
@@ -96,6 +108,8 @@ export interface BomMergeSummary {
   duplicatesCombined: number;
   renamed: RenamedRef[];
   conflicts: MergeConflict[];
+  /** Differences that do not block (free text, or members the caller chose `first` for): the earlier value kept. */
+  differences: MergeConflict[];
   dropped: DroppedMember[];
   /** Signatures of the inputs, which cannot survive a merge (the merged document is a new one). */
   removedSignatures: { input: string; pointer: string }[];
@@ -271,6 +285,7 @@ class Merger {
   readonly byKey = new Map<string, Entity>();
   readonly occurrenceOf = new Map<object, Occurrence>();
   readonly conflicts: MergeConflict[] = [];
+  readonly differences: MergeConflict[] = [];
   readonly aliases = new Map<string, string>();
   readonly renamed: RenamedRef[] = [];
   readonly dropped: DroppedMember[] = [];
@@ -475,6 +490,8 @@ class Merger {
       element: elementLabel(first!.object),
       input: '',
       conflicts: this.conflicts,
+      differences: this.differences,
+      policy: this.options.onDifference ?? {},
       aliases: this.aliases,
     };
     for (const key of Object.keys(first!.object))
@@ -623,7 +640,15 @@ class Merger {
   }
 
   private context(element: string): CombineContext {
-    return { strict: true, element, input: '', conflicts: this.conflicts, aliases: this.aliases };
+    return {
+      strict: true,
+      element,
+      input: '',
+      conflicts: this.conflicts,
+      differences: this.differences,
+      policy: this.options.onDifference ?? {},
+      aliases: this.aliases,
+    };
   }
 
   /** One member of every input into `target`: lists concatenated without duplicates, objects combined. */
@@ -720,6 +745,7 @@ class Merger {
       duplicatesCombined: this.duplicatesCombined,
       renamed: this.renamed,
       conflicts: this.conflicts,
+      differences: this.differences,
       dropped: this.dropped,
       removedSignatures: this.removedSignatures,
     };

@@ -425,7 +425,7 @@ describe('hierarchical merge', () => {
 });
 
 describe('conflicts are reported, never resolved silently', () => {
-  it('two hashes for one algorithm, two licences, two versions of a member', async () => {
+  it('two licences, two values of a member; two hashes for one algorithm only when asked', async () => {
     const a = bom({
       components: [
         lib('x', '1', {
@@ -445,7 +445,7 @@ describe('conflicts are reported, never resolved silently', () => {
         }),
       ],
     });
-    const { document, summary } = await run([a, b]);
+    const { document, summary } = await run([a, b], { onDifference: { hashes: 'fail' } });
     expect(summary.conflicts).toEqual([
       { element: 'pkg:npm/x@1', member: 'hashes[SHA-256]', kept: HASH('a'), other: HASH('b'), input: 'in2.json' },
       {
@@ -462,6 +462,52 @@ describe('conflicts are reported, never resolved silently', () => {
       hashes: [{ content: HASH('a') }],
       supplier: { name: 'ACME' },
     });
+    // By default the hashes are a set; a member chosen `first` is noted, not a conflict.
+    const lenient = await run([a, b], { onDifference: { 'supplier.name': 'first' } });
+    expect(lenient.summary.conflicts.map((c) => c.member)).toEqual(['licenses']);
+    expect(lenient.summary.differences.map((c) => c.member)).toEqual(['supplier.name']);
+    expect((lenient.document.components as Json[])[0]!.hashes).toEqual([
+      { alg: 'SHA-256', content: HASH('a') },
+      { alg: 'SHA-256', content: HASH('b') },
+    ]);
+  });
+
+  it('hashes are a set: several values per algorithm (cyclonedx-py, one per wheel) merged with themselves', async () => {
+    const hashes = [
+      { alg: 'SHA-256', content: HASH('a') },
+      { alg: 'SHA-256', content: HASH('b') },
+      { alg: 'SHA-256', content: HASH('A') },
+    ];
+    const a = bom({ components: [lib('x', '1', { hashes })] });
+    const { document, summary } = await run([a, structuredClone(a)]);
+    expect(summary.conflicts).toEqual([]);
+    // Hex case does not make another hash.
+    expect((document.components as Json[])[0]!.hashes).toEqual(hashes);
+    const b = bom({
+      components: [lib('x', '1', { hashes: [...hashes, { alg: 'SHA-512', content: HASH('c', 128) }] })],
+    });
+    expect(((await run([a, b])).document.components as Json[])[0]!.hashes).toHaveLength(4);
+  });
+
+  it.each([
+    ['description', (t: string) => ({ description: t }), 'description'],
+    [
+      'an external reference comment',
+      (t: string) => ({ externalReferences: [{ type: 'website', url: 'https://x', comment: t }] }),
+      'externalReferences[website https://x].comment',
+    ],
+    ['notes', (t: string) => ({ notes: t }), 'notes'],
+  ])('free text (%s) never blocks by default; `fail` makes it a conflict', async (_what, extra, member) => {
+    const a = bom({ components: [lib('x', '1', extra('one wording'))] });
+    const b = bom({ components: [lib('x', '1', extra('another wording'))] });
+    const lenient = await run([a, b]);
+    expect(lenient.summary.conflicts).toEqual([]);
+    expect(lenient.summary.differences).toEqual([
+      { element: 'pkg:npm/x@1', member, kept: 'one wording', other: 'another wording', input: 'in2.json' },
+    ]);
+    const strict = await run([a, b], { onDifference: { [member.replace(/\[[^\]]*\]/g, '')]: 'fail' } });
+    expect(strict.summary.conflicts.map((c) => c.member)).toEqual([member]);
+    expect(strict.summary.differences).toEqual([]);
   });
 
   it('a licence on one side only, or the same licences, is no conflict', async () => {

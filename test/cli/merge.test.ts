@@ -128,7 +128,8 @@ describe('bomwright merge (CLI)', () => {
   it('conflicts: exit 1 and nothing written, or --on-conflict first writes and lists them', async () => {
     write('c1.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('a') }] })] }));
     write('c2.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('b') }] })] }));
-    const refused = await merge('c1.json', 'c2.json', '-o', 'conflict.json');
+    const strict = ['--on-difference', 'hashes=fail'];
+    const refused = await merge('c1.json', 'c2.json', '-o', 'conflict.json', ...strict);
     expect(refused.code).toBe(1);
     expect(existsSync(at('conflict.json'))).toBe(false);
     expect(refused.stderr).toContain(
@@ -137,10 +138,35 @@ describe('bomwright merge (CLI)', () => {
     expect(refused.stderr).toContain(
       'bomwright: refusing to write conflict.json: the inputs disagree (1 conflict); fix the inputs, or keep the earlier value of each with --on-conflict first\n',
     );
-    const kept = await merge('c1.json', 'c2.json', '-o', 'conflict.json', '--on-conflict', 'first');
+    const kept = await merge('c1.json', 'c2.json', '-o', 'conflict.json', '--on-conflict', 'first', ...strict);
     expect(kept.code).toBe(0);
     expect(kept.stdout).toContain('conflict: pkg:npm/x@1: hashes[SHA-256]');
     expect((read('conflict.json').components as Json[])[0]!.hashes).toEqual([{ alg: 'SHA-256', content: HASH('a') }]);
+  });
+
+  it('by default hashes are a set and free text never blocks; --on-difference chooses per member', async () => {
+    const described = (text: string, hash: string) =>
+      bom({ components: [lib('x', '1', { description: text, hashes: [{ alg: 'SHA-256', content: HASH(hash) }] })] });
+    write('d1.json', described('A parser', 'a'));
+    write('d2.json', described('A JSON parser', 'b'));
+    const merged = await merge('d1.json', 'd2.json', '-o', 'diff.json');
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain(
+      'note: 1 difference in free text (or members chosen with --on-difference MEMBER=first): the earlier value kept, e.g. pkg:npm/x@1: description\n',
+    );
+    expect((read('diff.json').components as Json[])[0]).toMatchObject({
+      description: 'A parser',
+      hashes: [
+        { alg: 'SHA-256', content: HASH('a') },
+        { alg: 'SHA-256', content: HASH('b') },
+      ],
+    });
+    const strict = await merge('d1.json', 'd2.json', '-o', 'diff2.json', '--on-difference', 'description=fail');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('conflict: pkg:npm/x@1: description: A parser (kept) vs A JSON parser (d2.json)\n');
+    const wrong = await merge('d1.json', 'd2.json', '-o', 'diff3.json', '--on-difference', 'description=maybe');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('E_USAGE');
   });
 
   it('replaces a longer old output whole (#219), and -o may not be an input', async () => {

@@ -5,7 +5,13 @@
  * conflict (unless `--on-conflict first`); 2 for usage and I/O errors. Nothing is written unless the exit is 0.
  */
 import path from 'node:path';
-import { merge, type BomMergeInput, type BomMergeResult } from '../../author/merge.js';
+import {
+  merge,
+  type BomMergeInput,
+  type BomMergeResult,
+  type DifferencePolicy,
+  type MemberPolicy,
+} from '../../author/merge.js';
 import { componentFromPackageJson } from '../../author/init.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
@@ -35,6 +41,8 @@ export interface MergeCommandOptions {
   keyId?: string;
   passphrase?: string;
   onConflict: (typeof ON_CONFLICT)[number];
+  /** Per member: `fail` (a conflict) or `first` (keep the earlier value); see BomMergeOptions.onDifference. */
+  onDifference?: MemberPolicy;
   format: 'text' | 'json';
 }
 
@@ -74,6 +82,12 @@ export const mergeCommand = defineCommand({
         default: 'fail' as const,
         describe: 'fail: write nothing when inputs disagree (exit 1); first: keep the earlier value, report, write',
       })
+      .option('on-difference', {
+        type: 'string',
+        array: true,
+        describe:
+          'MEMBER=fail|first: whether two values of this member (e.g. description, supplier.name, hashes) are a conflict or the earlier is kept (default: free text first, hashes a set, the rest fail)',
+      })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
       .conflicts('from', 'name'),
   handler: (argv, context) => {
@@ -98,12 +112,28 @@ export const mergeCommand = defineCommand({
         ...(argv.keyId === undefined ? {} : { keyId: argv.keyId }),
         ...(argv.passphraseEnv === undefined ? {} : { passphrase: passphraseFrom(argv.passphraseEnv, context.env) }),
         onConflict: argv.onConflict,
+        ...(argv.onDifference === undefined ? {} : { onDifference: memberPolicy(argv.onDifference) }),
         format: argv.format,
       },
       context,
     );
   },
 });
+
+/** `MEMBER=fail|first` options into a policy; anything else is a usage error. */
+function memberPolicy(values: readonly string[]): MemberPolicy {
+  const policy: Record<string, DifferencePolicy> = {};
+  for (const value of values) {
+    const match = /^([^=]+)=(fail|first)$/.exec(value);
+    if (match === null)
+      throw new BomwrightError(
+        'E_USAGE',
+        `--on-difference takes MEMBER=fail or MEMBER=first, not ${JSON.stringify(value)}`,
+      );
+    policy[match[1]!] = match[2] === 'fail' ? 'fail' : 'first';
+  }
+  return policy;
+}
 
 function rootFields(
   options: MergeCommandOptions,
@@ -130,6 +160,10 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
   const lines: string[] = [];
   for (const c of s.conflicts)
     lines.push(`conflict: ${c.element}: ${c.member}: ${c.kept} (kept) vs ${c.other} (${c.input})`);
+  if (s.differences.length > 0)
+    lines.push(
+      `note: ${plural(s.differences.length, 'difference')} in free text (or members chosen with --on-difference MEMBER=first): the earlier value kept${s.differences[0] === undefined ? '' : `, e.g. ${s.differences[0].element}: ${s.differences[0].member}`}`,
+    );
   for (const d of s.dropped) lines.push(`dropped: ${d.pointer}: ${d.reason}`);
   for (const r of s.renamed) lines.push(`renamed: ${r.input}: ${r.from} → ${r.to}`);
   const services = s.servicesIn > 0 ? `, services ${s.servicesIn} → ${s.servicesOut}` : '';
@@ -168,6 +202,7 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
     ...(root === undefined ? {} : { root }),
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
     ...(baseline === undefined ? {} : { baseline }),
+    ...(options.onDifference === undefined ? {} : { onDifference: options.onDifference }),
     toolVersion: context.toolVersion,
     // Parsed here for the merge alone: no need to copy them.
     consumeInputs: true,
