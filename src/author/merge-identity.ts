@@ -1,6 +1,7 @@
 /**
  * What makes two entries the same thing across BOMs. A bom-ref never does (it means nothing outside its own
- * BOM): a component is its package URL in canonical form, else group + name + version + type; a service its
+ * BOM): a component is its package URL in canonical form, else group + name + version + type and what tells such
+ * things apart (a file's hashes, a crypto asset's type and OID); a service its
  * group + name + version; a vulnerability statement its id, source, analysis and recommendation; a tool its name
  * and version.
  */
@@ -49,7 +50,40 @@ export function componentIdentity(
     return canonical === undefined ? `purl-text\u0000${component.purl}` : `purl\u0000${canonical}`;
   }
   if (typeof component.name !== 'string' || component.name === '') return undefined;
-  return `gnvt\u0000${text(component.group)}\u0000${component.name}\u0000${text(component.version)}\u0000${text(component.type)}`;
+  const base = `gnvt\u0000${text(component.group)}\u0000${component.name}\u0000${text(component.version)}\u0000${text(component.type)}`;
+  return `${base}${distinction(component)}`;
+}
+
+/** The properties object of each CBOM asset type, and the members that tell two assets of one name apart. */
+const CRYPTO_DISTINCTIONS: Readonly<Record<string, readonly string[]>> = {
+  relatedCryptoMaterialProperties: ['type', 'id'],
+  protocolProperties: ['type', 'version'],
+  certificateProperties: ['subjectName', 'issuerName', 'notValidAfter'],
+};
+
+/**
+ * What tells apart things that share a name and have no purl: a file by its content (the set of its hashes:
+ * /etc/os-release of two images), a crypto asset by its asset type, OID and kind (the RSA-2048 algorithm, its
+ * public key and its private key). Empty for everything else.
+ */
+function distinction(component: Record<string, unknown>): string {
+  if (component.type === 'file' && Array.isArray(component.hashes)) {
+    const hashes = component.hashes
+      .filter(isRecord)
+      .map((h) => `${text(h.alg)}:${text(h.content).toLowerCase()}`)
+      .sort();
+    return hashes.length === 0 ? '' : `\u0000hashes\u0000${[...new Set(hashes)].join(',')}`;
+  }
+  if (component.type === 'cryptographic-asset' && isRecord(component.cryptoProperties)) {
+    const crypto = component.cryptoProperties;
+    const parts = [text(crypto.assetType), text(crypto.oid)];
+    for (const [member, names] of Object.entries(CRYPTO_DISTINCTIONS)) {
+      const properties = crypto[member];
+      if (isRecord(properties)) for (const name of names) parts.push(`${name}=${text(properties[name])}`);
+    }
+    return `\u0000crypto\u0000${parts.join('\u0000')}`;
+  }
+  return '';
 }
 
 export function serviceIdentity(service: Record<string, unknown>): string | undefined {

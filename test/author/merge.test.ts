@@ -656,6 +656,78 @@ describe('VEX statements kept per product (CycloneDX VEX examples)', () => {
   });
 });
 
+describe('things without a purl are told apart by what distinguishes them', () => {
+  const file = (hashes: Json[]) => ({ type: 'file', 'bom-ref': 'f', name: '/etc/os-release', hashes });
+  const sha = (c: string) => ({ alg: 'SHA-256', content: HASH(c) });
+
+  it('one file path from two images with different content: two components; the same content: one', async () => {
+    const alpine = bom({ components: [file([sha('a')])] });
+    const debian = bom({ components: [file([sha('d')])] });
+    const apart = await run([alpine, debian]);
+    expect(allComponents(apart.document).map((c) => c.hashes)).toEqual([[sha('a')], [sha('d')]]);
+    expect(apart.summary.conflicts).toEqual([]);
+    const same = await run([
+      bom({ components: [file([sha('a'), sha('b')])] }),
+      bom({ components: [file([sha('B'), sha('a')])] }),
+    ]);
+    expect(allComponents(same.document)).toHaveLength(1);
+  });
+
+  const key = (extra: Json = {}): Json => ({
+    type: 'cryptographic-asset',
+    'bom-ref': 'k',
+    name: 'RSA-2048',
+    cryptoProperties: {
+      assetType: 'related-crypto-material',
+      relatedCryptoMaterialProperties: { type: 'public-key', id: 'k1', ...extra },
+      oid: '1.2.840.113549.1.1.1',
+    },
+  });
+  const algorithm: Json = {
+    type: 'cryptographic-asset',
+    'bom-ref': 'a',
+    name: 'RSA-2048',
+    cryptoProperties: { assetType: 'algorithm', oid: '1.2.840.113549.1.1.1' },
+  };
+  it('crypto assets of one name: algorithm and key apart, public and private key apart, one key once', async () => {
+    const { document, summary } = await run([
+      bom({ components: [algorithm, key()] }, '1.6'),
+      bom({ components: [key({ type: 'private-key' }), key()] }, '1.6'),
+    ]);
+    expect(summary.conflicts).toEqual([]);
+    expect(
+      allComponents(document).map((c) => {
+        const crypto = c.cryptoProperties as Json;
+        return [crypto.assetType, (crypto.relatedCryptoMaterialProperties as Json | undefined)?.type];
+      }),
+    ).toEqual([
+      ['algorithm', undefined],
+      ['related-crypto-material', 'public-key'],
+      ['related-crypto-material', 'private-key'],
+    ]);
+    const other = await run([
+      bom({ components: [{ ...algorithm, cryptoProperties: { assetType: 'algorithm', oid: '1.2' } }] }),
+      bom({ components: [algorithm] }),
+    ]);
+    expect(allComponents(other.document)).toHaveLength(2);
+  });
+
+  it("the official CBOM Key example merged with itself: the key's algorithmRef names the algorithm, not the key", async () => {
+    const cbom = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/cbom/key.json'), 'utf8')) as Json;
+    const { document, summary, valid } = await run([cbom, structuredClone(cbom)]);
+    expect(summary.conflicts).toEqual([]);
+    expect(valid).toBe(true);
+    expect(allComponents(document)).toHaveLength(allComponents(cbom).length);
+    const byRef = elementsByRef(document);
+    const keyEntry = allComponents(document).find(
+      (c) => (c.cryptoProperties as Json | undefined)?.assetType === 'related-crypto-material',
+    )!;
+    const ref = ((keyEntry.cryptoProperties as Json).relatedCryptoMaterialProperties as Json).algorithmRef as string;
+    expect(ref).not.toBe(keyEntry['bom-ref']);
+    expect((byRef.get(ref)!.cryptoProperties as Json).assetType).toBe('algorithm');
+  });
+});
+
 describe('metadata (#218, #408)', () => {
   it('tools of both forms in the 1.5+ object form, de-duplicated, plus bomwright; authors, supplier, licences kept', async () => {
     const a = bom(
