@@ -33,10 +33,13 @@ import {
   vulnerabilityIdentity,
 } from './merge-identity.js';
 import { prepareCopy, REFERENCE_MEMBERS, renameSlots, rewriteReferences, type PreparedCopy } from './merge-refs.js';
+import { inputSignatures, type InputSignature } from './merge-signatures.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
+import type { TrustStore } from '../jsf/trust.js';
 import { isRecord, setMember } from '../values.js';
 
 export type { DifferencePolicy, MemberPolicy, MergeConflict } from './merge-combine.js';
+export type { InputSignature, InputSignatureStatus } from './merge-signatures.js';
 
 export interface BomMergeInput {
   /** The parsed document. */
@@ -77,6 +80,10 @@ export interface BomMergeOptions {
    * workaround, notes, text) `first`, everything else `fail`; `hashes` are a set unless given `fail`.
    */
   onDifference?: MemberPolicy;
+  /** Keys that make an input's valid signature trusted (as for verify); without it every valid one is untrusted. */
+  trust?: TrustStore;
+  /** JSF `excludes` names accepted in the inputs' signatures, as for verify. */
+  allowExcludes?: readonly string[];
 }
 
 export interface RenamedRef {
@@ -111,8 +118,11 @@ export interface BomMergeSummary {
   /** Differences that do not block (free text, or members the caller chose `first` for): the earlier value kept. */
   differences: MergeConflict[];
   dropped: DroppedMember[];
-  /** Signatures of the inputs, which cannot survive a merge (the merged document is a new one). */
-  removedSignatures: { input: string; pointer: string }[];
+  /**
+   * Signatures of the inputs, verified and then removed: they cannot survive a merge (the merged document is a new
+   * one). The caller decides what an invalid or untrusted one means (the CLI refuses invalid ones).
+   */
+  removedSignatures: InputSignature[];
 }
 
 export interface BomMergeResult {
@@ -289,7 +299,7 @@ class Merger {
   readonly aliases = new Map<string, string>();
   readonly renamed: RenamedRef[] = [];
   readonly dropped: DroppedMember[] = [];
-  readonly removedSignatures: { input: string; pointer: string }[] = [];
+  readonly removedSignatures: InputSignature[] = [];
   /** Every bom-ref of every input, and every one given out: new names avoid them all. */
   /** true: given out; false: an input's name not (yet) given out, which new names avoid all the same. */
   readonly names = new Map<string, boolean>();
@@ -324,9 +334,15 @@ class Merger {
 
   private read(source: BomMergeInput): void {
     const { document, format } = documentFormat(source.document);
+    // Verified before the copy drops them (in place, when the inputs are consumed).
+    const signatures = inputSignatures(document, source.name, this.options);
     const prepared = prepareCopy(document, this.options.consumeInputs === true);
     const copy = prepared.copy;
-    for (const pointer of prepared.removedSignatures) this.removedSignatures.push({ input: source.name, pointer });
+    // One report per signer (`/signature/signers/1`); a member the verifier could not read as one is invalid.
+    this.removedSignatures.push(...signatures);
+    for (const pointer of prepared.removedSignatures)
+      if (!signatures.some((s) => s.pointer === pointer || s.pointer.startsWith(`${pointer}/`)))
+        this.removedSignatures.push({ input: source.name, pointer, status: 'invalid', reason: 'not a signature' });
     this.inputs.push({ name: source.name, format, copy, prepared, refs: new Map(), topComponents: [] });
   }
 

@@ -196,23 +196,47 @@ describe('bomwright merge (CLI)', () => {
     expect(existsSync(at('never.json'))).toBe(false);
   });
 
-  it('signed inputs: warned that their signatures cannot survive; --key signs the result, which verifies', async () => {
+  it('signed inputs: each verified; invalid refused (exit 1); re-signing needs them trusted or --allow-untrusted', async () => {
     const work = newDir();
-    expect((await runCli(['keygen', '--out', 'k'], { cwd: work })).code).toBe(0);
+    const cli = (...args: string[]) => runCli(args, { cwd: work });
+    expect((await cli('keygen', '--out', 'k')).code).toBe(0);
     writeFileSync(path.join(work, 'a.json'), JSON.stringify(bom({ components: [lib('x', '1')] })));
-    expect((await runCli(['sign', 'a.json', '--key', 'k.private.pem'], { cwd: work })).code).toBe(0);
-    const unsigned = await runCli(['merge', 'a.json', '-o', 'm.json'], { cwd: work });
+    expect((await cli('sign', 'a.json', '--key', 'k.private.pem')).code).toBe(0);
+    const unsigned = await cli('merge', 'a.json', '-o', 'm.json');
     expect(unsigned.code).toBe(0);
     expect(unsigned.stderr).toBe(
-      'bomwright: warning: 1 signature of the inputs cannot survive a merge (a.json#/signature); sign the result with --key\n',
+      'bomwright: warning: 1 signature of the inputs cannot survive a merge: a.json#/signature (untrusted: the embedded key is not in the trust store); sign the result with --key\n',
     );
-    const signed = await runCli(['merge', 'a.json', '-o', 'm.json', '--key', 'k.private.pem'], { cwd: work });
+    const trusted = ['--trust', 'k.public.jwk'];
+    const checked = await cli('merge', 'a.json', '-o', 'm.json', ...trusted);
+    expect(checked.stderr).toContain('a.json#/signature (valid, trusted)');
+    // Re-signing an input no trusted key vouches for: refused, unless allowed.
+    const untrusted = await cli('merge', 'a.json', '-o', 'u.json', '--key', 'k.private.pem');
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toContain(
+      'bomwright: refusing to merge a.json: its signature /signature is untrusted and the result would be signed (give --trust with its key, or --allow-untrusted)\n',
+    );
+    expect(existsSync(path.join(work, 'u.json'))).toBe(false);
+    const allowed = await cli('merge', 'a.json', '-o', 'u.json', '--key', 'k.private.pem', '--allow-untrusted');
+    expect(allowed.code).toBe(0);
+    const signed = await cli('merge', 'a.json', '-o', 'm.json', '--key', 'k.private.pem', ...trusted);
     expect(signed.code).toBe(0);
     expect(signed.stderr).toBe(
-      'bomwright: warning: 1 signature of the inputs cannot survive a merge (a.json#/signature)\n',
+      'bomwright: warning: 1 signature of the inputs cannot survive a merge: a.json#/signature (valid, trusted)\n',
     );
-    const verified = await runCli(['verify', 'm.json', '--trust', 'k.public.jwk', '--require-trusted'], { cwd: work });
+    const verified = await cli('verify', 'm.json', '--trust', 'k.public.jwk', '--require-trusted');
     expect(verified.code, verified.stdout).toBe(0);
+    // A tampered input: refused with or without --key, whatever is trusted.
+    const tampered = JSON.parse(readFileSync(path.join(work, 'a.json'), 'utf8')) as Json;
+    (tampered.components as Json[])[0]!.version = '2';
+    writeFileSync(path.join(work, 't.json'), JSON.stringify(tampered));
+    for (const extra of [[], ['--key', 'k.private.pem', '--allow-untrusted', ...trusted]]) {
+      const result = await cli('merge', 't.json', '-o', 't-out.json', ...extra);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('t.json#/signature (invalid: ');
+      expect(result.stderr).toContain('bomwright: refusing to merge t.json: its signature /signature is invalid\n');
+      expect(existsSync(path.join(work, 't-out.json'))).toBe(false);
+    }
   });
 
   it('--from package.json names the product; --hierarchical without one is a usage error', async () => {

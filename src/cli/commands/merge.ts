@@ -12,6 +12,8 @@ import {
   type DifferencePolicy,
   type MemberPolicy,
 } from '../../author/merge.js';
+import { describeInputSignature, refusedSignatures } from '../../author/merge-signatures.js';
+import type { TrustStore } from '../../jsf/trust.js';
 import { componentFromPackageJson } from '../../author/init.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
@@ -19,13 +21,19 @@ import { formatRefusal } from '../../format/refusal.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
 import { signDocument } from '../../jsf/sign-document.js';
 import { describeProblems, loadBaselineFile, loadEditable, loadJsonFile } from '../../node/documents.js';
-import { chooseKey } from '../../node/keys.js';
+import { chooseKey, loadTrustStore } from '../../node/keys.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { isRecord } from '../../values.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { componentVersion, componentVersionOptions, keyOptions, passphraseFrom } from '../options.js';
+import {
+  componentVersion,
+  componentVersionOptions,
+  keyOptions,
+  ONE_VALUE_PER_FLAG,
+  passphraseFrom,
+} from '../options.js';
 
 export const ON_CONFLICT = ['fail', 'first'] as const;
 
@@ -43,6 +51,10 @@ export interface MergeCommandOptions {
   onConflict: (typeof ON_CONFLICT)[number];
   /** Per member: `fail` (a conflict) or `first` (keep the earlier value); see BomMergeOptions.onDifference. */
   onDifference?: MemberPolicy;
+  /** Keys that make the inputs' signatures trusted (as for verify). */
+  trust?: TrustStore;
+  /** With --key: inputs whose signatures are valid but not trusted may be merged and re-signed. */
+  allowUntrusted?: boolean;
   format: 'text' | 'json';
 }
 
@@ -88,6 +100,23 @@ export const mergeCommand = defineCommand({
         describe:
           'MEMBER=fail|first: whether two values of this member (e.g. description, supplier.name, hashes) are a conflict or the earlier is kept (default: free text first, hashes a set, the rest fail)',
       })
+      .option('trust', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        default: [] as string[],
+        describe: "Trusted keys for the inputs' signatures (as for verify); every input signature is verified",
+      })
+      .option('trust-root', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        default: [] as string[],
+        describe: "Root certificates the inputs' certificatePath must chain to",
+      })
+      .option('allow-untrusted', {
+        type: 'boolean',
+        default: false,
+        describe: 'With --key: sign even when an input signature is valid but not from a trusted key',
+      })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
       .conflicts('from', 'name'),
   handler: (argv, context) => {
@@ -113,6 +142,8 @@ export const mergeCommand = defineCommand({
         ...(argv.passphraseEnv === undefined ? {} : { passphrase: passphraseFrom(argv.passphraseEnv, context.env) }),
         onConflict: argv.onConflict,
         ...(argv.onDifference === undefined ? {} : { onDifference: memberPolicy(argv.onDifference) }),
+        ...(argv.trust.length + argv.trustRoot.length > 0 ? { trust: loadTrustStore(argv.trust, argv.trustRoot) } : {}),
+        allowUntrusted: argv.allowUntrusted,
         format: argv.format,
       },
       context,
@@ -203,6 +234,7 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
     ...(baseline === undefined ? {} : { baseline }),
     ...(options.onDifference === undefined ? {} : { onDifference: options.onDifference }),
+    ...(options.trust === undefined ? {} : { trust: options.trust }),
     toolVersion: context.toolVersion,
     // Parsed here for the merge alone: no need to copy them.
     consumeInputs: true,
@@ -210,16 +242,24 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
   const signatures = result.summary.removedSignatures;
   if (signatures.length > 0)
     context.stderr(
-      `bomwright: warning: ${plural(signatures.length, 'signature')} of the inputs cannot survive a merge (${signatures.map((s) => `${s.input}#${s.pointer}`).join(', ')})${key === undefined ? '; sign the result with --key' : ''}\n`,
+      `bomwright: warning: ${plural(signatures.length, 'signature')} of the inputs cannot survive a merge: ${signatures.map(describeInputSignature).join(', ')}${key === undefined ? '; sign the result with --key' : ''}\n`,
+    );
+  const refused = refusedSignatures(signatures, {
+    signing: key !== undefined,
+    allowUntrusted: options.allowUntrusted === true,
+  });
+  for (const signature of refused)
+    context.stderr(
+      `bomwright: refusing to merge ${signature.input}: its signature ${signature.pointer} is ${signature.status}${signature.status === 'invalid' ? '' : ' and the result would be signed (give --trust with its key, or --allow-untrusted)'}\n`,
     );
   const conflicted = result.summary.conflicts.length > 0 && options.onConflict === 'fail';
   let document: unknown = result.document;
-  if (result.valid && !conflicted && key !== undefined)
+  if (result.valid && !conflicted && refused.length === 0 && key !== undefined)
     document = signDocument(document, {
       key,
       ...(options.keyId === undefined ? { publicKey: key.family !== 'oct' } : { keyId: options.keyId }),
     });
-  const written = result.valid && !conflicted;
+  const written = result.valid && !conflicted && refused.length === 0;
   if (written) writeFileAtomic(output, `${JSON.stringify(document, null, 2)}\n`);
   // What is said about the result goes where the result does not.
   const say = isOwnStream(output) ? context.stderr : written ? context.stdout : context.stderr;
