@@ -28,12 +28,39 @@ export function canonicalPurl(purl: string): string | undefined {
   }
 }
 
+/** Package types some generators spell as a type of their own: `pkg:alpine/x` is `pkg:apk/alpine/x`. */
+const TYPE_ALIASES: Readonly<Record<string, readonly [string, string]>> = {
+  alpine: ['apk', 'alpine'],
+  alpm: ['alpm', 'arch'],
+  debian: ['deb', 'debian'],
+  ubuntu: ['deb', 'ubuntu'],
+};
+
+/**
+ * A purl's coordinates: type (aliases resolved), namespace, name and version, without qualifiers and subpath. Two
+ * scanners of one image write `?distro=3.13.1` and `?arch=x86_64&distro=3.13.1` for one package; undefined when
+ * it is not a package URL.
+ */
+export function purlCoordinates(purl: string): string | undefined {
+  packageUrl ??= (createRequire(import.meta.url)('packageurl-js') as typeof import('packageurl-js')).PackageURL;
+  try {
+    const parsed = packageUrl.fromString(purl);
+    const alias = parsed.namespace === undefined || parsed.namespace === null ? TYPE_ALIASES[parsed.type] : undefined;
+    const [type, namespace] = alias ?? [parsed.type, parsed.namespace ?? ''];
+    return `${type}\u0000${namespace}\u0000${parsed.name}\u0000${parsed.version ?? ''}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** {@link canonicalPurl} remembered per text, for the many purls a merge meets more than once. */
-export function canonicalPurlCache(): (purl: string) => string | undefined {
+export function canonicalPurlCache(
+  of: (purl: string) => string | undefined = canonicalPurl,
+): (purl: string) => string | undefined {
   const known = new Map<string, string | undefined>();
   return (purl) => {
     if (known.has(purl)) return known.get(purl);
-    const canonical = canonicalPurl(purl);
+    const canonical = of(purl);
     known.set(purl, canonical);
     return canonical;
   };

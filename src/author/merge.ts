@@ -26,6 +26,7 @@ import {
 } from './merge-combine.js';
 import {
   canonicalPurlCache,
+  purlCoordinates,
   componentIdentity,
   elementLabel,
   serviceIdentity,
@@ -84,6 +85,12 @@ export interface BomMergeOptions {
   trust?: TrustStore;
   /** JSF `excludes` names accepted in the inputs' signatures, as for verify. */
   allowExcludes?: readonly string[];
+  /**
+   * How components with purls are matched: `purl` (default) by the canonical purl; `coordinates` by type, namespace,
+   * name and version alone (qualifiers and type spellings such as pkg:alpine vs pkg:apk/alpine ignored), combining
+   * what `purl` only reports as probable duplicates.
+   */
+  match?: 'purl' | 'coordinates';
 }
 
 export interface RenamedRef {
@@ -115,6 +122,11 @@ export interface BomMergeSummary {
   duplicatesCombined: number;
   renamed: RenamedRef[];
   conflicts: MergeConflict[];
+  /**
+   * Components kept apart whose purls name one package in other words (qualifiers, type spelling): each group's
+   * purls. Combine them with `match: 'coordinates'`.
+   */
+  probableDuplicates: string[][];
   /** Differences that do not block (free text, or members the caller chose `first` for): the earlier value kept. */
   differences: MergeConflict[];
   dropped: DroppedMember[];
@@ -291,7 +303,8 @@ class Merger {
   readonly inputs: Input[] = [];
   readonly entities: Entity[] = [];
   readonly toolEntities: Entity[] = [];
-  readonly canonical = canonicalPurlCache();
+  readonly canonical: (purl: string) => string | undefined;
+  readonly coordinates = canonicalPurlCache(purlCoordinates);
   readonly byKey = new Map<string, Entity>();
   readonly occurrenceOf = new Map<object, Occurrence>();
   readonly conflicts: MergeConflict[] = [];
@@ -307,7 +320,34 @@ class Merger {
   format!: SpecFormat;
   rootEntity: Entity | undefined;
 
-  constructor(readonly options: BomMergeOptions) {}
+  readonly policy: MemberPolicy;
+
+  constructor(readonly options: BomMergeOptions) {
+    const byCoordinates = options.match === 'coordinates';
+    this.canonical = byCoordinates ? this.coordinates : canonicalPurlCache();
+    // Matched by coordinates, the purls of one entity differ by design: the first is kept, the others noted.
+    this.policy = { ...(byCoordinates ? { purl: 'first' as const } : {}), ...options.onDifference };
+  }
+
+  /** Component entities (flat merges) whose purls have the same coordinates, when matching by canonical purl. */
+  private probableDuplicates(): string[][] {
+    if (this.options.match === 'coordinates' || this.options.hierarchical === true) return [];
+    const groups = new Map<string, Set<string>>();
+    const entitiesOf = new Map<string, Set<Entity>>();
+    for (const entity of this.entities) {
+      if (entity.kind !== 'component') continue;
+      for (const occurrence of entity.occurrences) {
+        const purl = occurrence.object.purl;
+        const key = typeof purl === 'string' ? this.coordinates(purl) : undefined;
+        if (key === undefined) continue;
+        const purls = groups.get(key) ?? new Set<string>();
+        const entities = entitiesOf.get(key) ?? new Set<Entity>();
+        groups.set(key, purls.add(String(purl)));
+        entitiesOf.set(key, entities.add(entity));
+      }
+    }
+    return [...groups.entries()].filter(([key]) => entitiesOf.get(key)!.size > 1).map(([, purls]) => [...purls]);
+  }
 
   run(sources: readonly BomMergeInput[]): Record<string, unknown> {
     if (sources.length === 0) throw new BomwrightError('E_USAGE', 'Name the BOMs to merge');
@@ -507,7 +547,7 @@ class Merger {
       input: '',
       conflicts: this.conflicts,
       differences: this.differences,
-      policy: this.options.onDifference ?? {},
+      policy: this.policy,
       aliases: this.aliases,
     };
     for (const key of Object.keys(first!.object))
@@ -662,7 +702,7 @@ class Merger {
       input: '',
       conflicts: this.conflicts,
       differences: this.differences,
-      policy: this.options.onDifference ?? {},
+      policy: this.policy,
       aliases: this.aliases,
     };
   }
@@ -761,6 +801,7 @@ class Merger {
       duplicatesCombined: this.duplicatesCombined,
       renamed: this.renamed,
       conflicts: this.conflicts,
+      probableDuplicates: this.probableDuplicates(),
       differences: this.differences,
       dropped: this.dropped,
       removedSignatures: this.removedSignatures,

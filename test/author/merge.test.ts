@@ -728,6 +728,44 @@ describe('things without a purl are told apart by what distinguishes them', () =
   });
 });
 
+describe('probable duplicates: one image from two scanners', () => {
+  const os = (purl: string, ref: string): Json => ({
+    type: 'library',
+    'bom-ref': ref,
+    name: 'busybox',
+    version: '1.32.1-r6',
+    purl,
+  });
+  const syft = bom({ components: [os('pkg:apk/alpine/busybox@1.32.1-r6?arch=x86_64&distro=3.13.1', 's')] });
+  const trivy = bom({ components: [os('pkg:apk/alpine/busybox@1.32.1-r6?distro=3.13.1', 't')] });
+  const spelled = bom({ components: [os('pkg:alpine/busybox@1.32.1-r6', 'u')] });
+  const other = bom({ components: [os('pkg:apk/alpine/busybox@1.32.2?distro=3.13.1', 'v')] });
+
+  it('purls differing in qualifiers or type spelling: kept apart but always reported', async () => {
+    const { document, summary } = await run([syft, trivy, spelled, other]);
+    expect(allComponents(document)).toHaveLength(4);
+    expect(summary.probableDuplicates).toEqual([
+      [
+        'pkg:apk/alpine/busybox@1.32.1-r6?arch=x86_64&distro=3.13.1',
+        'pkg:apk/alpine/busybox@1.32.1-r6?distro=3.13.1',
+        'pkg:alpine/busybox@1.32.1-r6',
+      ],
+    ]);
+    expect(summary.conflicts).toEqual([]);
+  });
+
+  it('--match coordinates combines them (the first purl kept, the others noted); another version stays apart', async () => {
+    const { document, summary } = await run([syft, trivy, spelled, other], { match: 'coordinates' });
+    expect(allComponents(document).map((c) => c.purl)).toEqual([
+      'pkg:apk/alpine/busybox@1.32.1-r6?arch=x86_64&distro=3.13.1',
+      'pkg:apk/alpine/busybox@1.32.2?distro=3.13.1',
+    ]);
+    expect(summary).toMatchObject({ probableDuplicates: [], conflicts: [] });
+    expect(summary.differences.map((d) => d.member)).toEqual(['purl', 'purl']);
+    await expectWhole(document, [syft, trivy, spelled, other]);
+  });
+});
+
 describe('metadata (#218, #408)', () => {
   it('tools of both forms in the 1.5+ object form, de-duplicated, plus bomwright; authors, supplier, licences kept', async () => {
     const a = bom(

@@ -169,6 +169,22 @@ describe('bomwright merge (CLI)', () => {
     expect(wrong.stderr).toContain('E_USAGE');
   });
 
+  it('probable duplicates are reported; --match coordinates combines them', async () => {
+    const busybox = (purl: string) => bom({ components: [{ type: 'library', name: 'busybox', version: '1', purl }] });
+    write('p1.json', busybox('pkg:apk/alpine/busybox@1?distro=3.13.1'));
+    write('p2.json', busybox('pkg:alpine/busybox@1'));
+    const reported = await merge('p1.json', 'p2.json', '-o', 'p.json');
+    expect(reported.code).toBe(0);
+    expect(reported.stdout).toContain(
+      'probable duplicate: pkg:apk/alpine/busybox@1?distro=3.13.1 and pkg:alpine/busybox@1 (one package? combine with --match coordinates)\n',
+    );
+    expect(read('p.json').components).toHaveLength(2);
+    const combined = await merge('p1.json', 'p2.json', '-o', 'p.json', '--match', 'coordinates');
+    expect(combined.code).toBe(0);
+    expect(combined.stdout).not.toContain('probable duplicate');
+    expect(read('p.json').components).toHaveLength(1);
+  });
+
   it('replaces a longer old output whole (#219), and -o may not be an input', async () => {
     write('small.json', bom({ components: [lib('x', '1')] }));
     writeFileSync(at('stale.json'), `${' '.repeat(100_000)}{}`);

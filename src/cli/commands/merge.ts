@@ -51,6 +51,8 @@ export interface MergeCommandOptions {
   onConflict: (typeof ON_CONFLICT)[number];
   /** Per member: `fail` (a conflict) or `first` (keep the earlier value); see BomMergeOptions.onDifference. */
   onDifference?: MemberPolicy;
+  /** How components with purls are matched (see BomMergeOptions.match). */
+  match?: 'purl' | 'coordinates';
   /** Keys that make the inputs' signatures trusted (as for verify). */
   trust?: TrustStore;
   /** With --key: inputs whose signatures are valid but not trusted may be merged and re-signed. */
@@ -100,6 +102,12 @@ export const mergeCommand = defineCommand({
         describe:
           'MEMBER=fail|first: whether two values of this member (e.g. description, supplier.name, hashes) are a conflict or the earlier is kept (default: free text first, hashes a set, the rest fail)',
       })
+      .option('match', {
+        choices: ['purl', 'coordinates'] as const,
+        default: 'purl' as const,
+        describe:
+          'purl: one component per canonical purl (probable duplicates reported); coordinates: also combine purls that differ only in qualifiers or type spelling',
+      })
       .option('trust', {
         type: 'string',
         ...ONE_VALUE_PER_FLAG,
@@ -144,6 +152,7 @@ export const mergeCommand = defineCommand({
         ...(argv.onDifference === undefined ? {} : { onDifference: memberPolicy(argv.onDifference) }),
         ...(argv.trust.length + argv.trustRoot.length > 0 ? { trust: loadTrustStore(argv.trust, argv.trustRoot) } : {}),
         allowUntrusted: argv.allowUntrusted,
+        match: argv.match,
         format: argv.format,
       },
       context,
@@ -195,6 +204,8 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
     lines.push(
       `note: ${plural(s.differences.length, 'difference')} in free text (or members chosen with --on-difference MEMBER=first): the earlier value kept${s.differences[0] === undefined ? '' : `, e.g. ${s.differences[0].element}: ${s.differences[0].member}`}`,
     );
+  for (const group of s.probableDuplicates)
+    lines.push(`probable duplicate: ${group.join(' and ')} (one package? combine with --match coordinates)`);
   for (const d of s.dropped) lines.push(`dropped: ${d.pointer}: ${d.reason}`);
   for (const r of s.renamed) lines.push(`renamed: ${r.input}: ${r.from} → ${r.to}`);
   const services = s.servicesIn > 0 ? `, services ${s.servicesIn} → ${s.servicesOut}` : '';
@@ -235,6 +246,7 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
     ...(baseline === undefined ? {} : { baseline }),
     ...(options.onDifference === undefined ? {} : { onDifference: options.onDifference }),
     ...(options.trust === undefined ? {} : { trust: options.trust }),
+    ...(options.match === undefined ? {} : { match: options.match }),
     toolVersion: context.toolVersion,
     // Parsed here for the merge alone: no need to copy them.
     consumeInputs: true,
