@@ -91,6 +91,12 @@ export interface BomMergeOptions {
    * what `purl` only reports as probable duplicates.
    */
   match?: 'purl' | 'coordinates';
+  /**
+   * Provenance (default true): each input's BOM-Link in externalReferences (type bom), and on each component the
+   * property `bomwright:merge:inputs` with the BOM-Links of the inputs it came from. BOM-Links into a merged input
+   * become local refs either way.
+   */
+  provenance?: boolean;
 }
 
 export interface RenamedRef {
@@ -175,6 +181,21 @@ interface Input {
   root?: Occurrence;
   /** Top-level component occurrences (after hierarchical wrapping: the wrapper's children). */
   topComponents: Occurrence[];
+  /** Its BOM-Link (`urn:cdx:<serial uuid>/<version>`), when it has a serial number. */
+  link?: string;
+}
+
+/** The property that lists, on each component, the BOM-Links of the inputs it came from (space-separated). */
+export const SOURCE_PROPERTY = 'bomwright:merge:inputs';
+
+/** A document's BOM-Link, from its serial number and version. */
+function bomLinkOf(document: Record<string, unknown>): string | undefined {
+  const serial = document.serialNumber;
+  const uuid =
+    typeof serial === 'string' ? /^urn:uuid:([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/i.exec(serial) : null;
+  if (uuid === null) return undefined;
+  const version = typeof document.version === 'number' ? document.version : 1;
+  return `urn:cdx:${uuid[1]!.toLowerCase()}/${version}`;
 }
 
 const ROOT_INPUT = -1;
@@ -329,6 +350,19 @@ class Merger {
     this.policy = { ...(byCoordinates ? { purl: 'first' as const } : {}), ...options.onDifference };
   }
 
+  /** A BOM-Link to an element of a merged input, as the local ref that element now has. */
+  private localRef(ref: string): string | undefined {
+    const match = /^(urn:cdx:[^#]+)#(.+)$/.exec(ref);
+    if (match === null) return undefined;
+    const target = this.inputs.find((input) => input.link === match[1]);
+    if (target === undefined) return undefined;
+    try {
+      return target.refs.get(decodeURIComponent(match[2]!));
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Component entities (flat merges) whose purls have the same coordinates, when matching by canonical purl. */
   private probableDuplicates(): string[][] {
     if (this.options.match === 'coordinates' || this.options.hierarchical === true) return [];
@@ -365,7 +399,8 @@ class Merger {
     if (this.rootEntity === undefined) this.rootEntity = this.commonRoot();
     for (const input of this.inputs) this.giveOutRefs(input);
     this.ensureRefs();
-    for (const input of this.inputs) renameSlots(input.prepared.slots, (ref) => input.refs.get(ref));
+    for (const input of this.inputs)
+      renameSlots(input.prepared.slots, (ref) => input.refs.get(ref) ?? this.localRef(ref));
     for (const entity of this.entities) this.combine(entity);
     const document = this.assemble();
     if (this.aliases.size > 0) rewriteReferences(document, (ref) => this.aliases.get(ref));
@@ -383,7 +418,16 @@ class Merger {
     for (const pointer of prepared.removedSignatures)
       if (!signatures.some((s) => s.pointer === pointer || s.pointer.startsWith(`${pointer}/`)))
         this.removedSignatures.push({ input: source.name, pointer, status: 'invalid', reason: 'not a signature' });
-    this.inputs.push({ name: source.name, format, copy, prepared, refs: new Map(), topComponents: [] });
+    const link = bomLinkOf(copy);
+    this.inputs.push({
+      name: source.name,
+      format,
+      copy,
+      prepared,
+      refs: new Map(),
+      topComponents: [],
+      ...(link === undefined ? {} : { link }),
+    });
   }
 
   /** The entity of `object` (a new one when its identity is new, or in a hierarchical merge across inputs). */
@@ -562,6 +606,7 @@ class Merger {
   /** An entity's merged object with its children placed inside. */
   private build(entity: Entity): Record<string, unknown> {
     const merged = entity.merged!;
+    if (entity.kind === 'component') this.recordSources(entity, merged);
     const member = entity.kind === 'service' ? 'services' : 'components';
     // The merged BOM's root sits in metadata, even where an input had it nested.
     const children = entity.children.filter((child) => child !== this.rootEntity);
@@ -572,6 +617,22 @@ class Merger {
         children.map((child) => this.build(child)),
       );
     return merged;
+  }
+
+  /** The BOM-Links of the inputs a component came from, in one property (1.3+ components have properties). */
+  private recordSources(entity: Entity, merged: Record<string, unknown>): void {
+    if (this.format.specVersion === '1.2' || this.options.provenance === false) return;
+    const links = [
+      ...new Set(
+        entity.occurrences.flatMap((o) => (o.input === ROOT_INPUT ? [] : [this.inputs[o.input]!.link ?? []]).flat()),
+      ),
+    ];
+    if (links.length === 0) return;
+    const properties = Array.isArray(merged.properties)
+      ? merged.properties.filter((p) => !(isRecord(p) && p.name === SOURCE_PROPERTY))
+      : [];
+    properties.push({ name: SOURCE_PROPERTY, value: links.join(' ') });
+    setMember(merged, 'properties', properties);
   }
 
   private topLevel(kind: 'component' | 'service'): Record<string, unknown>[] {
@@ -734,8 +795,13 @@ class Merger {
     const services = this.topLevel('service');
     if (services.length > 0) document.services = services;
     const ctx = this.context('document');
+    // Each input's BOM-Link: where the components' SOURCE_PROPERTY values point.
+    const inputLinks =
+      this.options.provenance === false
+        ? []
+        : this.inputs.flatMap((i) => (i.link === undefined ? [] : [{ type: 'bom', url: i.link }]));
     const externalReferences = withoutDuplicates(
-      this.inputs.flatMap((i) => arrayOf(i.copy.externalReferences)),
+      [...this.inputs.flatMap((i) => arrayOf(i.copy.externalReferences)), ...inputLinks],
       ctx,
       (item) => `${isRecord(item) ? String(item.type) : ''}\u0000${isRecord(item) ? String(item.url) : ''}`,
     );

@@ -11,7 +11,8 @@ import { ROOT } from '../helpers.js';
 import { allComponents, app, bom, elementsByRef, expectWhole, HASH, lib } from './merge-fixtures.js';
 
 type Json = Record<string, unknown>;
-const OPTIONS: BomMergeOptions = { toolVersion: '9.9.9', now: new Date('2026-01-02T03:04:05Z') };
+// Provenance has tests of its own; the others compare documents without it.
+const OPTIONS: BomMergeOptions = { toolVersion: '9.9.9', now: new Date('2026-01-02T03:04:05Z'), provenance: false };
 const run = (documents: Json[], options: Partial<BomMergeOptions> = {}) =>
   merge(
     documents.map((document, i) => ({ document, name: `in${i + 1}.json` })),
@@ -763,6 +764,37 @@ describe('probable duplicates: one image from two scanners', () => {
     expect(summary).toMatchObject({ probableDuplicates: [], conflicts: [] });
     expect(summary.differences.map((d) => d.member)).toEqual(['purl', 'purl']);
     await expectWhole(document, [syft, trivy, spelled, other]);
+  });
+});
+
+describe('provenance: BOM-Links of the inputs', () => {
+  it('each input linked (type bom); each component lists the inputs it came from; links into an input made local', async () => {
+    const a = bom({ components: [lib('x', '1'), lib('y', '1')] });
+    const linkA = `urn:cdx:${(a.serialNumber as string).slice(9)}/1`;
+    const b = bom({
+      version: 3,
+      components: [lib('x', '1', { 'bom-ref': 'bx' })],
+      dependencies: [{ ref: 'bx', dependsOn: [`${linkA}#y%401`, 'urn:cdx:00000000-0000-4000-8000-000000000000/1#z'] }],
+    });
+    const linkB = `urn:cdx:${(b.serialNumber as string).slice(9)}/3`;
+    const { document } = await run([a, b], { provenance: true });
+    expect(document.externalReferences).toEqual([
+      { type: 'bom', url: linkA },
+      { type: 'bom', url: linkB },
+    ]);
+    const inputsOf = (c: Json) =>
+      ((c.properties as Json[]).find((p) => p.name === 'bomwright:merge:inputs') as Json).value;
+    expect(allComponents(document).map((c) => [c.name, inputsOf(c)])).toEqual([
+      ['x', `${linkA} ${linkB}`],
+      ['y', linkA],
+    ]);
+    // A BOM-Link into a merged input names the element here; one into another BOM stays as written.
+    expect(document.dependencies).toEqual([
+      { ref: 'x@1', dependsOn: ['y@1', 'urn:cdx:00000000-0000-4000-8000-000000000000/1#z'] },
+    ]);
+    const without = await run([a, b]);
+    expect(without.document.externalReferences).toBeUndefined();
+    expect(allComponents(without.document).some((c) => c.properties !== undefined)).toBe(false);
   });
 });
 
