@@ -125,7 +125,9 @@ export function serviceIdentity(service: Record<string, unknown>): string | unde
  * then united. Everything else an entry says (ratings, advisories, timestamps) is combined, not part of identity.
  */
 export function vulnerabilityIdentity(vulnerability: Record<string, unknown>): string | undefined {
-  if (typeof vulnerability.id !== 'string' || vulnerability.id === '') return undefined;
+  // Without an id there is nothing to name it by: only an equal entry (bom-ref aside) is the same statement.
+  if (typeof vulnerability.id !== 'string' || vulnerability.id === '')
+    return `content\u0000${canonicalKey({ ...vulnerability, 'bom-ref': undefined })}`;
   const source = isRecord(vulnerability.source) ? vulnerability.source : {};
   const analysis = isRecord(vulnerability.analysis) ? vulnerability.analysis : {};
   // The responses are a set: their order says nothing.

@@ -133,6 +133,8 @@ export interface BomMergeSummary {
    * purls. Combine them with `match: 'coordinates'`.
    */
   probableDuplicates: string[][];
+  /** Inputs that share one serial number and version (the same BOM given twice?): each group's names. */
+  sameDocument: string[][];
   /** Differences that do not block (free text, or members the caller chose `first` for): the earlier value kept. */
   differences: MergeConflict[];
   dropped: DroppedMember[];
@@ -348,6 +350,14 @@ class Merger {
     this.canonical = byCoordinates ? this.coordinates : canonicalPurlCache();
     // Matched by coordinates, the purls of one entity differ by design: the first is kept, the others noted.
     this.policy = { ...(byCoordinates ? { purl: 'first' as const } : {}), ...options.onDifference };
+  }
+
+  /** Inputs with one BOM-Link: one document given twice, or two that claim one serial number. */
+  private sameDocument(): string[][] {
+    const byLink = new Map<string, string[]>();
+    for (const input of this.inputs)
+      if (input.link !== undefined) byLink.set(input.link, [...(byLink.get(input.link) ?? []), input.name]);
+    return [...byLink.values()].filter((names) => names.length > 1);
   }
 
   /** A BOM-Link to an element of a merged input, as the local ref that element now has. */
@@ -868,6 +878,7 @@ class Merger {
       renamed: this.renamed,
       conflicts: this.conflicts,
       probableDuplicates: this.probableDuplicates(),
+      sameDocument: this.sameDocument(),
       differences: this.differences,
       dropped: this.dropped,
       removedSignatures: this.removedSignatures,

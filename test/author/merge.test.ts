@@ -798,6 +798,23 @@ describe('provenance: BOM-Links of the inputs', () => {
   });
 });
 
+describe('smaller points', () => {
+  it('an entry without an id given twice is one statement; two different ones stay two', async () => {
+    const a = bom({ vulnerabilities: [{}, { description: 'x' }] });
+    const { document, valid } = await run([a, structuredClone(a)]);
+    expect(document.vulnerabilities).toEqual([{}, { description: 'x' }]);
+    expect(valid).toBe(true);
+  });
+
+  it('the same document twice (one serial number and version) is reported; another version is not', async () => {
+    const a = bom({ components: [lib('x', '1')] });
+    const same = await run([a, structuredClone(a)]);
+    expect(same.summary.sameDocument).toEqual([['in1.json', 'in2.json']]);
+    const next = await run([a, { ...structuredClone(a), version: 2 }]);
+    expect(next.summary.sameDocument).toEqual([]);
+  });
+});
+
 describe('metadata (#218, #408)', () => {
   it('tools of both forms in the 1.5+ object form, de-duplicated, plus bomwright; authors, supplier, licences kept', async () => {
     const a = bom(

@@ -204,6 +204,8 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
     lines.push(
       `note: ${plural(s.differences.length, 'difference')} in free text (or members chosen with --on-difference MEMBER=first): the earlier value kept${s.differences[0] === undefined ? '' : `, e.g. ${s.differences[0].element}: ${s.differences[0].member}`}`,
     );
+  for (const group of s.sameDocument)
+    lines.push(`same document: ${group.join(' and ')} have one serial number and version (the same BOM twice?)`);
   for (const group of s.probableDuplicates)
     lines.push(`probable duplicate: ${group.join(' and ')} (one package? combine with --match coordinates)`);
   for (const d of s.dropped) lines.push(`dropped: ${d.pointer}: ${d.reason}`);
