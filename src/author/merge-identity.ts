@@ -66,7 +66,7 @@ export function canonicalPurlCache(
   };
 }
 
-/** A component's identity key; undefined for one without a name (the schema requires it; nothing to match). */
+/** A component's identity key. */
 export function componentIdentity(
   component: Record<string, unknown>,
   canonicalOf: (purl: string) => string | undefined = canonicalPurl,
@@ -76,7 +76,9 @@ export function componentIdentity(
     // A purl that is not one is still the producer's identifier: compared as written.
     return canonical === undefined ? `purl-text\u0000${component.purl}` : `purl\u0000${canonical}`;
   }
-  if (typeof component.name !== 'string' || component.name === '') return undefined;
+  // Nameless (an empty name): only an equal entry, bom-ref and children aside, is the same thing.
+  if (typeof component.name !== 'string' || component.name === '')
+    return `content\u0000${canonicalKey({ ...component, 'bom-ref': undefined, components: undefined })}`;
   const base = `gnvt\u0000${text(component.group)}\u0000${component.name}\u0000${text(component.version)}\u0000${text(component.type)}`;
   return `${base}${distinction(component)}`;
 }

@@ -806,6 +806,17 @@ describe('smaller points', () => {
     expect(valid).toBe(true);
   });
 
+  it('a document with an unnamed root merged with itself keeps that root; two different unnamed roots are refused', async () => {
+    const a = bom({
+      metadata: { component: { type: 'application', 'bom-ref': 'r', name: '' } },
+      components: [lib('x', '1')],
+    });
+    const { document } = await run([a, structuredClone(a)]);
+    expect((document.metadata as Json).component).toMatchObject({ name: '' });
+    const b = bom({ metadata: { component: { type: 'container', name: '' } } });
+    await rejects(run([a, b]), 'E_USAGE', /describe different things/);
+  });
+
   it('the same document twice (one serial number and version) is reported; another version is not', async () => {
     const a = bom({ components: [lib('x', '1')] });
     const same = await run([a, structuredClone(a)]);
