@@ -178,6 +178,8 @@ export type {
   BomMergeResult,
   BomMergeSummary,
   MergeConflict,
+  MemberPolicy,
+  DifferencePolicy,
   RenamedRef,
   DroppedMember,
 } from './author/merge.js';

@@ -1,8 +1,10 @@
 /**
- * Combining the entries of one identity member by member: lists are unioned without duplicates (hashes by
- * algorithm, licences by id/name/expression, external references by type and URL, properties by name and value,
- * anything else by content), objects member by member, and two different values for one member are a conflict:
- * the first value stays and the conflict is reported, never resolved silently.
+ * Combining the entries of one identity member by member: lists are unioned without duplicates (hashes as a set of
+ * algorithm and value, licences by id/name/expression, external references by type and URL, properties by name and
+ * value, anything else by content), objects member by member. A conflict is two values that cannot both be true (two
+ * versions, two licences of one thing): the first value stays and the conflict is reported, never resolved
+ * silently. Free text (descriptions, comments…) says the same thing in other words: the first is kept and the
+ * difference only noted. Callers choose per member with a {@link MemberPolicy}.
  */
 import { canonicalKey } from '../validate/unique.js';
 import { checkDepth } from '../json/walk.js';
@@ -22,6 +24,43 @@ export interface MergeConflict {
   input: string;
 }
 
+/** What a difference in one member does: `fail` makes it a conflict; `first` keeps the earlier value and notes it. */
+export type DifferencePolicy = 'fail' | 'first';
+
+/**
+ * Per-member choices, by member path without list keys (`description`, `externalReferences.comment`,
+ * `supplier.name`) or by the last name alone (`comment`); the full path wins.
+ */
+export type MemberPolicy = Readonly<Record<string, DifferencePolicy>>;
+
+/** Free text: two wordings of one thing are both true, so by default they never block a merge. */
+export const FREE_TEXT_MEMBERS: readonly string[] = [
+  'description',
+  'comment',
+  'detail',
+  'recommendation',
+  'workaround',
+  'notes',
+  'text',
+];
+
+/**
+ * Also `hashes`: by default a set (several SHA-256 values are one per distribution file); with `fail`, an
+ * algorithm with different values on two entries is a conflict.
+ */
+export function differencePolicy(policy: MemberPolicy, member: string): DifferencePolicy {
+  const last = lastName(member);
+  return chosenPolicy(policy, member) ?? (FREE_TEXT_MEMBERS.includes(last) ? 'first' : 'fail');
+}
+
+const withoutKeys = (member: string) => member.replace(/\[[^\]]*\]/g, '');
+const lastName = (member: string) => withoutKeys(member).slice(withoutKeys(member).lastIndexOf('.') + 1);
+
+/** The caller's choice for a member, if any. */
+function chosenPolicy(policy: MemberPolicy, member: string): DifferencePolicy | undefined {
+  return policy[withoutKeys(member)] ?? policy[lastName(member)];
+}
+
 export interface CombineContext {
   /** Conflicts are reported (components, services, vulnerabilities); tools are informational: first value kept. */
   strict: boolean;
@@ -29,6 +68,9 @@ export interface CombineContext {
   /** Name of the input whose entry is being combined in. */
   input: string;
   conflicts: MergeConflict[];
+  /** Differences kept as the first value by policy (free text by default): reported, not blocking. */
+  differences: MergeConflict[];
+  policy: MemberPolicy;
   /** bom-ref of an entry dropped as a duplicate → the one kept, for references to follow. */
   aliases: Map<string, string>;
 }
@@ -72,7 +114,7 @@ function combineScope(a: unknown, b: unknown): unknown {
 
 function conflict(ctx: CombineContext, member: string, kept: unknown, other: unknown): void {
   if (!ctx.strict) return;
-  ctx.conflicts.push({
+  (differencePolicy(ctx.policy, member) === 'fail' ? ctx.conflicts : ctx.differences).push({
     element: ctx.element,
     member,
     kept: display(kept, 120) ?? '',
@@ -120,17 +162,23 @@ function unionInto(
   }
 }
 
-function combineHashes(target: unknown[], source: readonly unknown[], ctx: CombineContext): void {
+/** Hashes are a set of (algorithm, value); under `fail` an algorithm whose values differ is a conflict too. */
+function combineHashes(target: unknown[], source: readonly unknown[], member: string, ctx: CombineContext): void {
+  const key = (hash: unknown) => `${field(hash, 'alg')}\u0000${field(hash, 'content').toLowerCase()}`;
+  const have = new Set(target.map(key));
+  const strict = chosenPolicy(ctx.policy, member) === 'fail';
   const byAlg = new Map<string, string>();
-  for (const hash of target) byAlg.set(field(hash, 'alg'), field(hash, 'content').toLowerCase());
+  for (const hash of target) if (!byAlg.has(field(hash, 'alg'))) byAlg.set(field(hash, 'alg'), key(hash));
   for (const hash of source) {
+    if (have.has(key(hash))) continue;
     const alg = field(hash, 'alg');
-    const content = field(hash, 'content').toLowerCase();
     const known = byAlg.get(alg);
-    if (known === undefined) {
-      byAlg.set(alg, content);
-      target.push(hash);
-    } else if (known !== content) conflict(ctx, `hashes[${alg}]`, known, content);
+    if (strict && known !== undefined) {
+      conflict(ctx, `${member}[${alg}]`, known.slice(alg.length + 1), field(hash, 'content').toLowerCase());
+      continue;
+    }
+    have.add(key(hash));
+    target.push(hash);
   }
 }
 
@@ -182,7 +230,7 @@ export function combineInto(
       continue;
     }
     if (Array.isArray(ours) && Array.isArray(theirs)) {
-      if (key === 'hashes') combineHashes(ours, theirs, ctx);
+      if (key === 'hashes') combineHashes(ours, theirs, member, ctx);
       else if (key === 'licenses') {
         if (ours.length === 0) setMember(target, key, theirs);
         else if (theirs.length > 0) combineLicenses(ours, theirs, ctx);

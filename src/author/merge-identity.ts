@@ -1,9 +1,13 @@
 /**
  * What makes two entries the same thing across BOMs. A bom-ref never does (it means nothing outside its own
- * BOM): a component is its package URL in canonical form, else group + name + version + type; a service its
- * group + name + version; a vulnerability its id; a tool its name and version.
+ * BOM): a component is its package URL in canonical form, else group + name + version + type and what tells such
+ * things apart (a file's hashes, a crypto asset's type and OID); a service its
+ * group + name + version; a vulnerability statement its id, source, analysis and recommendation; a tool its name
+ * and version.
  */
 import { createRequire } from 'node:module';
+import { canonicalKey } from '../validate/unique.js';
+import { isRecord } from '../values.js';
 
 type PackageUrlClass = typeof import('packageurl-js').PackageURL;
 let packageUrl: PackageUrlClass | undefined;
@@ -24,18 +28,45 @@ export function canonicalPurl(purl: string): string | undefined {
   }
 }
 
+/** Package types some generators spell as a type of their own: `pkg:alpine/x` is `pkg:apk/alpine/x`. */
+const TYPE_ALIASES: Readonly<Record<string, readonly [string, string]>> = {
+  alpine: ['apk', 'alpine'],
+  alpm: ['alpm', 'arch'],
+  debian: ['deb', 'debian'],
+  ubuntu: ['deb', 'ubuntu'],
+};
+
+/**
+ * A purl's coordinates: type (aliases resolved), namespace, name and version, without qualifiers and subpath. Two
+ * scanners of one image write `?distro=3.13.1` and `?arch=x86_64&distro=3.13.1` for one package; undefined when
+ * it is not a package URL.
+ */
+export function purlCoordinates(purl: string): string | undefined {
+  packageUrl ??= (createRequire(import.meta.url)('packageurl-js') as typeof import('packageurl-js')).PackageURL;
+  try {
+    const parsed = packageUrl.fromString(purl);
+    const alias = parsed.namespace === undefined || parsed.namespace === null ? TYPE_ALIASES[parsed.type] : undefined;
+    const [type, namespace] = alias ?? [parsed.type, parsed.namespace ?? ''];
+    return `${type}\u0000${namespace}\u0000${parsed.name}\u0000${parsed.version ?? ''}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** {@link canonicalPurl} remembered per text, for the many purls a merge meets more than once. */
-export function canonicalPurlCache(): (purl: string) => string | undefined {
+export function canonicalPurlCache(
+  of: (purl: string) => string | undefined = canonicalPurl,
+): (purl: string) => string | undefined {
   const known = new Map<string, string | undefined>();
   return (purl) => {
     if (known.has(purl)) return known.get(purl);
-    const canonical = canonicalPurl(purl);
+    const canonical = of(purl);
     known.set(purl, canonical);
     return canonical;
   };
 }
 
-/** A component's identity key; undefined for one without a name (the schema requires it; nothing to match). */
+/** A component's identity key. */
 export function componentIdentity(
   component: Record<string, unknown>,
   canonicalOf: (purl: string) => string | undefined = canonicalPurl,
@@ -45,8 +76,43 @@ export function componentIdentity(
     // A purl that is not one is still the producer's identifier: compared as written.
     return canonical === undefined ? `purl-text\u0000${component.purl}` : `purl\u0000${canonical}`;
   }
-  if (typeof component.name !== 'string' || component.name === '') return undefined;
-  return `gnvt\u0000${text(component.group)}\u0000${component.name}\u0000${text(component.version)}\u0000${text(component.type)}`;
+  // Nameless (an empty name): only an equal entry, bom-ref and children aside, is the same thing.
+  if (typeof component.name !== 'string' || component.name === '')
+    return `content\u0000${canonicalKey({ ...component, 'bom-ref': undefined, components: undefined })}`;
+  const base = `gnvt\u0000${text(component.group)}\u0000${component.name}\u0000${text(component.version)}\u0000${text(component.type)}`;
+  return `${base}${distinction(component)}`;
+}
+
+/** The properties object of each CBOM asset type, and the members that tell two assets of one name apart. */
+const CRYPTO_DISTINCTIONS: Readonly<Record<string, readonly string[]>> = {
+  relatedCryptoMaterialProperties: ['type', 'id'],
+  protocolProperties: ['type', 'version'],
+  certificateProperties: ['subjectName', 'issuerName', 'notValidAfter'],
+};
+
+/**
+ * What tells apart things that share a name and have no purl: a file by its content (the set of its hashes:
+ * /etc/os-release of two images), a crypto asset by its asset type, OID and kind (the RSA-2048 algorithm, its
+ * public key and its private key). Empty for everything else.
+ */
+function distinction(component: Record<string, unknown>): string {
+  if (component.type === 'file' && Array.isArray(component.hashes)) {
+    const hashes = component.hashes
+      .filter(isRecord)
+      .map((h) => `${text(h.alg)}:${text(h.content).toLowerCase()}`)
+      .sort();
+    return hashes.length === 0 ? '' : `\u0000hashes\u0000${[...new Set(hashes)].join(',')}`;
+  }
+  if (component.type === 'cryptographic-asset' && isRecord(component.cryptoProperties)) {
+    const crypto = component.cryptoProperties;
+    const parts = [text(crypto.assetType), text(crypto.oid)];
+    for (const [member, names] of Object.entries(CRYPTO_DISTINCTIONS)) {
+      const properties = crypto[member];
+      if (isRecord(properties)) for (const name of names) parts.push(`${name}=${text(properties[name])}`);
+    }
+    return `\u0000crypto\u0000${parts.join('\u0000')}`;
+  }
+  return '';
 }
 
 export function serviceIdentity(service: Record<string, unknown>): string | undefined {
@@ -54,8 +120,31 @@ export function serviceIdentity(service: Record<string, unknown>): string | unde
   return `gnv\u0000${text(service.group)}\u0000${service.name}\u0000${text(service.version)}`;
 }
 
+/**
+ * A VEX statement: one id may rightly appear many times in one BOM, each entry saying something about the components
+ * in its `affects` (exploitable for one product, not_affected for another). Two entries are one statement only when
+ * id, source, analysis (state, justification, response, detail) and recommendation are equal; their `affects` are
+ * then united. Everything else an entry says (ratings, advisories, timestamps) is combined, not part of identity.
+ */
 export function vulnerabilityIdentity(vulnerability: Record<string, unknown>): string | undefined {
-  return typeof vulnerability.id === 'string' && vulnerability.id !== '' ? `id\u0000${vulnerability.id}` : undefined;
+  // Without an id there is nothing to name it by: only an equal entry (bom-ref aside) is the same statement.
+  if (typeof vulnerability.id !== 'string' || vulnerability.id === '')
+    return `content\u0000${canonicalKey({ ...vulnerability, 'bom-ref': undefined })}`;
+  const source = isRecord(vulnerability.source) ? vulnerability.source : {};
+  const analysis = isRecord(vulnerability.analysis) ? vulnerability.analysis : {};
+  // The responses are a set: their order says nothing.
+  const responses = Array.isArray(analysis.response) ? analysis.response.map((r) => canonicalKey(r)).sort() : [];
+  return [
+    'statement',
+    vulnerability.id,
+    text(source.name),
+    text(source.url),
+    text(analysis.state),
+    text(analysis.justification),
+    responses.join('\u0001'),
+    text(analysis.detail),
+    text(vulnerability.recommendation),
+  ].join('\u0000');
 }
 
 export function toolIdentity(tool: Record<string, unknown>): string | undefined {

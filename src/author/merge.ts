@@ -17,9 +17,16 @@ import { baseBomRef } from './bom-ref.js';
 import { convertVersion, type ConvertedValue, type DroppedMember } from './convert.js';
 import { documentFormat, isoSeconds } from './document.js';
 import { buildComponent, type ComponentFields } from './elements.js';
-import { combineInto, withoutDuplicates, type CombineContext, type MergeConflict } from './merge-combine.js';
+import {
+  combineInto,
+  withoutDuplicates,
+  type CombineContext,
+  type MemberPolicy,
+  type MergeConflict,
+} from './merge-combine.js';
 import {
   canonicalPurlCache,
+  purlCoordinates,
   componentIdentity,
   elementLabel,
   serviceIdentity,
@@ -27,10 +34,13 @@ import {
   vulnerabilityIdentity,
 } from './merge-identity.js';
 import { prepareCopy, REFERENCE_MEMBERS, renameSlots, rewriteReferences, type PreparedCopy } from './merge-refs.js';
+import { inputSignatures, type InputSignature } from './merge-signatures.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
+import type { TrustStore } from '../jsf/trust.js';
 import { isRecord, setMember } from '../values.js';
 
-export type { MergeConflict } from './merge-combine.js';
+export type { DifferencePolicy, MemberPolicy, MergeConflict } from './merge-combine.js';
+export type { InputSignature, InputSignatureStatus } from './merge-signatures.js';
 export type { ConvertedValue, DroppedMember } from './convert.js';
 
 export interface BomMergeInput {
@@ -69,6 +79,28 @@ export interface BomMergeOptions {
    * instead of copied, which saves a copy of every input. Default false: the inputs are never modified.
    */
   consumeInputs?: boolean;
+  /**
+   * Per member, whether a difference between two entries of one thing is a conflict (`fail`) or keeps the earlier
+   * value (`first`, reported in `differences`). Default: free text (description, comment, detail, recommendation,
+   * workaround, notes, text) `first`, everything else `fail`; `hashes` are a set unless given `fail`.
+   */
+  onDifference?: MemberPolicy;
+  /** Keys that make an input's valid signature trusted (as for verify); without it every valid one is untrusted. */
+  trust?: TrustStore;
+  /** JSF `excludes` names accepted in the inputs' signatures, as for verify. */
+  allowExcludes?: readonly string[];
+  /**
+   * How components with purls are matched: `purl` (default) by the canonical purl; `coordinates` by type, namespace,
+   * name and version alone (qualifiers and type spellings such as pkg:alpine vs pkg:apk/alpine ignored), combining
+   * what `purl` only reports as probable duplicates.
+   */
+  match?: 'purl' | 'coordinates';
+  /**
+   * Provenance (default true): each input's BOM-Link in externalReferences (type bom), and on each component the
+   * property `bomwright:merge:inputs` with the BOM-Links of the inputs it came from. BOM-Links into a merged input
+   * become local refs either way.
+   */
+  provenance?: boolean;
 }
 
 export interface RenamedRef {
@@ -93,12 +125,24 @@ export interface BomMergeSummary {
   duplicatesCombined: number;
   renamed: RenamedRef[];
   conflicts: MergeConflict[];
+  /**
+   * Components kept apart whose purls name one package in other words (qualifiers, type spelling): each group's
+   * purls. Combine them with `match: 'coordinates'`.
+   */
+  probableDuplicates: string[][];
+  /** Inputs that share one serial number and version (the same BOM given twice?): each group's names. */
+  sameDocument: string[][];
+  /** Differences that do not block (free text, or members the caller chose `first` for): the earlier value kept. */
+  differences: MergeConflict[];
   /** Members dropped: `input#pointer` (where in that input), and why. */
   dropped: DroppedMember[];
   /** Values converted to the output's version, `input#pointer` (where in that input). */
   converted: ConvertedValue[];
-  /** Signatures of the inputs, which cannot survive a merge (the merged document is a new one). */
-  removedSignatures: { input: string; pointer: string }[];
+  /**
+   * Signatures of the inputs, verified and then removed: they cannot survive a merge (the merged document is a new
+   * one). The caller decides what an invalid or untrusted one means (the CLI refuses invalid ones).
+   */
+  removedSignatures: InputSignature[];
 }
 
 export interface BomMergeResult {
@@ -139,6 +183,21 @@ interface Input {
   root?: Occurrence;
   /** Top-level component occurrences (after hierarchical wrapping: the wrapper's children). */
   topComponents: Occurrence[];
+  /** Its BOM-Link (`urn:cdx:<serial uuid>/<version>`), when it has a serial number. */
+  link?: string;
+}
+
+/** The property that lists, on each component, the BOM-Links of the inputs it came from (space-separated). */
+export const SOURCE_PROPERTY = 'bomwright:merge:inputs';
+
+/** A document's BOM-Link, from its serial number and version. */
+function bomLinkOf(document: Record<string, unknown>): string | undefined {
+  const serial = document.serialNumber;
+  const uuid =
+    typeof serial === 'string' ? /^urn:uuid:([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/i.exec(serial) : null;
+  if (uuid === null) return undefined;
+  const version = typeof document.version === 'number' ? document.version : 1;
+  return `urn:cdx:${uuid[1]!.toLowerCase()}/${version}`;
 }
 
 const ROOT_INPUT = -1;
@@ -270,15 +329,17 @@ class Merger {
   readonly inputs: Input[] = [];
   readonly entities: Entity[] = [];
   readonly toolEntities: Entity[] = [];
-  readonly canonical = canonicalPurlCache();
+  readonly canonical: (purl: string) => string | undefined;
+  readonly coordinates = canonicalPurlCache(purlCoordinates);
   readonly byKey = new Map<string, Entity>();
   readonly occurrenceOf = new Map<object, Occurrence>();
   readonly conflicts: MergeConflict[] = [];
+  readonly differences: MergeConflict[] = [];
   readonly aliases = new Map<string, string>();
   readonly renamed: RenamedRef[] = [];
   readonly dropped: DroppedMember[] = [];
   readonly converted: ConvertedValue[] = [];
-  readonly removedSignatures: { input: string; pointer: string }[] = [];
+  readonly removedSignatures: InputSignature[] = [];
   /** Every bom-ref of every input, and every one given out: new names avoid them all. */
   /** true: given out; false: an input's name not (yet) given out, which new names avoid all the same. */
   readonly names = new Map<string, boolean>();
@@ -286,7 +347,55 @@ class Merger {
   format!: SpecFormat;
   rootEntity: Entity | undefined;
 
-  constructor(readonly options: BomMergeOptions) {}
+  readonly policy: MemberPolicy;
+
+  constructor(readonly options: BomMergeOptions) {
+    const byCoordinates = options.match === 'coordinates';
+    this.canonical = byCoordinates ? this.coordinates : canonicalPurlCache();
+    // Matched by coordinates, the purls of one entity differ by design: the first is kept, the others noted.
+    this.policy = { ...(byCoordinates ? { purl: 'first' as const } : {}), ...options.onDifference };
+  }
+
+  /** Inputs with one BOM-Link: one document given twice, or two that claim one serial number. */
+  private sameDocument(): string[][] {
+    const byLink = new Map<string, string[]>();
+    for (const input of this.inputs)
+      if (input.link !== undefined) byLink.set(input.link, [...(byLink.get(input.link) ?? []), input.name]);
+    return [...byLink.values()].filter((names) => names.length > 1);
+  }
+
+  /** A BOM-Link to an element of a merged input, as the local ref that element now has. */
+  private localRef(ref: string): string | undefined {
+    const match = /^(urn:cdx:[^#]+)#(.+)$/.exec(ref);
+    if (match === null) return undefined;
+    const target = this.inputs.find((input) => input.link === match[1]);
+    if (target === undefined) return undefined;
+    try {
+      return target.refs.get(decodeURIComponent(match[2]!));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Component entities (flat merges) whose purls have the same coordinates, when matching by canonical purl. */
+  private probableDuplicates(): string[][] {
+    if (this.options.match === 'coordinates' || this.options.hierarchical === true) return [];
+    const groups = new Map<string, Set<string>>();
+    const entitiesOf = new Map<string, Set<Entity>>();
+    for (const entity of this.entities) {
+      if (entity.kind !== 'component') continue;
+      for (const occurrence of entity.occurrences) {
+        const purl = occurrence.object.purl;
+        const key = typeof purl === 'string' ? this.coordinates(purl) : undefined;
+        if (key === undefined) continue;
+        const purls = groups.get(key) ?? new Set<string>();
+        const entities = entitiesOf.get(key) ?? new Set<Entity>();
+        groups.set(key, purls.add(String(purl)));
+        entitiesOf.set(key, entities.add(entity));
+      }
+    }
+    return [...groups.entries()].filter(([key]) => entitiesOf.get(key)!.size > 1).map(([, purls]) => [...purls]);
+  }
 
   run(sources: readonly BomMergeInput[]): Record<string, unknown> {
     if (sources.length === 0) throw new BomwrightError('E_USAGE', 'Name the BOMs to merge');
@@ -305,15 +414,18 @@ class Merger {
     if (this.rootEntity === undefined) this.rootEntity = this.commonRoot();
     for (const input of this.inputs) this.giveOutRefs(input);
     this.ensureRefs();
-    for (const input of this.inputs) renameSlots(input.prepared.slots, (ref) => input.refs.get(ref));
+    for (const input of this.inputs)
+      renameSlots(input.prepared.slots, (ref) => input.refs.get(ref) ?? this.localRef(ref));
     for (const entity of this.entities) this.combine(entity);
     const document = this.assemble();
     if (this.aliases.size > 0) rewriteReferences(document, (ref) => this.aliases.get(ref));
     return document;
   }
 
-  /** An input, converted to the output's version when it is of another (the conversion copies what it changes). */
+  /** An input: its signatures verified, then converted to the output's version when it is of another. */
   private read(source: { name: string; document: Record<string, unknown>; format: SpecFormat }): void {
+    // Verified before the conversion or the copy drops them (in place, when the inputs are consumed).
+    const signatures = inputSignatures(source.document, source.name, this.options);
     let { document, format } = source;
     if (format.specVersion !== this.format.specVersion) {
       const conversion = convertVersion(document, this.format.specVersion, { keepSignatures: true });
@@ -330,8 +442,21 @@ class Merger {
     }
     const prepared = prepareCopy(document, this.options.consumeInputs === true);
     const copy = prepared.copy;
-    for (const pointer of prepared.removedSignatures) this.removedSignatures.push({ input: source.name, pointer });
-    this.inputs.push({ name: source.name, format, copy, prepared, refs: new Map(), topComponents: [] });
+    // One report per signer (`/signature/signers/1`); a member the verifier could not read as one is invalid.
+    this.removedSignatures.push(...signatures);
+    for (const pointer of prepared.removedSignatures)
+      if (!signatures.some((s) => s.pointer === pointer || s.pointer.startsWith(`${pointer}/`)))
+        this.removedSignatures.push({ input: source.name, pointer, status: 'invalid', reason: 'not a signature' });
+    const link = bomLinkOf(copy);
+    this.inputs.push({
+      name: source.name,
+      format,
+      copy,
+      prepared,
+      refs: new Map(),
+      topComponents: [],
+      ...(link === undefined ? {} : { link }),
+    });
   }
 
   /** The entity of `object` (a new one when its identity is new, or in a hierarchical merge across inputs). */
@@ -494,6 +619,8 @@ class Merger {
       element: elementLabel(first!.object),
       input: '',
       conflicts: this.conflicts,
+      differences: this.differences,
+      policy: this.policy,
       aliases: this.aliases,
     };
     for (const key of Object.keys(first!.object))
@@ -508,6 +635,7 @@ class Merger {
   /** An entity's merged object with its children placed inside. */
   private build(entity: Entity): Record<string, unknown> {
     const merged = entity.merged!;
+    if (entity.kind === 'component') this.recordSources(entity, merged);
     const member = entity.kind === 'service' ? 'services' : 'components';
     // The merged BOM's root sits in metadata, even where an input had it nested.
     const children = entity.children.filter((child) => child !== this.rootEntity);
@@ -518,6 +646,22 @@ class Merger {
         children.map((child) => this.build(child)),
       );
     return merged;
+  }
+
+  /** The BOM-Links of the inputs a component came from, in one property (1.3+ components have properties). */
+  private recordSources(entity: Entity, merged: Record<string, unknown>): void {
+    if (this.format.specVersion === '1.2' || this.options.provenance === false) return;
+    const links = [
+      ...new Set(
+        entity.occurrences.flatMap((o) => (o.input === ROOT_INPUT ? [] : [this.inputs[o.input]!.link ?? []]).flat()),
+      ),
+    ];
+    if (links.length === 0) return;
+    const properties = Array.isArray(merged.properties)
+      ? merged.properties.filter((p) => !(isRecord(p) && p.name === SOURCE_PROPERTY))
+      : [];
+    properties.push({ name: SOURCE_PROPERTY, value: links.join(' ') });
+    setMember(merged, 'properties', properties);
   }
 
   private topLevel(kind: 'component' | 'service'): Record<string, unknown>[] {
@@ -642,7 +786,15 @@ class Merger {
   }
 
   private context(element: string): CombineContext {
-    return { strict: true, element, input: '', conflicts: this.conflicts, aliases: this.aliases };
+    return {
+      strict: true,
+      element,
+      input: '',
+      conflicts: this.conflicts,
+      differences: this.differences,
+      policy: this.policy,
+      aliases: this.aliases,
+    };
   }
 
   /** One member of every input into `target`: lists concatenated without duplicates, objects combined. */
@@ -672,8 +824,13 @@ class Merger {
     const services = this.topLevel('service');
     if (services.length > 0) document.services = services;
     const ctx = this.context('document');
+    // Each input's BOM-Link: where the components' SOURCE_PROPERTY values point.
+    const inputLinks =
+      this.options.provenance === false
+        ? []
+        : this.inputs.flatMap((i) => (i.link === undefined ? [] : [{ type: 'bom', url: i.link }]));
     const externalReferences = withoutDuplicates(
-      this.inputs.flatMap((i) => arrayOf(i.copy.externalReferences)),
+      [...this.inputs.flatMap((i) => arrayOf(i.copy.externalReferences)), ...inputLinks],
       ctx,
       (item) => `${isRecord(item) ? String(item.type) : ''}\u0000${isRecord(item) ? String(item.url) : ''}`,
     );
@@ -739,6 +896,9 @@ class Merger {
       duplicatesCombined: this.duplicatesCombined,
       renamed: this.renamed,
       conflicts: this.conflicts,
+      probableDuplicates: this.probableDuplicates(),
+      sameDocument: this.sameDocument(),
+      differences: this.differences,
       dropped: this.dropped,
       converted: this.converted,
       removedSignatures: this.removedSignatures,

@@ -131,7 +131,8 @@ describe('bomwright merge (CLI)', () => {
   it('conflicts: exit 1 and nothing written, or --on-conflict first writes and lists them', async () => {
     write('c1.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('a') }] })] }));
     write('c2.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('b') }] })] }));
-    const refused = await merge('c1.json', 'c2.json', '-o', 'conflict.json');
+    const strict = ['--on-difference', 'hashes=fail'];
+    const refused = await merge('c1.json', 'c2.json', '-o', 'conflict.json', ...strict);
     expect(refused.code).toBe(1);
     expect(existsSync(at('conflict.json'))).toBe(false);
     expect(refused.stderr).toContain(
@@ -140,10 +141,51 @@ describe('bomwright merge (CLI)', () => {
     expect(refused.stderr).toContain(
       'bomwright: refusing to write conflict.json: the inputs disagree (1 conflict); fix the inputs, or keep the earlier value of each with --on-conflict first\n',
     );
-    const kept = await merge('c1.json', 'c2.json', '-o', 'conflict.json', '--on-conflict', 'first');
+    const kept = await merge('c1.json', 'c2.json', '-o', 'conflict.json', '--on-conflict', 'first', ...strict);
     expect(kept.code).toBe(0);
     expect(kept.stdout).toContain('conflict: pkg:npm/x@1: hashes[SHA-256]');
     expect((read('conflict.json').components as Json[])[0]!.hashes).toEqual([{ alg: 'SHA-256', content: HASH('a') }]);
+  });
+
+  it('by default hashes are a set and free text never blocks; --on-difference chooses per member', async () => {
+    const described = (text: string, hash: string) =>
+      bom({ components: [lib('x', '1', { description: text, hashes: [{ alg: 'SHA-256', content: HASH(hash) }] })] });
+    write('d1.json', described('A parser', 'a'));
+    write('d2.json', described('A JSON parser', 'b'));
+    const merged = await merge('d1.json', 'd2.json', '-o', 'diff.json');
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain(
+      'note: 1 difference in free text (or members chosen with --on-difference MEMBER=first): the earlier value kept, e.g. pkg:npm/x@1: description\n',
+    );
+    expect((read('diff.json').components as Json[])[0]).toMatchObject({
+      description: 'A parser',
+      hashes: [
+        { alg: 'SHA-256', content: HASH('a') },
+        { alg: 'SHA-256', content: HASH('b') },
+      ],
+    });
+    const strict = await merge('d1.json', 'd2.json', '-o', 'diff2.json', '--on-difference', 'description=fail');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('conflict: pkg:npm/x@1: description: A parser (kept) vs A JSON parser (d2.json)\n');
+    const wrong = await merge('d1.json', 'd2.json', '-o', 'diff3.json', '--on-difference', 'description=maybe');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('E_USAGE');
+  });
+
+  it('probable duplicates are reported; --match coordinates combines them', async () => {
+    const busybox = (purl: string) => bom({ components: [{ type: 'library', name: 'busybox', version: '1', purl }] });
+    write('p1.json', busybox('pkg:apk/alpine/busybox@1?distro=3.13.1'));
+    write('p2.json', busybox('pkg:alpine/busybox@1'));
+    const reported = await merge('p1.json', 'p2.json', '-o', 'p.json');
+    expect(reported.code).toBe(0);
+    expect(reported.stdout).toContain(
+      'probable duplicate: pkg:apk/alpine/busybox@1?distro=3.13.1 and pkg:alpine/busybox@1 (one package? combine with --match coordinates)\n',
+    );
+    expect(read('p.json').components).toHaveLength(2);
+    const combined = await merge('p1.json', 'p2.json', '-o', 'p.json', '--match', 'coordinates');
+    expect(combined.code).toBe(0);
+    expect(combined.stdout).not.toContain('probable duplicate');
+    expect(read('p.json').components).toHaveLength(1);
   });
 
   it('replaces a longer old output whole (#219), and -o may not be an input', async () => {
@@ -173,23 +215,47 @@ describe('bomwright merge (CLI)', () => {
     expect(existsSync(at('never.json'))).toBe(false);
   });
 
-  it('signed inputs: warned that their signatures cannot survive; --key signs the result, which verifies', async () => {
+  it('signed inputs: each verified; invalid refused (exit 1); re-signing needs them trusted or --allow-untrusted', async () => {
     const work = newDir();
-    expect((await runCli(['keygen', '--out', 'k'], { cwd: work })).code).toBe(0);
+    const cli = (...args: string[]) => runCli(args, { cwd: work });
+    expect((await cli('keygen', '--out', 'k')).code).toBe(0);
     writeFileSync(path.join(work, 'a.json'), JSON.stringify(bom({ components: [lib('x', '1')] })));
-    expect((await runCli(['sign', 'a.json', '--key', 'k.private.pem'], { cwd: work })).code).toBe(0);
-    const unsigned = await runCli(['merge', 'a.json', '-o', 'm.json'], { cwd: work });
+    expect((await cli('sign', 'a.json', '--key', 'k.private.pem')).code).toBe(0);
+    const unsigned = await cli('merge', 'a.json', '-o', 'm.json');
     expect(unsigned.code).toBe(0);
     expect(unsigned.stderr).toBe(
-      'bomwright: warning: 1 signature of the inputs cannot survive a merge (a.json#/signature); sign the result with --key\n',
+      'bomwright: warning: 1 signature of the inputs cannot survive a merge: a.json#/signature (untrusted: the embedded key is not in the trust store); sign the result with --key\n',
     );
-    const signed = await runCli(['merge', 'a.json', '-o', 'm.json', '--key', 'k.private.pem'], { cwd: work });
+    const trusted = ['--trust', 'k.public.jwk'];
+    const checked = await cli('merge', 'a.json', '-o', 'm.json', ...trusted);
+    expect(checked.stderr).toContain('a.json#/signature (valid, trusted)');
+    // Re-signing an input no trusted key vouches for: refused, unless allowed.
+    const untrusted = await cli('merge', 'a.json', '-o', 'u.json', '--key', 'k.private.pem');
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toContain(
+      'bomwright: refusing to merge a.json: its signature /signature is untrusted and the result would be signed (give --trust with its key, or --allow-untrusted)\n',
+    );
+    expect(existsSync(path.join(work, 'u.json'))).toBe(false);
+    const allowed = await cli('merge', 'a.json', '-o', 'u.json', '--key', 'k.private.pem', '--allow-untrusted');
+    expect(allowed.code).toBe(0);
+    const signed = await cli('merge', 'a.json', '-o', 'm.json', '--key', 'k.private.pem', ...trusted);
     expect(signed.code).toBe(0);
     expect(signed.stderr).toBe(
-      'bomwright: warning: 1 signature of the inputs cannot survive a merge (a.json#/signature)\n',
+      'bomwright: warning: 1 signature of the inputs cannot survive a merge: a.json#/signature (valid, trusted)\n',
     );
-    const verified = await runCli(['verify', 'm.json', '--trust', 'k.public.jwk', '--require-trusted'], { cwd: work });
+    const verified = await cli('verify', 'm.json', '--trust', 'k.public.jwk', '--require-trusted');
     expect(verified.code, verified.stdout).toBe(0);
+    // A tampered input: refused with or without --key, whatever is trusted.
+    const tampered = JSON.parse(readFileSync(path.join(work, 'a.json'), 'utf8')) as Json;
+    (tampered.components as Json[])[0]!.version = '2';
+    writeFileSync(path.join(work, 't.json'), JSON.stringify(tampered));
+    for (const extra of [[], ['--key', 'k.private.pem', '--allow-untrusted', ...trusted]]) {
+      const result = await cli('merge', 't.json', '-o', 't-out.json', ...extra);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('t.json#/signature (invalid: ');
+      expect(result.stderr).toContain('bomwright: refusing to merge t.json: its signature /signature is invalid\n');
+      expect(existsSync(path.join(work, 't-out.json'))).toBe(false);
+    }
   });
 
   it('--from package.json names the product; --hierarchical without one is a usage error', async () => {

@@ -5,7 +5,15 @@
  * conflict (unless `--on-conflict first`); 2 for usage and I/O errors. Nothing is written unless the exit is 0.
  */
 import path from 'node:path';
-import { merge, type BomMergeInput, type BomMergeResult } from '../../author/merge.js';
+import {
+  merge,
+  type BomMergeInput,
+  type BomMergeResult,
+  type DifferencePolicy,
+  type MemberPolicy,
+} from '../../author/merge.js';
+import { describeInputSignature, refusedSignatures } from '../../author/merge-signatures.js';
+import type { TrustStore } from '../../jsf/trust.js';
 import { componentFromPackageJson } from '../../author/init.js';
 import { changeLines } from './convert.js';
 import type { ComponentFields } from '../../author/elements.js';
@@ -14,7 +22,7 @@ import { formatRefusal } from '../../format/refusal.js';
 import { SPEC_FORMATS } from '../../formats/formats.js';
 import { signDocument } from '../../jsf/sign-document.js';
 import { describeProblems, loadBaselineFile, loadEditable, loadJsonFile } from '../../node/documents.js';
-import { chooseKey } from '../../node/keys.js';
+import { chooseKey, loadTrustStore } from '../../node/keys.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { isRecord } from '../../values.js';
@@ -24,7 +32,13 @@ import { signXmlText } from '../../xml/sign.js';
 import { warnDropped } from '../xml-resign.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { componentVersion, componentVersionOptions, keyOptions, passphraseFrom } from '../options.js';
+import {
+  componentVersion,
+  componentVersionOptions,
+  keyOptions,
+  ONE_VALUE_PER_FLAG,
+  passphraseFrom,
+} from '../options.js';
 
 export const ON_CONFLICT = ['fail', 'first'] as const;
 
@@ -40,6 +54,14 @@ export interface MergeCommandOptions {
   keyId?: string;
   passphrase?: string;
   onConflict: (typeof ON_CONFLICT)[number];
+  /** Per member: `fail` (a conflict) or `first` (keep the earlier value); see BomMergeOptions.onDifference. */
+  onDifference?: MemberPolicy;
+  /** How components with purls are matched (see BomMergeOptions.match). */
+  match?: 'purl' | 'coordinates';
+  /** Keys that make the inputs' signatures trusted (as for verify). */
+  trust?: TrustStore;
+  /** With --key: inputs whose signatures are valid but not trusted may be merged and re-signed. */
+  allowUntrusted?: boolean;
   format: 'text' | 'json';
   to?: Syntax;
 }
@@ -80,6 +102,35 @@ export const mergeCommand = defineCommand({
         default: 'fail' as const,
         describe: 'fail: write nothing when inputs disagree (exit 1); first: keep the earlier value, report, write',
       })
+      .option('on-difference', {
+        type: 'string',
+        array: true,
+        describe:
+          'MEMBER=fail|first: whether two values of this member (e.g. description, supplier.name, hashes) are a conflict or the earlier is kept (default: free text first, hashes a set, the rest fail)',
+      })
+      .option('match', {
+        choices: ['purl', 'coordinates'] as const,
+        default: 'purl' as const,
+        describe:
+          'purl: one component per canonical purl (probable duplicates reported); coordinates: also combine purls that differ only in qualifiers or type spelling',
+      })
+      .option('trust', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        default: [] as string[],
+        describe: "Trusted keys for the inputs' signatures (as for verify); every input signature is verified",
+      })
+      .option('trust-root', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        default: [] as string[],
+        describe: "Root certificates the inputs' certificatePath must chain to",
+      })
+      .option('allow-untrusted', {
+        type: 'boolean',
+        default: false,
+        describe: 'With --key: sign even when an input signature is valid but not from a trusted key',
+      })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
       .option('to', {
         choices: SYNTAXES,
@@ -108,6 +159,10 @@ export const mergeCommand = defineCommand({
         ...(argv.keyId === undefined ? {} : { keyId: argv.keyId }),
         ...(argv.passphraseEnv === undefined ? {} : { passphrase: passphraseFrom(argv.passphraseEnv, context.env) }),
         onConflict: argv.onConflict,
+        ...(argv.onDifference === undefined ? {} : { onDifference: memberPolicy(argv.onDifference) }),
+        ...(argv.trust.length + argv.trustRoot.length > 0 ? { trust: loadTrustStore(argv.trust, argv.trustRoot) } : {}),
+        allowUntrusted: argv.allowUntrusted,
+        match: argv.match,
         format: argv.format,
         ...(argv.to === undefined ? {} : { to: argv.to }),
       },
@@ -115,6 +170,21 @@ export const mergeCommand = defineCommand({
     );
   },
 });
+
+/** `MEMBER=fail|first` options into a policy; anything else is a usage error. */
+function memberPolicy(values: readonly string[]): MemberPolicy {
+  const policy: Record<string, DifferencePolicy> = {};
+  for (const value of values) {
+    const match = /^([^=]+)=(fail|first)$/.exec(value);
+    if (match === null)
+      throw new BomwrightError(
+        'E_USAGE',
+        `--on-difference takes MEMBER=fail or MEMBER=first, not ${JSON.stringify(value)}`,
+      );
+    policy[match[1]!] = match[2] === 'fail' ? 'fail' : 'first';
+  }
+  return policy;
+}
 
 function rootFields(
   options: MergeCommandOptions,
@@ -141,6 +211,14 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
   const lines: string[] = [];
   for (const c of s.conflicts)
     lines.push(`conflict: ${c.element}: ${c.member}: ${c.kept} (kept) vs ${c.other} (${c.input})`);
+  if (s.differences.length > 0)
+    lines.push(
+      `note: ${plural(s.differences.length, 'difference')} in free text (or members chosen with --on-difference MEMBER=first): the earlier value kept${s.differences[0] === undefined ? '' : `, e.g. ${s.differences[0].element}: ${s.differences[0].member}`}`,
+    );
+  for (const group of s.sameDocument)
+    lines.push(`same document: ${group.join(' and ')} have one serial number and version (the same BOM twice?)`);
+  for (const group of s.probableDuplicates)
+    lines.push(`probable duplicate: ${group.join(' and ')} (one package? combine with --match coordinates)`);
   lines.push(...changeLines(s));
   for (const r of s.renamed) lines.push(`renamed: ${r.input}: ${r.from} → ${r.to}`);
   const services = s.servicesIn > 0 ? `, services ${s.servicesIn} → ${s.servicesOut}` : '';
@@ -183,6 +261,9 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
     ...(root === undefined ? {} : { root }),
     ...(options.specVersion === undefined ? {} : { specVersion: options.specVersion }),
     ...(baseline === undefined ? {} : { baseline }),
+    ...(options.onDifference === undefined ? {} : { onDifference: options.onDifference }),
+    ...(options.trust === undefined ? {} : { trust: options.trust }),
+    ...(options.match === undefined ? {} : { match: options.match }),
     toolVersion: context.toolVersion,
     // Parsed here for the merge alone: no need to copy them.
     consumeInputs: true,
@@ -190,11 +271,19 @@ export async function runMerge(options: MergeCommandOptions, context: CliContext
   const signatures = result.summary.removedSignatures;
   if (signatures.length > 0)
     context.stderr(
-      `bomwright: warning: ${plural(signatures.length, 'signature')} of the inputs cannot survive a merge (${signatures.map((s) => `${s.input}#${s.pointer}`).join(', ')})${key === undefined ? '; sign the result with --key' : ''}\n`,
+      `bomwright: warning: ${plural(signatures.length, 'signature')} of the inputs cannot survive a merge: ${signatures.map(describeInputSignature).join(', ')}${key === undefined ? '; sign the result with --key' : ''}\n`,
+    );
+  const refused = refusedSignatures(signatures, {
+    signing: key !== undefined,
+    allowUntrusted: options.allowUntrusted === true,
+  });
+  for (const signature of refused)
+    context.stderr(
+      `bomwright: refusing to merge ${signature.input}: its signature ${signature.pointer} is ${signature.status}${signature.status === 'invalid' ? '' : ' and the result would be signed (give --trust with its key, or --allow-untrusted)'}\n`,
     );
   const conflicted = result.summary.conflicts.length > 0 && options.onConflict === 'fail';
   let document: unknown = result.document;
-  const written = result.valid && !conflicted;
+  const written = result.valid && !conflicted && refused.length === 0;
   if (written) {
     let text: string;
     if (syntax === 'xml') {
