@@ -141,7 +141,8 @@ export async function loadEditable(file: string): Promise<EditableDocument> {
   let source: BomDocument;
   if (syntax === 'xml') {
     // The model validate read on its way; read here only when it had none (then with the reason why).
-    const marked = decoded.diagnostics.some((d) => d.ruleId === 'read/byte-order-mark');
+    // XML's one mark is no warning (document/decode.ts): the decoder says it was there.
+    const marked = decoded.mark === true || decoded.diagnostics.some((d) => d.ruleId === 'read/byte-order-mark');
     if (isRecord(value) && text !== undefined) source = xmlDocument(text, value, marked);
     else {
       const read = readDocument(withMark({ ...decoded, text: decoded.text }));

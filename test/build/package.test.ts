@@ -155,7 +155,11 @@ describe('the published tarball', () => {
     // time, add 125 kB (generated/xml-mapping.json, members at their usual value left out). Version conversion
     // (issue 42: dist/author/convert*, its share of the CLI bundle, its README section) adds about 75 kB, 6.80 MB in
     // all; it reads the official JSON schemas where @cyclonedx/cyclonedx-library keeps them rather than shipping
-    // copies (about 780 kB). The cap keeps about 1.5% of room, so a stray file still fails here.
-    expect(pack.unpackedSize).toBeLessThan(6_900_000);
+    // copies (about 780 kB). The rest of that round (the one document reader and writer of both syntaxes, the XSD
+    // content-model messages, the profiles' per-ecosystem versions and verdict digests, merge's provenance and input
+    // signatures, the emulator's stubs and guards, the hook's entry) adds about 0.7 MB of code across the library and
+    // the CLI, emulator and service bundles: 7.49 MB in all. The cap keeps about 2.5% of room, so a stray file still
+    // fails here.
+    expect(pack.unpackedSize).toBeLessThan(7_700_000);
   });
 });

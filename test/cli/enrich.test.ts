@@ -67,7 +67,8 @@ describe('bomwright enrich', () => {
     const dry = await runCli(['enrich', 'authors', 'bom.json', '--dry-run'], { cwd: dir, env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('adele@contoso.example: phone +1 2065555557 written; has phishing-resistant method');
-    expect(dry.stdout).toMatch(/~ metadata\.authors: \+\{[^\n]*"phone":"\+1 2065555557"\} -\{/);
+    // The changed member of the author, with its path (diff shows what changed inside an array item).
+    expect(dry.stdout).toContain('~ metadata.authors[0].phone: (none) → +1 2065555557');
     expect(dry.stdout).toContain('Would write bom.json as version 2 (dry run; 2 service calls)');
     expect(readFileSync(file, 'utf8')).toBe(BOM);
     const run = await runCli(['enrich', 'authors', 'bom.json'], { cwd: dir, env });
