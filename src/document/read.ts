@@ -4,6 +4,7 @@
  * and in json/ and xml/ below. Pure: no files, no processes (the edges in node/ fetch the bytes).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { byteOrderMarkWarning } from '../json/decode.js';
 import { layoutOf } from '../json/layout.js';
 import { locatePointers, offsetsToPositions } from '../json/locate.js';
 import { parseJsonText } from '../json/parse.js';
@@ -85,15 +86,7 @@ export function readDocument(input: string | Uint8Array): DocumentRead {
     warnings.push(...decoded.diagnostics);
   }
   if (syntaxOf(text) === 'xml') return readXml(text, byteOrderMark);
-  if (byteOrderMark && typeof input === 'string')
-    warnings.push({
-      ruleId: 'read/byte-order-mark',
-      severity: 'warning',
-      message: 'The file starts with a UTF-8 byte-order mark',
-      pointer: '',
-      line: 1,
-      column: 1,
-    });
+  if (byteOrderMark && typeof input === 'string') warnings.push(byteOrderMarkWarning());
   return readJson(text, byteOrderMark, warnings);
 }
 

@@ -67,7 +67,8 @@ export function decodedText(text: string): DecodeResult {
   return { text: body, diagnostics };
 }
 
-function byteOrderMarkWarning(): Diagnostic {
+/** The warning for a UTF-8 byte-order mark before JSON (which RFC 8259 §8.1 says not to write). */
+export function byteOrderMarkWarning(): Diagnostic {
   return {
     ruleId: 'read/byte-order-mark',
     severity: 'warning',

@@ -120,7 +120,6 @@ class Writer {
     // copied (nor spread into a call, which overflows the stack).
     const slot = out.length;
     out.push('');
-    const body = out;
     value.forEach((item: unknown, i) => {
       const at = `${pointer}/${i}`;
       const declaration = bestFit(candidates, item, this.mapping);
@@ -136,13 +135,9 @@ class Writer {
           if (key !== declaration.json) this.drop(`${at}/${escapePointer(key)}`, notInXml(this.mapping));
       if (declaration.item === 'inline' && !isRecord(item))
         return this.drop(at, `no item of <${name}> holds this value`);
-      this.child(body, declaration, inner, innerAt, depth + 1);
+      this.child(out, declaration, inner, innerAt, depth + 1);
     });
-    if (out.length === slot + 1) out[slot] = `${pad}${open}/>\n`;
-    else {
-      out[slot] = `${pad}${open}>\n`;
-      out.push(`${pad}</${name}>\n`);
-    }
+    closeElement(out, slot, pad, open, name, '');
   }
 
   private record(
@@ -172,7 +167,6 @@ class Writer {
     // The start tag goes into its slot once the attributes are known; children follow it directly (see list()).
     const slot = out.length;
     out.push('');
-    const body = out;
     for (const declaration of type.elements) {
       if (declaration.lifted === true) {
         // Its members stand in this record (a data flow's classification and flow).
@@ -187,7 +181,7 @@ class Writer {
             used.add(key);
           }
         }
-        if (Object.keys(lifted).length > 0) this.element(body, declaration.xml, liftedType, lifted, pointer, depth + 1);
+        if (Object.keys(lifted).length > 0) this.element(out, declaration.xml, liftedType, lifted, pointer, depth + 1);
         continue;
       }
       const member = ownMember(value, declaration.json);
@@ -197,8 +191,8 @@ class Writer {
       if (declaration.many && Array.isArray(member) && member.length === 0)
         this.drop(at, `an empty list has no XML form: <${declaration.xml}> repeats without a wrapper`);
       else if ((declaration.many || declaration.either === true) && Array.isArray(member))
-        member.forEach((item: unknown, i) => this.child(body, declaration, item, `${at}/${i}`, depth + 1));
-      else this.child(body, declaration, member, at, depth + 1);
+        member.forEach((item: unknown, i) => this.child(out, declaration, item, `${at}/${i}`, depth + 1));
+      else this.child(out, declaration, member, at, depth + 1);
     }
     let text = '';
     if (type.text !== undefined) {
@@ -217,11 +211,7 @@ class Writer {
         key === 'signature' ? 'a JSF signature has no XML form' : notInXml(this.mapping),
       );
     }
-    if (out.length > slot + 1) {
-      out[slot] = `${pad}${tag}>\n`;
-      out.push(`${pad}</${name}>\n`);
-    } else if (text !== '') out[slot] = `${pad}${tag}>${text}</${name}>\n`;
-    else out[slot] = `${pad}${tag}/>\n`;
+    closeElement(out, slot, pad, tag, name, text);
   }
 
   /** A child element as its declaration says: a ref, a scalar or a complex value. */
@@ -248,6 +238,18 @@ class Writer {
     }
     this.element(out, declaration.xml, type, value, pointer, depth);
   }
+}
+
+/**
+ * Ends an element whose children (if any) were written after its `slot`: the start tag goes into the slot, and the
+ * element is empty (`<x/>`), holds only `text`, or is closed after its children.
+ */
+function closeElement(out: string[], slot: number, pad: string, tag: string, name: string, text: string): void {
+  if (out.length > slot + 1) {
+    out[slot] = `${pad}${tag}>\n`;
+    out.push(`${pad}</${name}>\n`);
+  } else if (text !== '') out[slot] = `${pad}${tag}>${text}</${name}>\n`;
+  else out[slot] = `${pad}${tag}/>\n`;
 }
 
 /** The members of a lifted element's type as they stand in its parent. */
