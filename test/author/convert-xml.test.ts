@@ -18,7 +18,7 @@ import { scanInto } from '../../src/xml/scan.js';
 import { xmlSpecVersion } from '../../src/xml/versions.js';
 import { writeXml } from '../../src/xml/write.js';
 import { CONFORMANCE, ROOT, SAMPLES, tempDir } from '../helpers.js';
-import { differences } from '../xml/twins.test.js';
+import { differences } from '../xml/model-differences.js';
 
 type Json = Record<string, unknown>;
 const REAL = path.join(ROOT, 'test/fixtures/real');

@@ -14,7 +14,7 @@ import { scanXml } from '../../src/xml/scan.js';
 import { xmlSpecVersion } from '../../src/xml/versions.js';
 import { writeXml } from '../../src/xml/write.js';
 import { ROOT, tempDir } from '../helpers.js';
-import { differences } from './twins.test.js';
+import { differences } from './model-differences.js';
 
 const REAL = path.join(ROOT, 'test/fixtures/real');
 const HAVE_XMLLINT = spawnSync('xmllint', ['--version']).status === 0;

@@ -7,18 +7,18 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { mapDocument } from '../../src/xml/model.js';
 import { scanXml } from '../../src/xml/scan.js';
 import { CONFORMANCE } from '../helpers.js';
+import { differences } from './model-differences.js';
 
 const TWINS = path.join(CONFORMANCE, 'cyclonedx');
 const HAVE_TWINS = existsSync(path.join(TWINS, 'json')) && existsSync(path.join(TWINS, 'xml'));
 if (!HAVE_TWINS)
   console.warn(`CycloneDX twin fixtures not found at ${TWINS} (../shared/conformance/cyclonedx): skipping`);
 
-export const VERSIONS = ['1.2', '1.3', '1.4', '1.5', '1.6', '1.7'] as const;
+const VERSIONS = ['1.2', '1.3', '1.4', '1.5', '1.6', '1.7'] as const;
 
 interface Twin {
   version: string;
@@ -27,7 +27,7 @@ interface Twin {
   xml: string;
 }
 
-export function twins(): Twin[] {
+function twins(): Twin[] {
   const found: Twin[] = [];
   for (const version of VERSIONS)
     for (const file of readdirSync(path.join(TWINS, 'json', version)).sort()) {
@@ -42,26 +42,10 @@ export function twins(): Twin[] {
 }
 
 /** The XML twin's model. */
-export function xmlModel(twin: Twin): Record<string, unknown> {
+function xmlModel(twin: Twin): Record<string, unknown> {
   const scanned = scanXml(twin.xml);
   if (!scanned.ok) throw new Error(`${twin.name}: ${scanned.message}`);
   return mapDocument(scanned.root, twin.version).document;
-}
-
-type Difference = { pointer: string; kind: 'shape' | 'value' | 'only-xml' | 'only-json' };
-
-/** Member by member: the pointers where the two models differ, and how. */
-export function differences(xml: unknown, json: unknown, pointer = ''): Difference[] {
-  if (isDeepStrictEqual(xml, json)) return [];
-  if (xml === undefined) return [{ pointer, kind: 'only-json' }];
-  if (json === undefined) return [{ pointer, kind: 'only-xml' }];
-  const object = (v: unknown) => typeof v === 'object' && v !== null;
-  if (object(xml) !== object(json) || Array.isArray(xml) !== Array.isArray(json)) return [{ pointer, kind: 'shape' }];
-  if (!object(xml)) return [{ pointer, kind: typeof xml === typeof json ? 'value' : 'shape' }];
-  const a = xml as Record<string, unknown>;
-  const b = json as Record<string, unknown>;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].flatMap((key) => differences(a[key], b[key], `${pointer}/${key}`));
 }
 
 const LISTED: Record<string, string[]> = JSON.parse(

@@ -14,7 +14,7 @@ import { mapDocument } from '../../src/xml/model.js';
 import { scanXml } from '../../src/xml/scan.js';
 import { writeXml } from '../../src/xml/write.js';
 import { CONFORMANCE, expectErrorCode, tempDir } from '../helpers.js';
-import { differences } from './twins.test.js';
+import { differences } from './model-differences.js';
 
 const SERIAL = 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79';
 const JSON_FIXTURES = path.join(CONFORMANCE, 'cyclonedx', 'json');
