@@ -273,7 +273,7 @@ describe('diff and merge across syntaxes', () => {
       expect(run.code, name).toBe(0);
     }
   });
-  if (!have) it.skip(`official twin fixtures absent from ${TWINS}: cross-syntax diff not checked`, () => undefined);
+  if (!have) console.warn(`official twin fixtures absent from ${TWINS}: cross-syntax diff not checked`);
 
   it('diff of two XML versions lists the change (exit 1)', async () => {
     const { dir } = project();

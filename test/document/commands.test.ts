@@ -129,5 +129,5 @@ describe('the commands on an XML document, through the library', () => {
       expect(versionRule(json.model, { document: readFileSync(path.join(TWINS, 'xml', `${pair}.xml`)) })).toEqual([]);
     }
   });
-  if (!present) it.skip(`official twin fixtures absent from ${TWINS}: not compared`, () => undefined);
+  if (!present) console.warn(`official twin fixtures absent from ${TWINS}: not compared`);
 });
