@@ -1,8 +1,8 @@
 /** Documents read as JSON (strictly: duplicate keys and unsafe numbers refused) and written back in their layout. */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { BomwrightError } from '../errors.js';
+import { BomwrightError, isBomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
-import { DEFAULT_MAX_DOCUMENT, readDocumentText, readInput } from './files.js';
+import { DEFAULT_MAX_DOCUMENT, readBaselineBytes, readDocumentText, readInput } from './files.js';
 import { STDIN } from './discover.js';
 import { decodeJsonBytes } from '../json/decode.js';
 import { validateAndParse } from '../validate/index.js';
@@ -78,7 +78,15 @@ export async function loadDocumentInput(
  * rule would pass by having nothing to compare with.
  */
 export function loadBaselineFile(file: string): unknown {
-  const decoded = readDocumentText(file).decoded;
+  let decoded: DecodeResult;
+  try {
+    decoded = decodeJsonBytes(readBaselineBytes(file));
+  } catch (error) {
+    // Reported beside the document checked against it: say which file could not be read.
+    if (isBomwrightError(error))
+      throw new BomwrightError(error.code, `the baseline: ${error.message}`, { cause: error });
+    throw error;
+  }
   // CycloneDX XML: handed on as text, which validate reads with the same mapping reader as the document.
   if (decoded.text !== undefined && /^[\t\n\r ]*</.test(decoded.text)) {
     const scanned = scanXml(decoded.text);
