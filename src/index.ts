@@ -3,6 +3,14 @@
  * loadTrustStore) is pure: values in, values out; document defects come back as diagnostics, never thrown;
  * operational failures throw a BomwrightError with a stable code.
  */
+import { initDocument, type InitOptions } from './author/init.js';
+import {
+  merge as mergeDocuments,
+  type BomMergeInput,
+  type BomMergeOptions,
+  type BomMergeResult,
+} from './author/merge.js';
+import { ownVersion } from './node/own-version.js';
 
 // Validation
 /** Validates one document (bytes, text or a parsed value): schema, rules, signatures and, with a baseline, the version rule. */
@@ -153,8 +161,15 @@ export { deltaLinkFile } from './node/delta-link-file.js';
 export type { TrustStore } from './jsf/trust.js';
 
 // Authoring
-/** A new, valid CycloneDX or CBOM document with a fresh serial number, a timestamp and bomwright as its tool. */
-export { initDocument as init } from './author/init.js';
+/**
+ * A new, valid CycloneDX or CBOM document with a fresh serial number, a timestamp and bomwright as its tool
+ * (this bomwright's version unless `toolVersion` says otherwise).
+ */
+export function init(
+  options: Omit<InitOptions, 'toolVersion'> & { toolVersion?: string } = {},
+): Record<string, unknown> {
+  return initDocument({ ...options, toolVersion: options.toolVersion ?? ownVersion() });
+}
 /** What {@link init} takes. */
 export type { InitOptions } from './author/init.js';
 /** Edits that are refused (`applied: false`) when the document would get more errors. */
@@ -169,8 +184,16 @@ export { bumpDocument as bump } from './author/bump.js';
 export type { BumpOptions, BumpResult } from './author/bump.js';
 /** A deterministic member and array order that keeps every signature valid; idempotent. */
 export { normalizeDocument as normalize } from './author/normalize.js';
-/** Many BOMs into one valid BOM: duplicates combined by identity, bom-refs unique, references rewritten, graph whole. */
-export { merge } from './author/merge.js';
+/**
+ * Many BOMs into one valid BOM: duplicates combined by identity, bom-refs unique, references rewritten, graph
+ * whole; bomwright is named as the tool (this bomwright's version unless `toolVersion` says otherwise).
+ */
+export function merge(
+  inputs: readonly BomMergeInput[],
+  options: Omit<BomMergeOptions, 'toolVersion'> & { toolVersion?: string } = {},
+): Promise<BomMergeResult> {
+  return mergeDocuments(inputs, { ...options, toolVersion: options.toolVersion ?? ownVersion() });
+}
 /** What {@link merge} takes and returns. */
 export type {
   BomMergeInput,

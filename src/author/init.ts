@@ -124,7 +124,7 @@ function toolsFor(format: SpecFormat, version: string): unknown {
 export function initDocument(options: InitOptions): Record<string, unknown> {
   const format = chooseFormat(options);
   if (typeof options.toolVersion !== 'string' || options.toolVersion === '')
-    throw new BomwrightError('E_USAGE', 'initDocument needs the tool version');
+    throw new BomwrightError('E_USAGE', "init needs toolVersion: bomwright's version, named in metadata.tools");
   const metadata: Record<string, unknown> = {
     timestamp: isoSeconds(options.now ?? new Date()),
     tools: toolsFor(format, options.toolVersion),

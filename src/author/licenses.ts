@@ -52,7 +52,7 @@ const EXPRESSION = /\s(?:AND|OR|WITH)\s|[()]|\+$|^(?:LicenseRef|DocumentRef)-/;
  * string that is near an SPDX id but not one (`Apache2`) is refused with the id, since a misspelt id would
  * silently become a named licence that no licence policy recognises; `names` are taken as names as they are.
  */
-function licenseItem(text: string): Record<string, unknown> {
+function licenseItem(text: string, asName: string): Record<string, unknown> {
   const trimmed = text.trim();
   if (trimmed === '') throw new BomwrightError('E_USAGE', 'A licence must not be empty');
   const id = fixupSpdxId(trimmed);
@@ -62,7 +62,7 @@ function licenseItem(text: string): Record<string, unknown> {
   if (near.length > 0)
     throw new BomwrightError(
       'E_USAGE',
-      `${JSON.stringify(trimmed)} is not an SPDX licence id${didYouMean(near)}; a licence without an SPDX id is given as a name (--license-name)`,
+      `${JSON.stringify(trimmed)} is not an SPDX licence id${didYouMean(near)}; a licence without an SPDX id is given as a name ${asName.replaceAll('NAME', JSON.stringify(trimmed).slice(1, -1))}`,
     );
   return { license: { name: trimmed } };
 }
@@ -77,8 +77,10 @@ export function licenseChoice(
   licenses: readonly string[],
   format: SpecFormat,
   names: readonly string[] = [],
+  /** How the caller gives a licence name instead, for the refusal of a near-miss id (NAME stands for the text). */
+  asName = '(--license-name NAME)',
 ): Record<string, unknown>[] {
-  const items = [...licenses.map(licenseItem), ...names.map(nameItem)];
+  const items = [...licenses.map((text) => licenseItem(text, asName)), ...names.map(nameItem)];
   if (format.licenseExpressionAlone && items.length > 1 && items.some((item) => 'expression' in item)) {
     throw new BomwrightError(
       'E_USAGE',
@@ -93,8 +95,10 @@ export function licenseChoice(
  * the JSON the caller means.
  */
 export function licensesValue(value: unknown, format: SpecFormat): unknown {
-  if (typeof value === 'string') return licenseChoice([value], format);
+  // `set` takes no --license-name: a name is given as the JSON it becomes.
+  const asName = `as JSON: '[{"license":{"name":"NAME"}}]'`;
+  if (typeof value === 'string') return licenseChoice([value], format, [], asName);
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
-    ? licenseChoice(value as string[], format)
+    ? licenseChoice(value as string[], format, [], asName)
     : value;
 }

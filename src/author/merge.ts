@@ -930,7 +930,7 @@ function identity(document: Record<string, unknown>, baseline: unknown): void {
  */
 export async function merge(inputs: readonly BomMergeInput[], options: BomMergeOptions): Promise<BomMergeResult> {
   if (typeof options.toolVersion !== 'string' || options.toolVersion === '')
-    throw new BomwrightError('E_USAGE', 'merge needs the tool version');
+    throw new BomwrightError('E_USAGE', "merge needs toolVersion: bomwright's version, named in metadata.tools");
   const merger = new Merger(options);
   const document = merger.run(inputs);
   const summary = merger.summary();

@@ -44,7 +44,9 @@ function commandText(state: ParserState): string {
 function unknown(name: string, state: ParserState): string {
   if (givenAsOption(name, state.argv)) {
     const options = state.options.filter((o) => o.length > 1 && !/[A-Z]/.test(o));
-    const near = nearestNames(name, options);
+    // A letter is too short to be near anything by spelling: the one option it begins (-v, --version) is meant.
+    const initial = options.filter((o) => o[0] === name.toLowerCase());
+    const near = name.length === 1 ? (initial.length === 1 ? initial : []) : nearestNames(name, options);
     return `unknown option ${dashed(name)}${near.length > 0 ? ` for ${commandText(state)}` : ''}${didYouMean(near, (n) => dashed(n))}`;
   }
   if (state.subcommands.length > 0) {
@@ -68,7 +70,26 @@ function choiceLine(line: string, state: ParserState): string | undefined {
     typed = given;
   }
   if (given === 'true' || given === 'false') return `${label} needs a value, one of ${choices.join(', ')}`;
-  return `${label}: ${quote(typed)} is not one of ${choices.join(', ')}${didYouMean(nearestNames(typed, choices))}`;
+  return `${label}: ${quote(typed)} is not one of ${choices.join(', ')}${didYouMean(nearestChoices(typed, choices))}`;
+}
+
+const DECIMAL_VERSION = /^\d+\.\d+$/;
+
+/**
+ * The choices nearest to what was typed: for a version among versions (`--spec-version 1.8`), the numerically
+ * nearest (1.7), since by spelling every 1.x is one letter away; otherwise by spelling.
+ */
+function nearestChoices(typed: string, choices: readonly string[]): string[] {
+  const versions = choices.filter((c) => DECIMAL_VERSION.test(c));
+  if (!DECIMAL_VERSION.test(typed) || versions.length === 0) return nearestNames(typed, choices);
+  // 1.10 comes after 1.9: each part is a number, the major one weighing more than any minor.
+  const rank = (v: string) => {
+    const [major, minor] = v.split('.').map(Number) as [number, number];
+    return major * 1000 + minor;
+  };
+  const distance = (v: string) => Math.abs(rank(v) - rank(typed));
+  const best = Math.min(...versions.map(distance));
+  return versions.filter((v) => distance(v) === best);
 }
 
 /** Options in the arguments that the command does not know (yargs reports a missing one before them). */
@@ -114,6 +135,11 @@ function strayOperand(state: ParserState): string | undefined {
 /** The parser's message as one line (without the `bomwright: E_USAGE: ` prefix). */
 export function usageLine(message: string, state: ParserState): string {
   const text = message.trim();
+  // `bomwright --versoin`: no command, but the option is the mistake to name.
+  if (text.startsWith('Name a command')) {
+    const options = unknownOptions(state);
+    if (options.length > 0) return options.map((name) => unknown(name, state)).join('; ');
+  }
   const stray = strayOperand(state);
   if (stray !== undefined) return unknown(stray, state);
   let match: RegExpExecArray | null;

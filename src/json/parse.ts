@@ -157,6 +157,10 @@ function syntaxDiagnostic(text: string, error: unknown): Diagnostic {
     .replace(/ \(line \d+ column \d+\)$/, '')
     .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input')
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A document cut short (a truncated download, a pipe that stopped) fails where the text ends: say so first, then
+  // what V8 was waiting for.
+  if (offset >= text.trimEnd().length && offset <= text.length && message !== 'Unexpected end of input')
+    message = `Unexpected end of input: the document is cut short (${message.charAt(0).toLowerCase()}${message.slice(1)})`;
   const position = offsetsToPositions(text, [offset]).get(offset);
   return { ruleId: 'json/syntax', severity: 'error', message, pointer: '', ...position };
 }

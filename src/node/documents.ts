@@ -3,9 +3,9 @@
  * written back atomically: JSON strictly (duplicate keys and unsafe numbers refused), CycloneDX XML with its
  * layout kept where only values change.
  */
-import { BomwrightError } from '../errors.js';
+import { BomwrightError, isBomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
-import { DEFAULT_MAX_DOCUMENT, readDocumentText, readInput } from './files.js';
+import { DEFAULT_MAX_DOCUMENT, readBaselineBytes, readDocumentText, readInput } from './files.js';
 import { STDIN } from './discover.js';
 import { validateAndParse } from '../validate/index.js';
 import { writeFileAtomic } from './write.js';
@@ -82,7 +82,15 @@ export async function loadDocument(source: string): Promise<BomDocument | Unread
  * be read, since the version rule would otherwise pass by having nothing to compare with.
  */
 export function loadBaselineFile(file: string): unknown {
-  const decoded = readDocumentText(file).decoded;
+  let decoded: DecodeResult;
+  try {
+    decoded = decodeDocumentBytes(readBaselineBytes(file));
+  } catch (error) {
+    // Reported beside the document checked against it: say which file could not be read.
+    if (isBomwrightError(error))
+      throw new BomwrightError(error.code, `the baseline: ${error.message}`, { cause: error });
+    throw error;
+  }
   if (decoded.text === undefined) throw describeProblems(file, decoded.diagnostics);
   const read = readDocument(decoded.text);
   if (!read.ok) throw describeProblems(file, read.diagnostics);

@@ -2,7 +2,7 @@
  * Reading files the way every command must: bounded, with one wording per failure, and without an
  * intermediate buffer where the text is all that is needed.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { BomwrightError } from '../errors.js';
 import type { DecodeResult } from '../json/decode.js';
 import { decodedDocumentText, decodeDocumentBytes, headText } from '../document/decode.js';
@@ -53,6 +53,44 @@ export function readFileOrFail(file: string, maxSize = MAX_SMALL_FILE): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A previous release named on the command line, which may be a pipe: `--baseline <(git show HEAD~1:bom.json)`
+ * hands over /dev/fd/N, written by a process that is already running. A pipe is read to its end (at most
+ * `maxSize` bytes); a device or socket is refused as for any document; a regular file is read as usual.
+ */
+export function readBaselineBytes(file: string, maxSize = DEFAULT_MAX_DOCUMENT): Buffer {
+  let fifo: boolean;
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      fifo = fstatSync(fd).isFIFO();
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw ioError(file, error);
+  }
+  if (!fifo) return readFileOrFail(file, maxSize);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let fd: number | undefined;
+  try {
+    // Blocking: the writer of a process substitution is there, and a read waits for its output.
+    fd = openSync(file, constants.O_RDONLY);
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      size += n;
+      if (size > maxSize) throw new BomwrightError('E_READ', `Cannot read ${file}: over the limit of ${maxSize} bytes`);
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+  } catch (error) {
+    throw error instanceof BomwrightError ? error : ioError(file, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Reads one input, refusing more than maxSize bytes without reading them (then only the size is returned). */

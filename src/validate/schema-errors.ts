@@ -3,6 +3,7 @@ import { appendPointer, parsePointer, resolvePointer, toPointer } from '../json/
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/rules.js';
 import { truncate } from '../values.js';
+import { didYouMean, nearestNames } from '../nearest.js';
 import { refLinkMessage, type RefLinkKind } from './bom-link.js';
 
 /** The subset of ajv's ErrorObject the precompiled validators produce (messages are off: we write our own). */
@@ -206,10 +207,24 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
         };
       }
       const list = listValues(allowed);
+      // `libary`, `sha256`: the value meant, by spelling, case and punctuation aside.
+      const near =
+        typeof value === 'string'
+          ? nearestNames(
+              value,
+              allowed.filter((a): a is string => typeof a === 'string'),
+              // One letter in three may be wrong: "c" is not a typo of "a".
+              {
+                key: (name) => name.toLowerCase().replace(/[^a-z0-9]/g, ''),
+                limit: 1,
+                maxEdits: (n) => Math.floor(n / 3),
+              },
+            )
+          : [];
       return {
         pointer,
         ruleId: 'schema/enum',
-        message: `${shown()} is not one of ${list}`,
+        message: `${shown()} is not one of ${list}${didYouMean(near, (n) => JSON.stringify(n))}`,
         expectation: `one of ${list}`,
       };
     }

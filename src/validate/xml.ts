@@ -323,7 +323,9 @@ function locateInModel(
   at: (offset: number) => { line: number; column: number },
 ): Diagnostic {
   const place = model.locate(diagnostic.pointer);
-  const message = diagnostic.message.replace(/ (\/[^\s]*)$/, (whole, pointer: string) => {
+  // A message that ends with a pointer into the document names its XML path; one that ends in parentheses (an
+  // absolute file name: "(compared with /work/old.xml)") is not about a place.
+  const message = diagnostic.message.replace(/ (\/[^\s)]*)$/, (whole, pointer: string) => {
     const other = model.locate(pointer);
     return other === undefined ? whole : ` ${other.path}`;
   });

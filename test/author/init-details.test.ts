@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { componentFromPackageJson } from '../../src/author/init.js';
 import { init } from '../../src/index.js';
-import { expectErrorCode } from '../helpers.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expectErrorCode, ROOT } from '../helpers.js';
 
 describe('componentFromPackageJson', () => {
   it('reads name, scope, version, description and licences, leaving out what is empty or not text', () => {
@@ -87,11 +89,15 @@ describe('init refusals', () => {
 
   it('needs the tool version, a component name, and a component version where the schema requires one', () => {
     expect(expectErrorCode(() => init({ toolVersion: '' }), 'E_USAGE').message).toBe(
-      'initDocument needs the tool version',
+      "init needs toolVersion: bomwright's version, named in metadata.tools",
     );
     expect(expectErrorCode(() => init({ toolVersion: 1 as unknown as string }), 'E_USAGE').message).toBe(
-      'initDocument needs the tool version',
+      "init needs toolVersion: bomwright's version, named in metadata.tools",
     );
+    // Left out, it is this bomwright's own version.
+    const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const made = init({ component: { name: 'x' } });
+    expect(JSON.stringify((made.metadata as Record<string, unknown>).tools)).toContain(`"version":"${own.version}"`);
     expect(expectErrorCode(() => init({ toolVersion: '1', component: { name: '' } }), 'E_USAGE').message).toBe(
       'The component needs a name (give one, or a package.json with "name")',
     );

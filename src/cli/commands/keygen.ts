@@ -117,6 +117,6 @@ export async function runKeygen(options: KeygenCommandOptions): Promise<number> 
       `${options.out}.public.jwk (kid ${kid})`,
     );
   }
-  options.stdout(`Generated a ${options.algorithm} key:\n${written.map((w) => `  ${w}`).join('\n')}\n`);
+  options.stdout(`Generated a key for ${options.algorithm}:\n${written.map((w) => `  ${w}`).join('\n')}\n`);
   return EXIT_OK;
 }
