@@ -11,13 +11,7 @@ import {
 } from '../validate/profiles/model.js';
 import type { FileReport } from './report.js';
 
-export interface ProfileSummary {
-  name: string;
-  title: string;
-  version?: string;
-  digest: string;
-  superseded?: string;
-  source?: { title: string; url?: string };
+export interface ProfileSummary extends ProfileIdentity {
   /** Requirements of the profile, and those unmet in at least one document. */
   requirements: number;
   unmet: number;
@@ -362,14 +356,7 @@ export function profileMarkdown(profile: Profile): string {
 }
 
 /** A profile as reports name it: which rules were applied (name, version, digest of the rules as applied). */
-export interface ProfileIdentity {
-  name: string;
-  title: string;
-  version?: string;
-  digest: string;
-  superseded?: string;
-  source?: { title: string; url?: string };
-}
+export type ProfileIdentity = Pick<ProfileResult, 'name' | 'title' | 'version' | 'digest' | 'superseded' | 'source'>;
 
 /** The profiles a run checked, from the profiles (every shard lists the same), else from the results. */
 export function profileIdentities(reports: readonly FileReport[], profiles?: readonly Profile[]): ProfileIdentity[] {
