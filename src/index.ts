@@ -1,7 +1,9 @@
 /**
- * bomwright's library API: one name per operation. Everything but the file functions (validateFiles,
- * loadTrustStore) is pure: values in, values out; document defects come back as diagnostics, never thrown;
- * operational failures throw a BomwrightError with a stable code.
+ * bomwright's library API: one name per operation. Document defects come back as diagnostics, never thrown;
+ * operational failures throw a BomwrightError with a stable code. Most functions are pure (values in, values out);
+ * the exceptions say so: the file functions (validateFiles, readDocumentFile, writeDocumentFile, loadTrustStore,
+ * loadProfiles, deltaLinkFile) read or write files, and the service flows (last section) make network calls through
+ * the client they are given.
  */
 import { initDocument, type InitOptions } from './author/init.js';
 import {
@@ -76,7 +78,7 @@ export { BomwrightError, ERROR_CODES, isBomwrightError } from './errors.js';
 /** One of {@link ERROR_CODES}. */
 export type { ErrorCode } from './errors.js';
 
-// Signatures (JSF)
+// Signatures (JSF on JSON, XMLDSig on XML)
 /**
  * A signed copy of a document (root and/or inner objects; single, signers or chain), as the CLI signs: a BOM that
  * is not valid is refused (`signed: false`, with its errors). CycloneDX XML (bytes or text) gets one enveloped XML
@@ -112,6 +114,10 @@ export { JSF_ALGORITHMS } from './jsf/algorithms.js';
 export type { JsfAlgorithm } from './jsf/algorithms.js';
 /** Trusted keys and roots from files or folders (PEM, JWK, JWKS, certificates). */
 export { loadTrustStore } from './node/keys.js';
+/** Keys and root certificates that make signatures trusted. */
+export type { TrustStore } from './jsf/trust.js';
+
+// Compliance profiles
 /** Compliance profiles and organisation policies (`validate --profile`): load by name or file, or parse a value. */
 export { loadProfiles, BUILTIN_PROFILE_NAMES } from './node/profiles.js';
 /** A profile's JSON value read into typed values, and its `extends` chain applied. */
@@ -120,45 +126,6 @@ export { parseProfile, resolveProfile } from './validate/profiles/model.js';
 export type { Profile, ProfileSpec, Requirement, Check, Level } from './validate/profiles/model.js';
 /** A profile's verdict on one document (ValidationResult.profiles). */
 export type { ProfileResult, RequirementResult } from './validate/profiles/evaluate.js';
-/**
- * The service flows: pure over documents, the typed client (`createClient` of `bomwright/service`) passed in. Each
- * returns a changed working copy; {@link commitChange} turns it into the next version (or nothing, when nothing
- * changed), with signatures re-signed or dropped and the result validated.
- */
-export { commitChange } from './flows/change.js';
-/** What {@link commitChange} takes and returns. */
-export type { CommitOptions, CommitResult, SignaturePolicy } from './flows/change.js';
-/** Each contact's phone and phishing-resistant sign-in from the directory, one lookup per person and operation. */
-export { enrichAuthors } from './flows/authors.js';
-/** What {@link enrichAuthors} takes and returns. */
-export type { EnrichAuthorsOptions, EnrichAuthorsResult, PersonReport } from './flows/authors.js';
-/** The security label's subcategory template, in metadata properties. */
-export { enrichLabel } from './flows/label.js';
-/** What {@link enrichLabel} takes and returns. */
-export type { EnrichLabelOptions, EnrichLabelResult } from './flows/label.js';
-/** The access package assignment request that approved the release; refused unless it was delivered. */
-export { enrichApproval } from './flows/approval.js';
-/** What {@link enrichApproval} takes and returns. */
-export type { EnrichApprovalOptions, EnrichApprovalResult } from './flows/approval.js';
-/** A component inventory from a workbook table into a BOM's components; rejected rows reported (and flagged). */
-export { importWorkbook, IMPORT_FIELDS } from './flows/workbook-import.js';
-/** What {@link importWorkbook} takes and returns. */
-export type { ImportWorkbookOptions, ImportWorkbookResult, RejectedRow, ImportField } from './flows/workbook-import.js';
-/** A BOM to the people who act on it: a thread reply with it attached, a release bundle, a channel tab, a forward. */
-export { publishThread, threadReply, publishBundle, publishTab, notifyForward } from './flows/publish.js';
-/** What the publish flows take and return. */
-export type {
-  ThreadReplyOptions,
-  ThreadReply,
-  ThreadPublication,
-  PublishedPost,
-  TabOptions,
-  ForwardOptions,
-} from './flows/publish.js';
-/** A delta-link store for the service client's syncMessages: one file, written atomically. */
-export { deltaLinkFile } from './node/delta-link-file.js';
-/** Keys and root certificates that make signatures trusted. */
-export type { TrustStore } from './jsf/trust.js';
 
 // Authoring
 /**
@@ -231,3 +198,42 @@ export type {
 } from './compare/diff.js';
 /** Whether two versions differ in content (signatures, metadata.timestamp and version aside). */
 export { contentChanged } from './compare/content.js';
+
+// Service flows: they call the service through the client they are given (`createClient` of `bomwright/service`)
+/**
+ * The service flows: pure over documents, the typed client (`createClient` of `bomwright/service`) passed in. Each
+ * returns a changed working copy; {@link commitChange} turns it into the next version (or nothing, when nothing
+ * changed), with signatures re-signed or dropped and the result validated.
+ */
+export { commitChange } from './flows/change.js';
+/** What {@link commitChange} takes and returns. */
+export type { CommitOptions, CommitResult, SignaturePolicy } from './flows/change.js';
+/** Each contact's phone and phishing-resistant sign-in from the directory, one lookup per person and operation. */
+export { enrichAuthors } from './flows/authors.js';
+/** What {@link enrichAuthors} takes and returns. */
+export type { EnrichAuthorsOptions, EnrichAuthorsResult, PersonReport } from './flows/authors.js';
+/** The security label's subcategory template, in metadata properties. */
+export { enrichLabel } from './flows/label.js';
+/** What {@link enrichLabel} takes and returns. */
+export type { EnrichLabelOptions, EnrichLabelResult } from './flows/label.js';
+/** The access package assignment request that approved the release; refused unless it was delivered. */
+export { enrichApproval } from './flows/approval.js';
+/** What {@link enrichApproval} takes and returns. */
+export type { EnrichApprovalOptions, EnrichApprovalResult } from './flows/approval.js';
+/** A component inventory from a workbook table into a BOM's components; rejected rows reported (and flagged). */
+export { importWorkbook, IMPORT_FIELDS } from './flows/workbook-import.js';
+/** What {@link importWorkbook} takes and returns. */
+export type { ImportWorkbookOptions, ImportWorkbookResult, RejectedRow, ImportField } from './flows/workbook-import.js';
+/** A BOM to the people who act on it: a thread reply with it attached, a release bundle, a channel tab, a forward. */
+export { publishThread, threadReply, publishBundle, publishTab, notifyForward } from './flows/publish.js';
+/** What the publish flows take and return. */
+export type {
+  ThreadReplyOptions,
+  ThreadReply,
+  ThreadPublication,
+  PublishedPost,
+  TabOptions,
+  ForwardOptions,
+} from './flows/publish.js';
+/** A delta-link store for the service client's syncMessages: one file, written atomically. */
+export { deltaLinkFile } from './node/delta-link-file.js';

@@ -28,7 +28,7 @@ export function editDistance(a: string, b: string): number {
   return rows[x.length]![y.length]!;
 }
 
-export interface NearestOptions {
+interface NearestOptions {
   /** How a name is compared: e.g. lower case without punctuation for SPDX ids. Default: lower case. */
   key?: (name: string) => string;
   /** At most this many names (default 3). */

@@ -5,6 +5,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** An own member's value: never one inherited from the prototype (`constructor`, `__proto__`). */
+export function own(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** `text` cut to at most `max` characters, marked with an ellipsis when cut. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';

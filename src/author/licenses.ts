@@ -39,7 +39,7 @@ function spdxIds(): readonly string[] {
 const spdxKey = (id: string) => id.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The SPDX ids nearest to a licence string that is not one. */
-export function nearestSpdxIds(text: string): string[] {
+function nearestSpdxIds(text: string): string[] {
   // Tighter than for names: a licence name is not a typo of an id a few letters away (`My Licence`, `Unlicense`).
   return nearestNames(text, spdxIds(), { key: spdxKey, maxEdits: (length) => (length >= 10 ? 2 : 1), prefixes: false });
 }

@@ -34,7 +34,7 @@ export type DifferencePolicy = 'fail' | 'first';
 export type MemberPolicy = Readonly<Record<string, DifferencePolicy>>;
 
 /** Free text: two wordings of one thing are both true, so by default they never block a merge. */
-export const FREE_TEXT_MEMBERS: readonly string[] = [
+const FREE_TEXT_MEMBERS: readonly string[] = [
   'description',
   'comment',
   'detail',
@@ -48,7 +48,7 @@ export const FREE_TEXT_MEMBERS: readonly string[] = [
  * Also `hashes`: by default a set (several SHA-256 values are one per distribution file); with `fail`, an
  * algorithm with different values on two entries is a conflict.
  */
-export function differencePolicy(policy: MemberPolicy, member: string): DifferencePolicy {
+function differencePolicy(policy: MemberPolicy, member: string): DifferencePolicy {
   const last = lastName(member);
   return chosenPolicy(policy, member) ?? (FREE_TEXT_MEMBERS.includes(last) ? 'first' : 'fail');
 }

@@ -21,7 +21,7 @@ export interface InputSignature {
   reason?: string;
 }
 
-export interface SignatureCheckOptions {
+interface SignatureCheckOptions {
   trust?: TrustStore;
   /** JSF `excludes` names accepted, as for verify. */
   allowExcludes?: readonly string[];

@@ -17,7 +17,7 @@ export interface CliContext {
   toolVersion: string;
 }
 
-export interface CommandSpec<T> {
+interface CommandSpec<T> {
   command: string;
   describe: string;
   builder: (y: Argv) => Argv<T>;

@@ -83,7 +83,7 @@ function refuseIgnoredKeyOptions(argv: FlowArgv): void {
     );
 }
 
-export interface FlowRun {
+interface FlowRun {
   /** The changed working copy. */
   document: Record<string, unknown>;
   /** Service calls made. */

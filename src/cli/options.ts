@@ -91,7 +91,7 @@ export function rewriteOptions<T>(y: Argv<T>, describeOutput = 'Write here inste
 }
 
 /** Every command that writes a document: the syntax it writes. */
-export function toOption<T>(y: Argv<T>) {
+function toOption<T>(y: Argv<T>) {
   return y.option('to', {
     choices: SYNTAXES,
     describe: "The syntax to write (default: the output's extension, .json or .xml, else the input's, else json)",

@@ -9,7 +9,7 @@ export interface Progress {
   stop(): void;
 }
 
-export interface ProgressOptions {
+interface ProgressOptions {
   total: number;
   /** --progress / --no-progress; undefined means "decide". */
   forced?: boolean;

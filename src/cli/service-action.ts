@@ -28,7 +28,7 @@ export function serviceActionOptions<T>(y: Argv<T>) {
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' });
 }
 
-export interface ActionOutcome {
+interface ActionOutcome {
   lines: string[];
   report: unknown;
 }

@@ -88,7 +88,7 @@ function allowHosts(given: readonly string[] | string | undefined): string[] {
   return entries;
 }
 
-export interface ServiceConnection {
+interface ServiceConnection {
   baseUrl: string;
   token: string;
   /** Origins besides the base URL's that may receive the token (--allow-host). */

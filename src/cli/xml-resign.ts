@@ -8,7 +8,7 @@ import type { DroppedMember } from '../document/write.js';
 import type { KeyMaterial } from '../jsf/keys.js';
 import { removeXmlSignature, signXmlText, xmlSignatureShape } from '../xml/sign.js';
 
-export interface XmlResign {
+interface XmlResign {
   key?: KeyMaterial;
   keyId?: string;
   certificatePath?: readonly X509Certificate[];

@@ -3,7 +3,7 @@ import type { RuleId, Severity } from './rules.js';
 export type { Severity };
 
 /** A requirement of a compliance profile or policy: `profile/<profile name>/<requirement id>`. */
-export type ProfileRuleId = `profile/${string}/${string}`;
+type ProfileRuleId = `profile/${string}/${string}`;
 
 /** One finding about one place in one document. */
 export interface Diagnostic {

@@ -9,8 +9,8 @@ import { errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify,
 import { OPERATIONS, DIRECTORY_ROLES, type DirectoryRole } from '../service/operations.js';
 
 export const TOKEN_AUDIENCE = 'api://bomwright-emulator';
-export const TOKEN_ALGORITHM = 'ES256';
-export const DEFAULT_TOKEN_LIFETIME_S = 3600;
+const TOKEN_ALGORITHM = 'ES256';
+const DEFAULT_TOKEN_LIFETIME_S = 3600;
 
 export function tokenIssuer(tenantId: string): string {
   return `https://login.bomwright.invalid/${tenantId}/v2.0`;
@@ -43,7 +43,7 @@ export function isEmulatorKeys(value: unknown): value is EmulatorKeys {
   );
 }
 
-export interface TokenRequest {
+interface TokenRequest {
   /** Delegated: the user's id or user principal name. */
   readonly user?: { readonly id: string; readonly userPrincipalName: string; readonly accountType?: string };
   /** Application: its app id. */
@@ -55,7 +55,7 @@ export interface TokenRequest {
 }
 
 /** Every delegated scope some operation of the table needs: the default user token carries them all. */
-export function allDelegatedScopes(): string[] {
+function allDelegatedScopes(): string[] {
   const scopes = new Set<string>();
   for (const operation of OPERATIONS) {
     if (operation.permission.delegated[0] !== undefined) scopes.add(operation.permission.delegated[0]);

@@ -23,7 +23,7 @@ export interface Control {
   clearStubs(): void;
 }
 
-export interface ControlViews {
+interface ControlViews {
   readonly requests: RequestJournal;
   snapshots(): string[];
   faults(): readonly FaultRule[];

@@ -165,7 +165,7 @@ export interface RunningEmulator {
 }
 
 /** Snapshots kept at once (each shares its records with the state, so it costs the maps only). */
-export const MAX_SNAPSHOTS = 64;
+const MAX_SNAPSHOTS = 64;
 const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 const KEYS_FILE = 'keys.json';

@@ -52,7 +52,7 @@ const RULE_KEYS = [
   'latencyMs',
 ] as const;
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-export const MAX_FAULT_RULES = 1_000;
+const MAX_FAULT_RULES = 1_000;
 
 /** The service's code and message for each status a rule can answer with. */
 export const FAULT_ERRORS: Readonly<Record<Exclude<FaultKind, 'reset' | 'truncate'>, [string, string]>> = {

@@ -28,7 +28,7 @@ const SNAPSHOT_FORMAT = 'bomwright-emulator-state/1';
 /** Compact once the journal is this large (bytes). */
 export const DEFAULT_COMPACT_BYTES = 32 * 1024 * 1024;
 
-export interface LoadedState {
+interface LoadedState {
   store: Store;
   seq: number;
   /** Set when a torn tail was cut off: what was dropped, for the log. */

@@ -7,7 +7,7 @@
 import type { PermissionNeed } from './permissions.js';
 import type { Caller } from './requests.js';
 
-export const MAX_CALLERS = 1_000;
+const MAX_CALLERS = 1_000;
 
 export interface PermissionUsage {
   readonly caller: Caller;

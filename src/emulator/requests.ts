@@ -98,7 +98,7 @@ export const DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 /** A body longer than this (bytes) is kept as its first this-many bytes of text. */
 export const DEFAULT_MAX_BODY_BYTES_KEPT = 16 * 1024;
 
-export interface RequestJournalLimits {
+interface RequestJournalLimits {
   readonly maxRequests: number;
   readonly maxBytes: number;
   readonly maxBodyBytes: number;

@@ -26,7 +26,7 @@ import { constantJson } from './json-bytes.js';
 import { Transaction, type Change, type Store } from './store.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 const CLIENT_REQUEST_ID = /^[\w.:{}-]{1,128}$/;
 const DIAGNOSTIC = JSON.stringify({
   ServerInfo: { DataCenter: 'Local', Slice: 'E', Ring: '0', ScaleUnit: '000', RoleInstance: 'bomwright-emulator' },
@@ -46,14 +46,14 @@ export interface ThrottleOptions {
   readonly random?: () => number;
 }
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests each caller may make per window… */
   readonly limit: number;
   /** …of this many seconds (fixed windows, from the caller's first request). */
   readonly windowSeconds: number;
 }
 
-export interface ServerOptions {
+interface ServerOptions {
   readonly host: string;
   readonly port: number;
   readonly throttle?: ThrottleOptions;

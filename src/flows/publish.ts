@@ -25,7 +25,7 @@ import { syntaxOf } from '../document/syntax.js';
  * Which BOM version a text is: its serialNumber and version when it has both (the spec: together they identify a
  * document), else the SHA-256 of its bytes. `sha256` is kept either way, to tell a changed but unbumped document.
  */
-export interface BomIdentity {
+interface BomIdentity {
   key: string;
   /** For people: `urn:uuid:… version 7`, or `sha-256 0123456789ab…`. */
   label: string;

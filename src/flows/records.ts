@@ -41,7 +41,7 @@ export function removeProperty(owner: Record<string, unknown>, name: string): vo
 }
 
 /** `operation resource`, as a `bomwright:source` value. */
-export function sourceValue(operation: string, resource: string): string {
+function sourceValue(operation: string, resource: string): string {
   return `${operation} ${resource}`;
 }
 

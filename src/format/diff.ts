@@ -2,7 +2,7 @@
 import type { BomDiff, MemberChange } from '../compare/diff.js';
 import { display } from '../values.js';
 
-export type DiffFormat = 'text' | 'json';
+type DiffFormat = 'text' | 'json';
 
 /** Characters of unchanged text shown on each side of a change in a string. */
 const CONTEXT = 20;
@@ -15,7 +15,7 @@ const shown = (value: unknown) => (value === undefined ? '(none)' : display(valu
  * Two strings cut to the part that differs, with some unchanged text around it: `…the quick brown fox…` →
  * `…the quick red fox…`, so a change deep in a long description is visible.
  */
-export function focusStrings(a: string, b: string): [string, string] {
+function focusStrings(a: string, b: string): [string, string] {
   // Short values are shown whole: cutting a few characters would hide more than it shows.
   if (a.length <= VALUE_LENGTH && b.length <= VALUE_LENGTH) return [a, b];
   let prefix = 0;

@@ -11,7 +11,7 @@ function cell(text: string): string {
 }
 
 /** Where the html report is: its file name, and the run's artifacts page (where an upload step puts it). */
-export interface HtmlReportLink {
+interface HtmlReportLink {
   file: string;
   artifactsUrl?: string;
 }

@@ -11,7 +11,7 @@ import {
 } from '../validate/profiles/model.js';
 import type { FileReport } from './report.js';
 
-export interface ProfileSummary extends ProfileIdentity {
+interface ProfileSummary extends ProfileIdentity {
   /** Requirements of the profile, and those unmet in at least one document. */
   requirements: number;
   unmet: number;
@@ -130,7 +130,7 @@ const codes = (paths: Paths) => paths.map(code).join(' (else ') + ')'.repeat(pat
 const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
 
 /** What a requirement checks, on what, and when, in words. */
-export function describeRequirement(r: Requirement): string {
+function describeRequirement(r: Requirement): string {
   const on =
     r.appliesTo.kind === 'document'
       ? 'the document'
@@ -141,7 +141,7 @@ export function describeRequirement(r: Requirement): string {
 }
 
 /** A check in words: the members it reads (paths relative to the subject) and what they must hold. */
-export function describeCheck(check: Check): string {
+function describeCheck(check: Check): string {
   switch (check.kind) {
     case 'present':
       return `${codes(check.paths)} is present (not empty)`;
@@ -374,7 +374,7 @@ export function profileIdentities(reports: readonly FileReport[], profiles?: rea
 }
 
 /** One document's verdict on one profile: passed, and the requirements it leaves unmet by level. */
-export interface DocumentVerdict {
+interface DocumentVerdict {
   name: string;
   passed: boolean;
   /** Requirement ids unmet, MUST ones and SHOULD ones. */

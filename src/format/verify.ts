@@ -27,7 +27,7 @@ function describeSigner(r: SignerReport): string {
   return `  ${r.pointer}  ${r.algorithm ?? '?'}  ${key}  ${verdict}`;
 }
 
-export function formatVerifyText(reports: readonly VerifyFileReport[]): string {
+function formatVerifyText(reports: readonly VerifyFileReport[]): string {
   const lines: string[] = [];
   for (const v of reports) {
     lines.push(`${v.path}: ${v.ok ? 'OK' : 'FAILED'}${v.failure ? ` — ${v.failure}` : ''}`);
@@ -43,7 +43,7 @@ export function formatVerifyText(reports: readonly VerifyFileReport[]): string {
   return lines.join('\n') + '\n';
 }
 
-export function formatVerifyJson(reports: readonly VerifyFileReport[]): string {
+function formatVerifyJson(reports: readonly VerifyFileReport[]): string {
   return JSON.stringify({ reportVersion: 1, documents: reports }, null, 2) + '\n';
 }
 

@@ -8,7 +8,7 @@ import {
   type SpecFormat,
 } from './formats.js';
 
-export interface Route {
+interface Route {
   format?: SpecFormat;
   diagnostics: Diagnostic[];
 }

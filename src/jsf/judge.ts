@@ -10,7 +10,7 @@ import { checkDepth } from '../json/walk.js';
 import { findPlaces } from '../formats/signable.js';
 import type { SignerReport } from './verify.js';
 
-export interface TrustPolicy {
+interface TrustPolicy {
   /** Valid signatures from keys that are not trusted are errors (else warnings). */
   requireTrusted?: boolean;
   /** Signatures that cannot be checked (no key for their keyId) are warnings (else errors). */
@@ -18,7 +18,7 @@ export interface TrustPolicy {
 }
 
 /** What a gate (`bomwright verify`) was asked; each flag undefined when not given. */
-export interface GateFlags {
+interface GateFlags {
   /** Keys or roots were given (`--trust`, `--trust-root`). */
   trustGiven: boolean;
   requireSignature?: boolean;

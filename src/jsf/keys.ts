@@ -263,7 +263,7 @@ export function keyRefusal(info: AlgorithmInfo, material: KeyMaterial): string |
 }
 
 /** How a key is named for keyId, for messages: `"kid" (kid of FILE)` or `"name" (file name of FILE)`. */
-export function describeKeyId(material: KeyMaterial): string {
+function describeKeyId(material: KeyMaterial): string {
   const id = material.keyId === undefined ? '(no keyId)' : JSON.stringify(clip(material.keyId));
   return `${id} (${material.keyIdFrom === 'file' ? 'file name of' : 'kid of'} ${clip(material.source)})`;
 }

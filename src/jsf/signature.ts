@@ -8,7 +8,7 @@ import { decodeBase64url } from './base64url.js';
 import { importPublicJwk, type PublicJwk } from './keys.js';
 import { isRecord } from '../values.js';
 
-export type SignatureShape = 'single' | 'signers' | 'chain';
+type SignatureShape = 'single' | 'signers' | 'chain';
 
 export interface SignerEntry {
   /** The signaturecore object itself (inside the document). */

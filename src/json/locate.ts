@@ -20,7 +20,7 @@ interface TrieNode {
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,14})$/;
 
-export interface LocateOptions {
+interface LocateOptions {
   /**
    * The caller knows no object of the text repeats a member name (the parser found no duplicate): a member of the
    * root can then be found from the end of the text (see {@link findTailMembers}), which a duplicate would make

@@ -16,7 +16,7 @@ export interface ParseResult {
  * Whether a parsed value agrees with its text's member count (see quick-scan.ts): {@link treeAgrees}, or a walk
  * of the caller's own that computes the same, so that a caller that walks the tree anyway walks it once.
  */
-export type TreeCheck = (value: unknown, members: number) => boolean;
+type TreeCheck = (value: unknown, members: number) => boolean;
 
 /**
  * Text → value with JSON.parse speed, plus the checks JSON.parse does not make: duplicate member names,
@@ -38,7 +38,7 @@ export function parseJsonText(text: string, agrees: TreeCheck = treeAgrees): Par
 }
 
 /** What {@link parseJsonTextLettingGo} gives back: a parse result, and the text when it had to read it again. */
-export interface LetGoParseResult extends ParseResult {
+interface LetGoParseResult extends ParseResult {
   /** The text read again for the exact scan (positions can come from it); absent when it was not read again. */
   readAgain?: string;
 }

@@ -5,9 +5,9 @@ import { StringSkipper } from './strings.js';
 /** Deeper nesting than this is refused: no BOM needs it, and recursive consumers would overflow. */
 export const MAX_DEPTH = 512;
 
-export type ScanFindingKind = 'duplicate-key' | 'lone-surrogate' | 'too-deep' | 'rounded-integer';
+type ScanFindingKind = 'duplicate-key' | 'lone-surrogate' | 'too-deep' | 'rounded-integer';
 
-export interface ScanFinding {
+interface ScanFinding {
   kind: ScanFindingKind;
   /** UTF-16 offset in the text: the member name for duplicate keys, the string for surrogates. */
   offset: number;
@@ -17,7 +17,7 @@ export interface ScanFinding {
 }
 
 /** Called with the path (member names and array indexes) and the text of a literal that reads as a rounded integer. */
-export type RoundedIntegerVisitor = (path: (string | number)[], literal: string) => void;
+type RoundedIntegerVisitor = (path: (string | number)[], literal: string) => void;
 
 interface Frame {
   isObject: boolean;

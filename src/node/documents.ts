@@ -24,7 +24,7 @@ import { writeDocument, type DroppedMember } from '../document/write.js';
 import { outputSyntax, syntaxOf, type Syntax } from '../document/syntax.js';
 import { isRecord } from '../values.js';
 
-export interface LoadedJson {
+interface LoadedJson {
   text: string;
   value: unknown;
 }
@@ -63,7 +63,7 @@ function withMark(decoded: DecodeResult & { text: string }): string {
 }
 
 /** Why a document cannot be read; with its text and syntax when it could at least be decoded. */
-export interface UnreadDocument {
+interface UnreadDocument {
   problems: Diagnostic[];
   text?: string;
   syntax?: Syntax;
@@ -186,7 +186,7 @@ function isSigned(document: EditableDocument, value: unknown): boolean {
   return false;
 }
 
-export interface WriteDocumentOptions {
+interface WriteDocumentOptions {
   /** Write here rather than in place. */
   output?: string | undefined;
   /** The syntax to write (default: the output's extension, else the document's own). */

@@ -214,8 +214,3 @@ function readQuietly(file: string): string | undefined {
     return undefined;
   }
 }
-
-/** Fails with a usage error unless `revision` names a commit (kept for callers that only check). */
-export function assertRevision(revision: string, root: string): void {
-  resolveCommit(revision, root);
-}

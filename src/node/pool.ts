@@ -17,7 +17,7 @@ export function defaultJobs(): number {
  * More threads than cores only add memory (each loads the engine and holds a document): requests are clamped to
  * the core count, and to the number of files.
  */
-export function effectiveJobs(requested: number, files: number): number {
+function effectiveJobs(requested: number, files: number): number {
   return Math.max(1, Math.min(Math.floor(requested), defaultJobs(), files));
 }
 

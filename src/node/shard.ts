@@ -45,7 +45,7 @@ interface ShardSource {
  * The systems `--shard auto` reads, as their documentation defines them. A Kubernetes Indexed Job has no variable
  * for the number of indexes (the Job's `completions`), so the user gives it: `--shard auto/N`.
  */
-export const SHARD_SOURCES: readonly ShardSource[] = [
+const SHARD_SOURCES: readonly ShardSource[] = [
   { system: 'GitLab CI', index: 'CI_NODE_INDEX', total: 'CI_NODE_TOTAL', base: 1 },
   { system: 'CircleCI', index: 'CIRCLE_NODE_INDEX', total: 'CIRCLE_NODE_TOTAL', base: 0 },
   { system: 'Buildkite', index: 'BUILDKITE_PARALLEL_JOB', total: 'BUILDKITE_PARALLEL_JOB_COUNT', base: 0 },

@@ -60,7 +60,7 @@ function digestOf(source: string): string {
 }
 
 /** Where the cache for this exact source lives. */
-export function cacheFileFor(file: string, source: string): string {
+function cacheFileFor(file: string, source: string): string {
   return `${file}.${digestOf(source)}-${process.version}-${process.arch}.cache`;
 }
 

@@ -31,10 +31,10 @@ export interface RetryOptions {
 }
 
 export const DEFAULT_RETRY: RetryOptions = { maxRetries: 3, delaySeconds: 3, maxDelaySeconds: 180, budgetMs: 300_000 };
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503, 504]);
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503, 504]);
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const SENSITIVE_ON_REDIRECT = ['authorization', 'cookie', 'proxy-authorization'];
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_MAX_REDIRECTS = 5;
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE', 'PUT', 'OPTIONS']);
 const DECLARED_LENGTH = /^\d{1,16}$/;

@@ -20,7 +20,7 @@ export type ServiceErrorCode = Extract<
   | 'E_LINK_LOOP'
 >;
 
-export interface ServiceErrorDetails {
+interface ServiceErrorDetails {
   /** HTTP status of the last response, when there was one. */
   status?: number;
   /** The service's error code (`error.code`), e.g. `Authorization_RequestDenied`. */

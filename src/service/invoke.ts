@@ -12,7 +12,7 @@ import { buildPath } from './paths.js';
 import { shapeProblem } from './shape-check.js';
 import { BODY_SHAPES } from './shapes.js';
 
-export type PathParams = Readonly<Record<string, string | number | undefined>>;
+type PathParams = Readonly<Record<string, string | number | undefined>>;
 
 export interface InvokeOptions {
   params?: PathParams;

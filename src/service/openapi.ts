@@ -156,7 +156,7 @@ const QUALIFIERS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** The operationId of one path form: the operation's name and what sets this form apart from its others. */
-export function operationIdOf(operation: Operation, template: string): string {
+function operationIdOf(operation: Operation, template: string): string {
   const words = (path: string) => QUALIFIERS.filter(([pattern]) => pattern.test(path)).map(([, word]) => word);
   // Words every form has say nothing about this one.
   const shared = operation.paths.map(words).reduce((common, list) => common.filter((word) => list.includes(word)));

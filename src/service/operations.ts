@@ -41,7 +41,7 @@ export type QueryOption =
  * Who may call an operation. Scopes and roles are lists of alternatives, least privileged first; an empty list
  * means that kind of caller is not supported.
  */
-export interface PermissionRule {
+interface PermissionRule {
   /** Delegated scopes (signed-in user) acting on the caller's own data, or on no user at all. */
   readonly delegated: readonly string[];
   /**
@@ -84,7 +84,7 @@ export const DIRECTORY_ROLES = [
 
 export type DirectoryRole = (typeof DIRECTORY_ROLES)[number];
 
-export type ResponseKind =
+type ResponseKind =
   /** 200 with `{ value: [...] }`. */
   | { readonly status: 200; readonly kind: 'collection'; readonly resource: ResourceName }
   /** 200 (or 201) with one resource. */

@@ -5,7 +5,7 @@
 import { OPERATIONS, type HttpMethod, type Operation } from './operations.js';
 
 /** A path segment may be this long at most (after decoding); longer ones are refused, not matched. */
-export const MAX_PARAMETER_LENGTH = 1024;
+const MAX_PARAMETER_LENGTH = 1024;
 
 interface CompiledTemplate {
   readonly operation: Operation;

@@ -5,7 +5,7 @@
  * that does not exist on the type. `@odata.type` is allowed wherever the service accepts it.
  */
 
-export interface BodyShape {
+interface BodyShape {
   /** The service's type name, used in messages ("... does not exist on type 'vendor.graph.post'"). */
   readonly typeName: string;
   readonly schema: Readonly<Record<string, unknown>>;

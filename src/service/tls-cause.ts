@@ -33,7 +33,7 @@ function codes(error: unknown): string[] {
   return found;
 }
 
-export interface TlsCause {
+interface TlsCause {
   /** The OpenSSL or Node code, e.g. SELF_SIGNED_CERT_IN_CHAIN. */
   code: string;
   /** True when trusting the right CA would fix it. */

@@ -338,7 +338,7 @@ function article(word: string): string {
 }
 
 /** The offending value for reports; whole objects and arrays are left out to keep reports small. */
-export function valueField(document: unknown, pointer: string, ruleId: RuleId): { value?: string } {
+function valueField(document: unknown, pointer: string, ruleId: RuleId): { value?: string } {
   if (ruleId === 'schema/required' || ruleId === 'schema/additional-property') return {};
   const value = resolvePointer(document, pointer);
   if (value === undefined || (value !== null && typeof value === 'object')) return {};

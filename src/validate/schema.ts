@@ -3,7 +3,7 @@ import { loadValidatorModule } from './validator-modules.js';
 import type { SpecFormat } from '../formats/formats.js';
 import type { SchemaError } from './schema-errors.js';
 
-export interface CompiledValidator {
+interface CompiledValidator {
   (data: unknown): boolean;
   errors?: SchemaError[] | null;
 }

@@ -110,7 +110,7 @@ export interface VersionVerdict {
   diff?: DiffSummary;
 }
 
-export interface DocumentIdentity {
+interface DocumentIdentity {
   version?: string;
   serialNumber?: string;
 }
@@ -123,7 +123,7 @@ export interface ChangeCount {
   examples: { added: string[]; removed: string[]; changed: string[] };
 }
 
-export interface DiffSummary {
+interface DiffSummary {
   components: ChangeCount;
   services: ChangeCount;
   dependencies: ChangeCount;

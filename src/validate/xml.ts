@@ -34,14 +34,14 @@ const ACCEPTED_ENCODINGS = {
   'UTF-16': new Set(['utf-16', 'utf-16le', 'utf-16be', 'utf-8', 'utf8']),
 };
 
-export interface XmlValidation {
+interface XmlValidation {
   diagnostics: Diagnostic[];
   formatId?: string;
   document?: Record<string, unknown>;
   profiles?: ProfileResult[];
 }
 
-export interface XmlValidateOptions {
+interface XmlValidateOptions {
   specVersion?: string;
   signatures?: 'verify' | 'require' | 'ignore';
   baseline?: Baseline;

@@ -8,7 +8,7 @@ import type { DOMParser } from '@xmldom/xmldom/lib/index.js';
 import type { SignedXml } from 'xml-crypto';
 import { BomwrightError } from '../errors.js';
 
-export interface DsigLibrary {
+interface DsigLibrary {
   SignedXml: typeof SignedXml;
   DOMParser: typeof DOMParser;
 }

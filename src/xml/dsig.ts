@@ -12,7 +12,7 @@ import type { JsfAlgorithm } from '../jsf/algorithms.js';
 export const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';
 const DSIG11 = 'http://www.w3.org/2009/xmldsig11#';
 export const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
-export const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 export const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 export const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 
@@ -45,7 +45,7 @@ export const SIGNATURE_METHODS: Readonly<Partial<Record<JsfAlgorithm, string>>> 
 const BY_METHOD = new Map(Object.entries(SIGNATURE_METHODS).map(([name, uri]) => [uri, name as JsfAlgorithm]));
 
 /** The JSF name of an accepted signature method, or why the method is refused. */
-export function methodAlgorithm(uri: string): { algorithm: JsfAlgorithm } | { problem: string } {
+function methodAlgorithm(uri: string): { algorithm: JsfAlgorithm } | { problem: string } {
   const algorithm = BY_METHOD.get(uri);
   if (algorithm !== undefined) return { algorithm };
   const shown = clip(uri);
@@ -64,7 +64,7 @@ const CURVES: Record<string, string> = {
   'urn:oid:1.3.132.0.34': 'P-384',
   'urn:oid:1.3.132.0.35': 'P-521',
 };
-export const CURVE_OIDS: Record<string, string> = Object.fromEntries(Object.entries(CURVES).map(([k, v]) => [v, k]));
+const CURVE_OIDS: Record<string, string> = Object.fromEntries(Object.entries(CURVES).map(([k, v]) => [v, k]));
 
 /** A certificate named in X509Data rather than carried (XMLDSig §4.5.4): a hint, never key material. */
 export type CertificateName =

@@ -94,7 +94,7 @@ const BOM_REF_UNIQUE = "/xs:schema/xs:element[@name='bom']/xs:unique[@name='bom-
  */
 const HASH_VALUE = '([a-fA-F0-9]{32})|([a-fA-F0-9]{40})|([a-fA-F0-9]{64})|([a-fA-F0-9]{96})|([a-fA-F0-9]{128})';
 const HEX = (n: number) => '[a-fA-F0-9]'.repeat(n);
-export const HASH_VALUE_FAST = `${HEX(32)}(${HEX(8)}(${HEX(24)}(${HEX(32)}(${HEX(32)})?)?)?)?`;
+const HASH_VALUE_FAST = `${HEX(32)}(${HEX(8)}(${HEX(24)}(${HEX(32)}(${HEX(32)})?)?)?)?`;
 const HASH_PATTERN = "//xs:simpleType[@name='hashValue']/xs:restriction/xs:pattern/@value";
 
 /** A libxml2 message, with the pattern as the schema writes it. */
@@ -109,7 +109,7 @@ let collecting: { message: string; line: number; column: number; node: number }[
 const validators = new Map<XmlSpecVersion, XsdValidator>();
 
 /** libxml2, loaded on first use (a JSON-only run never pays for it), with the schema files as its only input. */
-export function loadLibxml(): Promise<Libxml> {
+function loadLibxml(): Promise<Libxml> {
   loading ??= (async () => {
     let lib: Libxml;
     let raw: unknown;
@@ -267,7 +267,7 @@ async function release(bytes: Uint8Array): Promise<void> {
 export type XmlCheck = { wellFormed: false; problems: XmlProblem[] } | { wellFormed: true; problems: XmlProblem[] };
 
 /** The root element as libxml2 read it: its local name and namespace (undefined when it has none). */
-export interface XmlRootName {
+interface XmlRootName {
   local: string;
   namespace: string | undefined;
 }

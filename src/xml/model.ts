@@ -5,7 +5,7 @@
  * written once for both syntaxes. The mapping is the one derived from the version's XSD (xsd.ts). Elements
  * outside the document's namespace (extensions, XML signatures) are not part of the model.
  */
-import { isRecord } from '../values.js';
+import { isRecord, setMember } from '../values.js';
 import { xmlMapping } from './mapping.js';
 import { xmlPath } from './paths.js';
 import type { ScanSink, XmlAttribute, XmlNode } from './scan.js';
@@ -425,13 +425,6 @@ function inNamespace(children: XmlNode[], namespace: string | undefined): readon
 function plainAttributes(attributes: readonly XmlAttribute[]): readonly XmlAttribute[] {
   for (const a of attributes) if (a.namespace !== undefined) return attributes.filter((x) => x.namespace === undefined);
   return attributes;
-}
-
-/** An own member, as JSON.parse makes it: a member named `__proto__` is data, never the object's prototype. */
-function setMember(record: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__')
-    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
-  else record[name] = value;
 }
 
 function unescapePointer(segment: string): string {

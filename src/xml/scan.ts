@@ -5,7 +5,7 @@
  * ones and character references can exist, and nothing is ever fetched. Iterative, depth-bounded, linear.
  */
 
-export const MAX_XML_DEPTH = 256;
+const MAX_XML_DEPTH = 256;
 
 export interface XmlAttribute {
   /** The qualified name as written (`bom-ref`, `xsi:schemaLocation`). */
@@ -31,7 +31,7 @@ export interface XmlNode {
   readonly parent: XmlNode | undefined;
 }
 
-export type ScanResult = { ok: true; root: XmlNode } | ScanFailure;
+type ScanResult = { ok: true; root: XmlNode } | ScanFailure;
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
@@ -58,7 +58,7 @@ export interface ScanSink {
   close(): void;
 }
 
-export type ScanFailure = { ok: false; kind: 'doctype' | 'too-deep' | 'syntax'; message: string; offset: number };
+type ScanFailure = { ok: false; kind: 'doctype' | 'too-deep' | 'syntax'; message: string; offset: number };
 
 /** Reads `text` (decoded, without a byte-order mark) into an element tree, or says why it cannot. */
 export function scanXml(text: string): ScanResult {
@@ -75,17 +75,6 @@ export function scanInto(text: string, sink: ScanSink): ScanFailure | undefined 
   } catch (error) {
     if (error instanceof ScanError)
       return { ok: false, kind: error.kind, message: error.message, offset: error.offset };
-    throw error;
-  }
-}
-
-/** Where a DOCTYPE starts in the prolog, if the document has one (checked before libxml2 sees the text). */
-export function findDoctype(text: string): number | undefined {
-  try {
-    new Scanner(text, new TreeSink()).prolog();
-    return undefined;
-  } catch (error) {
-    if (error instanceof ScanError) return error.kind === 'doctype' ? error.offset : undefined;
     throw error;
   }
 }

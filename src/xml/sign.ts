@@ -14,7 +14,7 @@ import { dsigLibrary } from './dsig-library.js';
 import { scanXml } from './scan.js';
 import { configure, parseDom, processingInstruction, verifyXmlDocument } from './signatures.js';
 
-export interface XmlSignOptions {
+interface XmlSignOptions {
   key: KeyMaterial;
   /** Default: the key's own algorithm, else the one its type implies (RS256 for RSA, as CycloneDX CLI signs). */
   algorithm?: JsfAlgorithm;

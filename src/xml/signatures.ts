@@ -29,13 +29,13 @@ import {
   type ParsedXmlSignature,
 } from './dsig.js';
 
-export interface XmlVerifyOptions {
+interface XmlVerifyOptions {
   trust?: TrustStore;
   /** Clock for certificate validity. */
   now?: Date;
 }
 
-export interface XmlSignatureReport extends SignerReport {
+interface XmlSignatureReport extends SignerReport {
   /** 1-based position of the <Signature> start tag. */
   line?: number;
   column?: number;
@@ -358,7 +358,7 @@ function tryKeys(text: string, parsed: ParsedXmlSignature, info: AlgorithmInfo, 
   return last!;
 }
 
-export type XmlVerifyResult =
+type XmlVerifyResult =
   | { reports: XmlSignatureReport[] }
   | { problem: string; ruleId: 'xml/doctype' | 'xml/too-deep' | 'xml/syntax'; line?: number; column?: number };
 

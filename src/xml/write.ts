@@ -11,7 +11,7 @@ import { xmlMapping } from './mapping.js';
 import { XML_NAMESPACE_PREFIX, XML_SPEC_VERSIONS, type XmlSpecVersion } from './versions.js';
 import type { MappedElement, MappedType, XmlMapping } from './xsd.js';
 
-export interface XmlWriteOptions {
+interface XmlWriteOptions {
   /** One level of indentation; two spaces unless given. */
   indent?: string;
   /** Called for each member the XML form cannot carry, with its JSON pointer and why. */
@@ -32,7 +32,7 @@ export function writeXml(document: Record<string, unknown>, options: XmlWriteOpt
 }
 
 /** The XML version a document is written in: its specVersion, which must have an XSD. */
-export function xmlVersionOf(document: Record<string, unknown>): XmlSpecVersion {
+function xmlVersionOf(document: Record<string, unknown>): XmlSpecVersion {
   const specVersion = document.specVersion;
   if (document.bomFormat === 'CBOM' || (typeof specVersion === 'string' && specVersion.includes('-cbom-')))
     throw new BomwrightError('E_CONVERT', 'CBOM has no XML form; write it as JSON');

@@ -19,11 +19,10 @@ describe('non-regular files are never read without a bound', () => {
       ['validate', fifo],
       ['verify', fifo],
     ]) {
-      const started = Date.now();
+      // A pipe without a writer blocks a reader forever: reading it would hang the test until the runner's timeout.
       const result = await runCli(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout + result.stderr).toMatch(/not a regular file/);
-      expect(Date.now() - started).toBeLessThan(10_000);
     }
   });
 

@@ -257,14 +257,14 @@ describe('request bodies', () => {
 
   it('refuses a declared length over the limit at once, without waiting for the body', async () => {
     const token = await api.token();
-    const { text, ms } = await rawExchange(
+    const { text } = await rawExchange(
       api.emulator.url,
       `POST /v1.0${THREAD} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${LIMIT + 1}\r\n\r\n{`,
     );
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    // The body never comes: a server that waited for it would answer 408 at its request timeout, not 413.
     expect(rawBody(text).error.message).toBe(`The request body is larger than ${LIMIT} bytes.`);
-    expect(ms).toBeLessThan(5_000);
   });
 
   it('reads a chunked body (no Content-Length) and counts it against the limit as it arrives', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { validate } from '../../src/index.js';
 import { SAMPLES, tempDir } from '../helpers.js';
-import { CASE_MS, fuzzParameters } from './settings.js';
+import { fuzzParameters } from './settings.js';
 import { writeFileSync } from 'node:fs';
 
 /** Every sample that is JSON at all (some are deliberately not). */
@@ -109,18 +109,11 @@ function expectWellFormed(result: Awaited<ReturnType<typeof validate>>): void {
   }
 }
 
-async function timed<T>(run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const value = await run();
-  expect(performance.now() - started).toBeLessThan(CASE_MS);
-  return value;
-}
-
 describe('fuzzing the parser and validator', () => {
   it('never throws on random bytes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), async (bytes) => {
-        expectWellFormed(await timed(() => validate(bytes)));
+        expectWellFormed(await validate(bytes));
       }),
       fuzzParameters(200),
     );
@@ -129,8 +122,8 @@ describe('fuzzing the parser and validator', () => {
   it('never throws on random JSON, as text and as a value', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => {
-        expectWellFormed(await timed(() => validate(JSON.stringify(value))));
-        expectWellFormed(await timed(() => validate(value as object)));
+        expectWellFormed(await validate(JSON.stringify(value)));
+        expectWellFormed(await validate(value as object));
       }),
       fuzzParameters(200),
     );
@@ -143,7 +136,7 @@ describe('fuzzing the parser and validator', () => {
         fc.array(mutation, { minLength: 1, maxLength: 4 }),
         async (sample, ms) => {
           const mutated = ms.reduce(mutate, sample);
-          expectWellFormed(await timed(() => validate(JSON.stringify(mutated))));
+          expectWellFormed(await validate(JSON.stringify(mutated)));
         },
       ),
       fuzzParameters(300),
@@ -165,7 +158,7 @@ describe('fuzzing the parser and validator', () => {
               : kind === 'duplicate'
                 ? text.replace(/"(\w+)": /, (m) => `${m}1, ${m}`)
                 : text.slice(0, cut) + piece + text.slice(cut);
-          expectWellFormed(await timed(() => validate(mutated)));
+          expectWellFormed(await validate(mutated));
         },
       ),
       fuzzParameters(300),

@@ -23,7 +23,7 @@ import { defineCommand } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { dropSignaturesOption, keyOptions, passphraseFrom, rewriteOptions } from '../options.js';
 
-export interface BumpCommandOptions {
+interface BumpCommandOptions {
   file: string;
   /** Re-sign what was signed with this key. */
   key?: string;
@@ -137,7 +137,7 @@ function baselineName(options: BumpCommandOptions): string {
   return options.baseline ?? `${options.file} at ${options.baseRef ?? 'HEAD'}`;
 }
 
-export async function runBump(options: BumpCommandOptions): Promise<number> {
+async function runBump(options: BumpCommandOptions): Promise<number> {
   if (options.check) return checkDue(options);
   if (options.output !== undefined && options.key !== undefined)
     refuseOverwriting(options.output, [{ file: options.key, role: 'the signing key' }]);

@@ -27,7 +27,7 @@ import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { restoreStdin } from '../options.js';
 
-export interface ConvertCommandOptions {
+interface ConvertCommandOptions {
   input: string;
   output: string;
   to?: Syntax;
@@ -106,7 +106,7 @@ export function changeLines(conversion: Pick<VersionConversion, 'dropped' | 'con
   ];
 }
 
-export async function runConvert(options: ConvertCommandOptions, context: CliContext): Promise<number> {
+async function runConvert(options: ConvertCommandOptions, context: CliContext): Promise<number> {
   const toStdout = options.output === STDIN;
   const input = options.input === STDIN ? STDIN : path.resolve(context.cwd, options.input);
   const output = toStdout ? STDIN : path.resolve(context.cwd, options.output);

@@ -21,8 +21,7 @@ import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { componentVersion, componentVersionOptions, dropSignaturesOption, rewriteOptions } from '../options.js';
 
-export const ADD_KINDS = ['component', 'service', 'dependency', 'property'] as const;
-export type AddKind = (typeof ADD_KINDS)[number];
+const ADD_KINDS = ['component', 'service', 'dependency', 'property'] as const;
 
 /** The file an edit reads, and where it writes (in place unless --output), in which syntax. */
 interface EditTarget {
@@ -51,7 +50,7 @@ function hashes(values: readonly string[]): { alg: string; content: string }[] {
 }
 
 /** A JSON value when the text is JSON, else the text itself (so plain strings need no quotes). */
-export function jsonOrString(text: string): unknown {
+function jsonOrString(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -29,7 +29,7 @@ type EmulatorModule = typeof import('../../emulator/index.js');
 
 const loadEmulator = (): Promise<EmulatorModule> => loadCommandBundle<EmulatorModule>('emulator');
 
-export const DEFAULT_PORT = 8787;
+const DEFAULT_PORT = 8787;
 
 /** The emulator's per-user certificate folder (as src/emulator/tls.ts has it), without loading the emulator. */
 function defaultTlsDir(): string {

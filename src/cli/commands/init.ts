@@ -15,7 +15,7 @@ import { writeFileAtomic } from '../../node/write.js';
 import { outputSyntax, SYNTAXES, type Syntax } from '../../document/syntax.js';
 import { writeJsonModel, writeXmlModel } from '../../document/write.js';
 
-export interface InitCommandOptions {
+interface InitCommandOptions {
   format?: 'cyclonedx' | 'cbom';
   specVersion?: string;
   from?: string;
@@ -75,7 +75,7 @@ export const initCommand = defineCommand({
     }),
 });
 
-export async function runInit(request: InitCommandOptions): Promise<number> {
+async function runInit(request: InitCommandOptions): Promise<number> {
   // Next to a package.json, and with no component named, the package is the component.
   const beside = path.join(request.cwd, 'package.json');
   const options =

@@ -9,7 +9,7 @@ import { encodeBase64url } from '../../jsf/base64url.js';
 import { publicJwk } from '../../jsf/keys.js';
 import { EXIT_OK } from '../exit-codes.js';
 
-export interface KeygenCommandOptions {
+interface KeygenCommandOptions {
   algorithm: JsfAlgorithm;
   /** Path prefix of the written files. */
   out: string;
@@ -71,7 +71,7 @@ export const keygenCommand = defineCommand({
     runKeygen({ algorithm: argv.alg, out: argv.out, keyId: argv.keyId, force: argv.force, stdout: context.stdout }),
 });
 
-export async function runKeygen(options: KeygenCommandOptions): Promise<number> {
+async function runKeygen(options: KeygenCommandOptions): Promise<number> {
   const info = algorithmInfo(options.algorithm);
   if (info === undefined) throw new BomwrightError('E_USAGE', `Unknown algorithm ${options.algorithm}`);
   const written: string[] = [];

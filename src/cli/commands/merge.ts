@@ -40,9 +40,9 @@ import {
   passphraseFrom,
 } from '../options.js';
 
-export const ON_CONFLICT = ['fail', 'first'] as const;
+const ON_CONFLICT = ['fail', 'first'] as const;
 
-export interface MergeCommandOptions {
+interface MergeCommandOptions {
   files: string[];
   output: string;
   hierarchical: boolean;
@@ -230,7 +230,7 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
   return `${lines.join('\n')}\n`;
 }
 
-export async function runMerge(options: MergeCommandOptions, context: CliContext): Promise<number> {
+async function runMerge(options: MergeCommandOptions, context: CliContext): Promise<number> {
   const resolve = (file: string) => path.resolve(context.cwd, file);
   const output = resolve(options.output);
   refuseOverwriting(output, [

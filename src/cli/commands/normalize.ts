@@ -8,7 +8,7 @@ import { rewriteOptions } from '../options.js';
 import { warnDropped } from '../xml-resign.js';
 import { isOwnStream } from '../../node/write.js';
 
-export interface NormalizeCommandOptions {
+interface NormalizeCommandOptions {
   file: string;
   output?: string;
   to?: Syntax;
@@ -38,7 +38,7 @@ export const normalizeCommand = defineCommand({
     }),
 });
 
-export async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
+async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
   const document = await loadEditable(options.file);
   const normalized = normalizeDocument(document.value);
   // Normalized means: same data, same member and array order (in XML, the same element order).

@@ -14,7 +14,7 @@ import { refuseOverwriting } from '../../node/paths.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import { chooseKey, loadKeyFile } from '../../node/keys.js';
 
-export interface SignCommandOptions {
+interface SignCommandOptions {
   file: string;
   key: string;
   algorithm?: JsfAlgorithm;
@@ -123,7 +123,7 @@ function signingMaterial(options: SignCommandOptions) {
   return { key, certificatePath };
 }
 
-export async function runSign(options: SignCommandOptions): Promise<number> {
+async function runSign(options: SignCommandOptions): Promise<number> {
   // The same strict read as every rewriting command, in either syntax: one parse, layout kept, unsafe numbers refused.
   const document = await loadEditable(options.file);
   const value = document.value;

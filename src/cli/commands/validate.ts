@@ -41,7 +41,7 @@ type CheckOptions = Pick<
   | 'profiles'
 >;
 
-export interface ValidateCommandOptions {
+interface ValidateCommandOptions {
   paths: string[];
   check: CheckOptions;
   format: OutputFormat;
@@ -69,7 +69,7 @@ function versionRuleSource(argv: {
 }
 
 /** What a validate run reads from its command line: yargs' argv, or the fast path's (src/cli/fast.ts). */
-export interface ValidateArgv {
+interface ValidateArgv {
   paths: string[];
   format: OutputFormat;
   output?: string | undefined;
@@ -233,7 +233,7 @@ function stampOf(shard: Shard, options: ValidateCommandOptions) {
   });
 }
 
-export async function runValidate(options: ValidateCommandOptions): Promise<number> {
+async function runValidate(options: ValidateCommandOptions): Promise<number> {
   const shard = options.check.shard;
   const reportOptions = {
     quiet: options.quiet,

@@ -20,7 +20,7 @@ import { verifyXmlText } from '../../xml/signatures.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../../node/paths.js';
 
-export interface VerifyCommandOptions {
+interface VerifyCommandOptions {
   files: string[];
   trust: TrustStore;
   /** What fails: see gatePolicy. */
@@ -154,7 +154,7 @@ export const verifyCommand = defineCommand({
     }),
 });
 
-export async function runVerify(options: VerifyCommandOptions): Promise<number> {
+async function runVerify(options: VerifyCommandOptions): Promise<number> {
   if (options.files.length === 0) throw new BomwrightError('E_USAGE', 'Name at least one file to verify');
   const verdicts: VerifyFileReport[] = [];
   for (const file of options.files) verdicts.push(await verifyFile(file, options));

@@ -20,7 +20,7 @@ import {
 /** An attachment must stay under 3 MB (spec: Limits). */
 export const MAX_ATTACHMENT_BYTES = 3 * 1024 * 1024;
 /** At most 20 members per bulk removal request (spec: Limits). */
-export const MAX_MEMBERS_PER_REMOVAL = 20;
+const MAX_MEMBERS_PER_REMOVAL = 20;
 
 const CLONE_PARTS = ['apps', 'tabs', 'settings', 'channels', 'members'] as const;
 type ClonePart = (typeof CLONE_PARTS)[number];

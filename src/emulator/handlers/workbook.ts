@@ -11,7 +11,7 @@ import type { Json, JsonRecord } from '../store.js';
 import { collection, entity, list, noContent, truncate } from './common.js';
 import { htmlColorHex } from './colors.js';
 
-export const SIDES = [
+const SIDES = [
   'EdgeTop',
   'EdgeBottom',
   'EdgeLeft',
@@ -85,7 +85,7 @@ function columnLetters(n: number): string {
 }
 
 /** `A1`, `A1:B2`, `A:C`, `1:3`, optionally `Sheet!…`, `$` anchors ignored: upper-case, anchors removed. */
-export function normalizeAddress(address: string, sheetName: string): string {
+function normalizeAddress(address: string, sheetName: string): string {
   let text = address.trim().replaceAll('$', '').toUpperCase();
   const bang = text.lastIndexOf('!');
   if (bang !== -1) {

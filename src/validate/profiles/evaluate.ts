@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { escapeSegment } from '../../json/pointer.js';
 import { MAX_DEPTH } from '../../json/scan.js';
-import { truncate } from '../../values.js';
+import { isRecord, own, truncate } from '../../values.js';
 import { isIdnEmail } from '../iri.js';
 import { isDateTime } from '../rfc3339.js';
 import { profileLibraries } from './libraries.js';
@@ -57,7 +57,7 @@ export interface ProfileResult {
  * At most this many diagnostics per requirement and document; the last one listed carries the number left out
  * (`unlisted`), so every count counts them all.
  */
-export const MAX_FINDINGS_PER_REQUIREMENT = 100;
+const MAX_FINDINGS_PER_REQUIREMENT = 100;
 const LISTED_POINTERS = 20;
 
 /**
@@ -84,14 +84,6 @@ type Outcome = true | Failure;
 const FAIL: Failure = {};
 const NONE: readonly unknown[] = [];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
 interface Graph {
   unresolved: readonly { pointer: string; ref: string }[];
   /** Whether a dependency entry names the primary component's bom-ref (without one, it depends on nothing). */
@@ -99,7 +91,7 @@ interface Graph {
 }
 
 /** What the rules' walk of the document (document-index.ts) found, which the graph can take instead of its own. */
-export interface IndexedRefs {
+interface IndexedRefs {
   /** Every string bom-ref outside signatures, once each. */
   bomRefs: ReadonlySet<string>;
   /** Second and later definitions of a bom-ref. */
@@ -920,7 +912,7 @@ function subjectLabel(subject: Subject): string {
   return truncate(`${name}${isString(version) && version.trim() !== '' ? `@${version}` : ''}`, 80);
 }
 
-export interface ProfileEvaluation {
+interface ProfileEvaluation {
   diagnostics: Diagnostic[];
   results: ProfileResult[];
 }

@@ -16,7 +16,7 @@ export interface SpdxPair {
 export type SpdxNode = SpdxLeaf | SpdxPair;
 
 /** SPDX's own lists: current licence ids, deprecated ones (still valid in expressions) and exception ids. */
-export interface SpdxLists {
+interface SpdxLists {
   licences: readonly string[];
   deprecated: readonly string[];
   exceptions: readonly string[];
@@ -38,7 +38,7 @@ export interface ProfileLibraries {
 }
 
 /** The modules, each loaded on its first use (semver and packageurl-js cost tens of milliseconds to load). */
-export interface ProfileModules {
+interface ProfileModules {
   spdx: () => (expression: string) => SpdxNode;
   spdxLists: () => SpdxLists;
   PackageURL: () => typeof import('packageurl-js').PackageURL;

@@ -8,7 +8,7 @@ import { BomwrightError } from '../../errors.js';
 import { canonicalize } from '../../jsf/jcs.js';
 import { escapeSegment } from '../../json/pointer.js';
 import { nearestNames } from '../../nearest.js';
-import { truncate } from '../../values.js';
+import { isRecord, own, truncate } from '../../values.js';
 import { profileLibraries } from './libraries.js';
 import { licenceEntryProblem } from './spdx.js';
 import { parseVersionRange, schemeOf } from './versions.js';
@@ -117,7 +117,7 @@ export interface Profile {
   digest: string;
 }
 
-export const PROFILE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const PROFILE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const REQUIREMENT_ID = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 const CHECK_KINDS = [
   'present',
@@ -168,7 +168,7 @@ export const HASH_STRENGTH: Readonly<Record<string, number>> = {
 };
 
 /** A mistake in a profile, with the JSON pointer of the member it is about (for its line and column). */
-export class ProfileError extends BomwrightError {
+class ProfileError extends BomwrightError {
   constructor(
     message: string,
     readonly pointer: string,
@@ -193,14 +193,6 @@ class At {
       pointer,
     );
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function onlyKeys(record: Record<string, unknown>, allowed: readonly string[], at: At): void {

@@ -3,6 +3,7 @@
  * them: is an entry a valid licence statement, and can the component be used under the allowed licences only.
  */
 import { nearestNames } from '../../nearest.js';
+import { isRecord } from '../../values.js';
 import { profileLibraries, type SpdxLeaf, type SpdxNode } from './libraries.js';
 
 /** Bounds the parser's recursion and work on hostile documents. */
@@ -12,7 +13,7 @@ const MAX_NESTING = 32;
 const parsed = new Map<string, SpdxNode | undefined>();
 
 /** The expression's tree, or undefined when it is not a valid SPDX licence expression. */
-export function parseExpression(expression: string): SpdxNode | undefined {
+function parseExpression(expression: string): SpdxNode | undefined {
   if (parsed.has(expression)) return parsed.get(expression);
   let node: SpdxNode | undefined;
   if (expression.length <= MAX_EXPRESSION_LENGTH && nesting(expression) <= MAX_NESTING) {
@@ -35,10 +36,6 @@ function nesting(expression: string): number {
     else if (c === ')') depth--;
   }
   return most;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The trimmed text, or undefined when there is none; trimmed once (this runs per licence entry of every component). */
@@ -133,7 +130,7 @@ function knownIds(): Known {
 }
 
 /** A licence leaf as it is meant: canonical case, deprecated ids and `+` replaced by what SPDX now calls them. */
-export interface LicenceMeaning {
+interface LicenceMeaning {
   license: string;
   /** `X+` of a licence with no `-or-later` id: X or any later version. */
   plus: boolean;
@@ -146,7 +143,7 @@ export interface LicenceMeaning {
  * deprecated comes from the list; which replace them from the ids the list holds (`GPL-2.0-only` exists). A
  * deprecated id whose replacement cannot be read off the list (`Nunit`, `wxWindows`) means only itself.
  */
-export function licenceMeaning(leaf: { license: string; plus?: boolean; exception?: string }): LicenceMeaning {
+function licenceMeaning(leaf: { license: string; plus?: boolean; exception?: string }): LicenceMeaning {
   const { ids, deprecated, exceptions } = knownIds();
   let license = ids.get(leaf.license.toLowerCase()) ?? leaf.license;
   let plus = leaf.plus === true;
@@ -218,7 +215,7 @@ const REFERENCE = /^(?:DocumentRef-[A-Za-z0-9.-]+:)?LicenseRef-[A-Za-z0-9.-]+$/;
  * A policy's list entry as a leaf: one licence, optionally with `+` and `WITH` an exception, ids in any case
  * (SPDX ids are case-insensitive); undefined when it is not one (the loader refuses those, {@link licenceEntryProblem}).
  */
-export function listEntryLeaf(entry: string): SpdxLeaf | undefined {
+function listEntryLeaf(entry: string): SpdxLeaf | undefined {
   const match = SINGLE.exec(entry.trim());
   if (match === null) return undefined;
   const { ids, exceptions } = knownIds();
@@ -274,7 +271,7 @@ function canonicalCase(expression: string): string {
   });
 }
 
-export interface LicenceVerdict {
+interface LicenceVerdict {
   /** The index of the first entry that falls short, and why. */
   entry: number;
   reason: string;
@@ -290,7 +287,7 @@ export interface LicenceVerdict {
  * A policy's licence list, made once per policy. Components repeat a few licences thousands of times, so each
  * distinct entry (its expression, or its id or name) is judged once and the reason remembered.
  */
-export interface LicenceList {
+interface LicenceList {
   /** `allow`: every leaf of some choice is on the list; `deny`: none is. */
   mode: 'allow' | 'deny';
   accepted: (leaf: SpdxLeaf) => boolean;

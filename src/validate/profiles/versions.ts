@@ -8,8 +8,7 @@
  */
 import { profileLibraries } from './libraries.js';
 
-export const VERSION_SCHEMES = ['semver', 'pypi', 'maven', 'deb', 'rpm', 'alpine', 'generic'] as const;
-export type VersionScheme = (typeof VERSION_SCHEMES)[number];
+export type VersionScheme = 'semver' | 'pypi' | 'maven' | 'deb' | 'rpm' | 'alpine' | 'generic';
 
 /** The versioning scheme of a purl type, or of a vers scheme name. */
 export function schemeOf(type: string | undefined): VersionScheme {
@@ -53,7 +52,7 @@ const VERS_SCHEMES = [
 ];
 
 /** Negative, zero or positive as a sorts before, with or after b; undefined when either is no version of the scheme. */
-export function compareVersions(scheme: VersionScheme, a: string, b: string): number | undefined {
+function compareVersions(scheme: VersionScheme, a: string, b: string): number | undefined {
   switch (scheme) {
     case 'semver': {
       const semver = profileLibraries().semver();
@@ -354,7 +353,7 @@ function compareMavenItem(a: MavenItem | undefined, b: MavenItem | undefined): n
   return x - y || (xs < ys ? -1 : xs > ys ? 1 : 0);
 }
 
-export function compareMaven(a: string, b: string): number {
+function compareMaven(a: string, b: string): number {
   const x = mavenItems(a);
   const y = mavenItems(b);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
@@ -392,7 +391,7 @@ function debianOrder(c: string | undefined): number {
 }
 
 /** dpkg's verrevcmp: alternating non-digit parts (by debianOrder) and digit parts (by value). */
-export function verrevcmp(a: string, b: string): number {
+function verrevcmp(a: string, b: string): number {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
@@ -519,7 +518,7 @@ function compareAlpine(a: AlpineVersion, b: AlpineVersion): number {
 // --- generic ----------------------------------------------------------------------------------------------------
 
 /** vers' generic scheme: segments split at `.` and `-`, numbers by value and before text, text by its characters. */
-export function compareGeneric(a: string, b: string): number {
+function compareGeneric(a: string, b: string): number {
   const x = a.trim().split(/[.-]/);
   const y = b.trim().split(/[.-]/);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
