@@ -7,13 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs/yargs';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CliCommand, CliContext } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { kebab } from '../../src/cli/commands/service.js';
 import { main } from '../../src/cli/main.js';
 import { OPERATIONS } from '../../src/service/operations.js';
+import { docPages } from '../docs.js';
 import { ROOT, runCli, tempDirs } from '../helpers.js';
 
 const newDir = tempDirs();
@@ -263,12 +262,12 @@ describe('every documented option is accepted', () => {
     expect(commands.reduce((n, c) => n + c.options.length, 0)).toBeGreaterThan(150);
   }, 120_000);
 
-  it('each option the README names, on the command its section (or its example) is about', async () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it('each option the README and docs/ name, on the command its section (or its example) is about', async () => {
+    const sections = docPages().flatMap((page) => page.text.split(/\n(?=#{1,4} )/));
     const tops = new Set(commands.map((c) => c.path[0]!));
     const refused: string[] = [];
     let checked = 0;
-    for (const section of readme.split(/\n(?=#{1,4} )/)) {
+    for (const section of sections) {
       const heading = section.split('\n', 1)[0]!;
       const named = (text: string) =>
         [...text.matchAll(/(?<=bomwright |`)[a-z][a-z0-9-]*/g)].map((m) => m[0]).filter((n) => tops.has(n));

@@ -68,11 +68,11 @@ async function snapshot(env: NodeJS.ProcessEnv): Promise<{ repo: string; rev: st
   return { repo, rev: git(repo, env, 'rev-parse', 'HEAD').trim() };
 }
 
-/** The README's configuration, with its placeholders filled in. */
+/** The configuration the README and docs/pre-commit.md show, with its placeholders filled in. */
 function readmeConfig(repo: string, rev: string): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /\*\*pre-commit\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
-  expect(block, 'the README shows a .pre-commit-config.yaml').toBeDefined();
+  const page = readFileSync(path.join(ROOT, 'docs/pre-commit.md'), 'utf8');
+  const block = /^```yaml\n(repos:\n[\s\S]*?)```/m.exec(page)?.[1];
+  expect(block, 'docs/pre-commit.md shows a .pre-commit-config.yaml').toBeDefined();
   expect(block).toContain(`repo: ${REPOSITORY}`);
   expect(block).toContain('rev: <commit id>');
   return block!.replace(REPOSITORY, repo).replace('<commit id>', rev);
