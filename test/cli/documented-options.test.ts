@@ -1,6 +1,6 @@
 /**
  * Every option the CLI documents is one its parser accepts: each option of each command's --help (and, for a
- * boolean, its --no- form), and each option the README names, in the section of the command it documents.
+ * boolean, its --no- form), and each option the README and docs/ name, in the section of the command it documents.
  * Help texts are rendered in-process from the command list (and checked against the built CLI's for a few
  * commands); each option is then parsed by the real main() and command list, with a probe that stops once yargs
  * has validated the arguments, before any handler runs.

@@ -1,6 +1,6 @@
 /**
  * Least privilege, over raw HTTP against the emulator: scopes for another user are only those that act on other
- * users, group forms take group scopes, authorization comes before existence, and the README's permission table is
+ * users, group forms take group scopes, authorization comes before existence, and the permission table of docs/emulator.md is
  * the one the emulator enforces.
  */
 import { pageWith } from '../docs.js';

@@ -1,5 +1,5 @@
 /**
- * The README's "The emulator in your own tests" shows a complete vitest file: it is taken from README.md as it
+ * docs/emulator.md's "The emulator in your own tests" shows a complete vitest file: it is taken from the page as it
  * stands and run by vitest in a folder of its own, where `bomwright` is this (built) package.
  */
 import { execFile } from 'node:child_process';
@@ -12,7 +12,7 @@ import { ROOT, tempDirs } from '../helpers.js';
 const newDir = tempDirs();
 const run = promisify(execFile);
 
-/** The first ```ts block of a README section. */
+/** The first ```ts block of a page's section. */
 export function sectionBlock(readme: string, heading: string): string {
   const start = readme.indexOf(`\n${heading}\n`);
   if (start === -1) throw new Error(`the page has no section "${heading}"`);
@@ -46,7 +46,7 @@ describe('docs/emulator.md: the emulator in your own tests', () => {
       cwd: dir,
       env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
     }).catch((error: { stdout: string; stderr: string }) => {
-      throw new Error(`the README's test file failed:\n${error.stdout}\n${error.stderr}`);
+      throw new Error(`the page's test file failed:\n${error.stdout}\n${error.stderr}`);
     });
     const tests = [...block.matchAll(/^it\('([^']+)'/gm)].map((m) => m[1]!);
     expect(tests).toHaveLength(3);
