@@ -1,24 +1,28 @@
 /**
- * Every code block of the README that a user can paste runs here, so the README cannot drift: each shell block as a
+ * Every code block of the README and of the pages under docs/ (test/docs.ts) that a user can paste runs here, so the
+ * documentation cannot drift: each shell block as a
  * bash script (`set -e`: every command must succeed) and each TypeScript or JavaScript block as a program (a vitest
  * file under vitest), in a folder of its own with `bomwright` on the PATH, a valid `bom.json`, and the emulator on
  * 127.0.0.1, port 0. The README's default address `127.0.0.1:8787` is rewritten to that port, placeholders such as
  * `GROUP_ID` to the default tenant's ids, and a line that starts the emulator (`bomwright emulator [--tls …]`) is
  * started in the background with `--port 0` instead. A block that cannot run here is in EXEMPT with its reason, and
- * a block that is neither run nor exempt fails the first test.
+ * a block that is neither run nor exempt fails the first test. A `console` block is a transcript: its command (after
+ * `$ `) runs, and each line it shows but `…` must be a line of what the command printed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SEED_IDS, startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { docPages } from './docs.js';
 import { BIN, ROOT, SAMPLES, tempDirs } from './helpers.js';
 
 const newDir = tempDirs();
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
 interface Block {
+  /** The page it is on: `README.md`, `docs/commands/merge.md`. */
+  file: string;
   /** The info string: `sh`, `ts`, `js run`, `yaml`, or empty. */
   info: string;
   text: string;
@@ -28,7 +32,7 @@ interface Block {
   first: string;
 }
 
-function readmeBlocks(text: string): Block[] {
+function readmeBlocks(file: string, text: string): Block[] {
   const blocks: Block[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -37,13 +41,15 @@ function readmeBlocks(text: string): Block[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
-    blocks.push({ info: open[1]!.trim(), text: `${body.join('\n')}\n`, line: start + 1, first: body[0] ?? '' });
+    blocks.push({ file, info: open[1]!.trim(), text: `${body.join('\n')}\n`, line: start + 1, first: body[0] ?? '' });
   }
   return blocks;
 }
 
 /** Blocks not run here, by their first line, each with the reason. */
 const EXEMPT: Record<string, string> = {
+  'npm install --save-dev git+https://github.com/bomwright/bomwright.git#<commit id>':
+    'installs from GitHub, which the tests cannot reach (no network but loopback); test/build/package.test.ts checks what the package holds, and test/hook/pre-commit.test.ts installs the hook from a local clone',
   'npm ci && npx bomwright validate samples':
     'the quick start installs from the npm registry and runs the whole suite, this file included; CI runs both (.ci/run)',
   'npm ci                 # install; `prepare` builds (tsc, precompiled validators, bundles, code caches, build stamp)':
@@ -98,16 +104,16 @@ const PLACEHOLDERS: Record<string, string> = {
 /** A placeholder: a whole word of capitals ending in _ID (SUBCATEGORY_ID is not CATEGORY_ID). */
 const PLACEHOLDER = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_ID\b/g;
 
-const blocks = readmeBlocks(readme);
+const blocks = docPages().flatMap((page) => readmeBlocks(page.file, page.text));
 /** `js run` blocks are run, with their printed lines checked, by test/readme.test.ts. */
-const runHere = (block: Block) => ['sh', 'ts', 'js'].includes(block.info) && !(block.first in EXEMPT);
+const runHere = (block: Block) => ['sh', 'ts', 'js', 'console'].includes(block.info) && !(block.first in EXEMPT);
 
 describe('README code blocks', () => {
   it('are each run (here, or as `js run` by readme.test.ts) or exempt with a reason; no exemption is stale', () => {
     const unlisted = blocks.filter(
       (b) => !runHere(b) && b.info !== 'js run' && !(b.first in EXEMPT) && !(b.first in LOADED),
     );
-    expect(unlisted.map((b) => `README.md:${b.line} ${b.info} ${b.first}`)).toEqual([]);
+    expect(unlisted.map((b) => `${b.file}:${b.line} ${b.info} ${b.first}`)).toEqual([]);
     const firsts = new Set(blocks.map((b) => b.first));
     expect([...Object.keys(EXEMPT), ...Object.keys(LOADED)].filter((first) => !firsts.has(first))).toEqual([]);
     // Every placeholder-looking word of a block that runs has a value.
@@ -204,8 +210,8 @@ function fill(text: string, port: string): string {
     .replace(PLACEHOLDER, (name) => PLACEHOLDERS[name] ?? name);
 }
 
-describe.each(blocks.filter((b) => b.info === 'sh' && runHere(b)).map((b) => [b.line, b] as const))(
-  'README.md:%i (sh)',
+describe.each(blocks.filter((b) => b.info === 'sh' && runHere(b)).map((b) => [`${b.file}:${b.line}`, b] as const))(
+  '%s (sh)',
   (_, block) => {
     it('runs: every command succeeds', async () => {
       const { dir, env } = workspace(block);
@@ -231,50 +237,68 @@ describe.each(blocks.filter((b) => b.info === 'sh' && runHere(b)).map((b) => [b.
   },
 );
 
-describe.each(blocks.filter((b) => ['ts', 'js'].includes(b.info) && runHere(b)).map((b) => [b.line, b] as const))(
-  'README.md:%i (ts)',
+describe.each(
+  blocks.filter((b) => ['ts', 'js'].includes(b.info) && runHere(b)).map((b) => [`${b.file}:${b.line}`, b] as const),
+)('%s (ts)', (_, block) => {
+  it('runs as a program (a vitest file under vitest) against the emulator', async () => {
+    const { dir, env } = workspace(block);
+    const https = block.text.includes('https://127.0.0.1:8787');
+    const emulator = await startEmulator({
+      port: 0,
+      log: () => {},
+      clonePolls: 0,
+      ...(https ? { tls: true, tlsDir: path.join(dir, 'tls') } : {}),
+    });
+    emulators.push(emulator);
+    const token = await emulator.token();
+    Object.assign(env, {
+      TOKEN: token,
+      BOMWRIGHT_TOKEN: token,
+      BOMWRIGHT_SERVICE_URL: emulator.url,
+      ...(emulator.caPath === undefined ? {} : { NODE_EXTRA_CA_CERTS: emulator.caPath }),
+    });
+    const source = fill(block.text, new URL(emulator.url).port);
+    const program = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    let result;
+    if (/from 'vitest'/.test(source)) {
+      writeFileSync(path.join(dir, 'example.test.mjs'), program);
+      const vitest = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+      result = await run(process.execPath, [vitest, 'run', '--root', dir, 'example.test.mjs'], { cwd: dir, env });
+    } else {
+      writeFileSync(path.join(dir, 'example.mjs'), program);
+      result = await run(process.execPath, ['example.mjs'], { cwd: dir, env });
+    }
+    expect(result.code, `${program}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
+    expect(result.stderr).not.toMatch(/Error/);
+  });
+});
+
+describe.each(blocks.filter((b) => b.first in LOADED).map((b) => [`${b.file}:${b.line}`, b] as const))(
+  '%s (data)',
   (_, block) => {
-    it('runs as a program (a vitest file under vitest) against the emulator', async () => {
-      const { dir, env } = workspace(block);
-      const https = block.text.includes('https://127.0.0.1:8787');
-      const emulator = await startEmulator({
-        port: 0,
-        log: () => {},
-        clonePolls: 0,
-        ...(https ? { tls: true, tlsDir: path.join(dir, 'tls') } : {}),
-      });
-      emulators.push(emulator);
-      const token = await emulator.token();
-      Object.assign(env, {
-        TOKEN: token,
-        BOMWRIGHT_TOKEN: token,
-        BOMWRIGHT_SERVICE_URL: emulator.url,
-        ...(emulator.caPath === undefined ? {} : { NODE_EXTRA_CA_CERTS: emulator.caPath }),
-      });
-      const source = fill(block.text, new URL(emulator.url).port);
-      const program = ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
-      let result;
-      if (/from 'vitest'/.test(source)) {
-        writeFileSync(path.join(dir, 'example.test.mjs'), program);
-        const vitest = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-        result = await run(process.execPath, [vitest, 'run', '--root', dir, 'example.test.mjs'], { cwd: dir, env });
-      } else {
-        writeFileSync(path.join(dir, 'example.mjs'), program);
-        result = await run(process.execPath, ['example.mjs'], { cwd: dir, env });
-      }
-      expect(result.code, `${program}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
-      expect(result.stderr).not.toMatch(/Error/);
+    it('loads as what it is', async () => {
+      await LOADED[block.first]!(block.text);
     });
   },
 );
 
-describe.each(blocks.filter((b) => b.first in LOADED).map((b) => [b.line, b] as const))(
-  'README.md:%i (data)',
+describe.each(blocks.filter((b) => b.info === 'console' && runHere(b)).map((b) => [`${b.file}:${b.line}`, b] as const))(
+  '%s (console)',
   (_, block) => {
-    it('loads as what it is', async () => {
-      await LOADED[block.first]!(block.text);
+    it('prints the lines the transcript shows', async () => {
+      const [command, ...shown] = block.text.trimEnd().split('\n');
+      expect(command).toMatch(/^\$ bomwright /);
+      const { dir, env } = workspace(block);
+      const result = await run('bash', ['-c', command!.slice(2)], { cwd: dir, env });
+      const printed = new Set(`${result.stdout}\n${result.stderr}`.split('\n'));
+      const expected = shown.filter((line) => line.trim() !== '…');
+      expect(expected.length).toBeGreaterThan(0);
+      expect(
+        expected.filter((line) => !printed.has(line)),
+        `${result.stdout}\n${result.stderr}`,
+      ).toEqual([]);
     });
   },
 );

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, OUTPUT_FORMATS, RULE_IDS, RULES, SPEC_FORMATS } from '../src/index.js';
+import { ERROR_CODES, OUTPUT_FORMATS, SPEC_FORMATS } from '../src/index.js';
+import { docPages } from './docs.js';
 import { ROOT, runCli, SAMPLES, tempDirs } from './helpers.js';
 
 const newDir = tempDirs();
@@ -14,39 +15,21 @@ describe('README stays true', () => {
     expect(readme).toContain('```sh\nnpm ci && npx bomwright validate samples\nnpm test\n```');
   });
 
-  it('lists every rule with a link to its page, its severity, description and hint, as the registry has them', () => {
-    const rows = new Map<string, string[]>();
-    for (const line of readme.split('\n')) {
-      const match = /^\| \[`([a-z0-9-]+\/[a-z0-9-]+)`\]\(([^)]+)\) \| (.*) \|$/.exec(line);
-      if (!match) continue;
-      expect(match[2], match[1]).toBe(`docs/rules/${match[1]}.md`);
-      expect(existsSync(path.join(ROOT, match[2]!)), match[2]).toBe(true);
-      // The README may set code in backticks where the registry has plain text.
-      rows.set(
-        match[1]!,
-        match[3]!.split(' | ').map((cell) => cell.replaceAll('\\|', '|').replaceAll('`', '')),
-      );
-    }
-    for (const id of RULE_IDS) {
-      const { severity, description, hint } = RULES[id];
-      expect(description.length, id).toBeGreaterThan(10);
-      expect(hint.length, id).toBeGreaterThan(10);
-      expect(rows.get(id), id).toEqual([severity, description, hint].map((cell) => cell.replaceAll('`', '')));
-    }
-    expect([...rows.keys()].sort()).toEqual([...RULE_IDS].sort());
-  });
-
-  it('documents every output format, error code and supported version', () => {
-    for (const format of OUTPUT_FORMATS) expect(readme).toContain(`\`${format}\``);
-    for (const code of ERROR_CODES) expect(readme).toContain(`\`${code}\``);
-    expect(readme).toContain('### `bomwright explain [RULE-ID]`');
-    for (const format of SPEC_FORMATS) expect(readme).toContain(`\`${format.specVersion}\``);
+  it('documents every output format, error code and supported version, each on its page', () => {
+    const page = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+    for (const format of OUTPUT_FORMATS) expect(page('docs/output-formats.md')).toContain(`\`${format}\``);
+    for (const code of ERROR_CODES) expect(page('docs/exit-codes.md')).toContain(`\`${code}\``);
+    expect(page('docs/commands/explain.md')).toContain('# `bomwright explain [RULE-ID]`');
+    for (const format of SPEC_FORMATS)
+      expect(page('docs/supported-documents.md')).toContain(`\`${format.specVersion}\``);
   });
 });
 
-describe('README code that runs', () => {
+describe('README and docs code that runs', () => {
   /** The blocks fenced as ```js run: whole programs against the built package. */
-  const blocks = [...readme.matchAll(/^```js run\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  const blocks = docPages().flatMap((page) =>
+    [...page.text.matchAll(/^```js run\n([\s\S]*?)^```$/gm)].map((m) => m[1]!),
+  );
 
   it('has the library signing example', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(1);
@@ -62,6 +45,7 @@ describe('README code that runs', () => {
       symlinkSync(ROOT, path.join(dir, 'node_modules', 'bomwright'), 'dir');
       expect((await runCli(['keygen', '--out', 'release'], { cwd: dir })).code).toBe(0);
       copyFileSync(path.join(SAMPLES, 'valid-full-1.6.json'), path.join(dir, 'bom.json'));
+      copyFileSync(path.join(SAMPLES, 'valid-full-1.6.xml'), path.join(dir, 'bom.xml'));
       writeFileSync(path.join(dir, 'example.mjs'), block);
       const stdout = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
       const expected = [...block.matchAll(/^\/\/ → (.*)$/gm)].map((m) => m[1]!);

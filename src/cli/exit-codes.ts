@@ -1,4 +1,4 @@
-/** Process exit codes, as documented in the README. */
+/** Process exit codes, as documented in docs/exit-codes.md. */
 export const EXIT_OK = 0;
 /** A document has an error (or warnings exceed --max-warnings). */
 export const EXIT_INVALID = 1;

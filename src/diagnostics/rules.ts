@@ -3,7 +3,7 @@ export type Severity = 'error' | 'warning';
 
 export interface RuleInfo {
   readonly severity: Severity;
-  /** Short description, used by SARIF and the README rule table. */
+  /** Short description, used by SARIF and the rule index (docs/rules/README.md). */
   readonly description: string;
   /** How to fix it. */
   readonly hint: string;

@@ -1,6 +1,6 @@
 /**
  * The default tenant: realistic data for every family of the spec, so every operation has something to act on.
- * `bomwright emulator seed` prints it; the README lists its users and ids. Ids are fixed so tests and docs can
+ * `bomwright emulator seed` prints it; docs/emulator.md lists its users and ids. Ids are fixed so tests and docs can
  * name them.
  */
 

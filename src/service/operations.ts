@@ -932,7 +932,7 @@ const CHECKS: Readonly<Record<NonNullable<PermissionRule['check']>, string>> = {
 };
 
 /**
- * The permission table of the README, rendered from the table above (a test checks the README holds exactly this):
+ * The permission table of docs/emulator.md, rendered from the table above (a test checks the page holds exactly this):
  * what a token needs for each operation, least privileged first.
  */
 export function permissionTable(): string {

@@ -1,19 +1,18 @@
 /**
  * Every option the CLI documents is one its parser accepts: each option of each command's --help (and, for a
- * boolean, its --no- form), and each option the README names, in the section of the command it documents.
+ * boolean, its --no- form), and each option the README and docs/ name, in the section of the command it documents.
  * Help texts are rendered in-process from the command list (and checked against the built CLI's for a few
  * commands); each option is then parsed by the real main() and command list, with a probe that stops once yargs
  * has validated the arguments, before any handler runs.
  */
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs/yargs';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CliCommand, CliContext } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { kebab } from '../../src/cli/commands/service.js';
 import { main } from '../../src/cli/main.js';
 import { OPERATIONS } from '../../src/service/operations.js';
+import { docPages } from '../docs.js';
 import { ROOT, runCli, tempDirs } from '../helpers.js';
 
 const newDir = tempDirs();
@@ -263,12 +262,12 @@ describe('every documented option is accepted', () => {
     expect(commands.reduce((n, c) => n + c.options.length, 0)).toBeGreaterThan(150);
   }, 120_000);
 
-  it('each option the README names, on the command its section (or its example) is about', async () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it('each option the README and docs/ name, on the command its section (or its example) is about', async () => {
+    const sections = docPages().flatMap((page) => page.text.split(/\n(?=#{1,4} )/));
     const tops = new Set(commands.map((c) => c.path[0]!));
     const refused: string[] = [];
     let checked = 0;
-    for (const section of readme.split(/\n(?=#{1,4} )/)) {
+    for (const section of sections) {
       const heading = section.split('\n', 1)[0]!;
       const named = (text: string) =>
         [...text.matchAll(/(?<=bomwright |`)[a-z][a-z0-9-]*/g)].map((m) => m[0]).filter((n) => tops.has(n));

@@ -156,7 +156,7 @@ describe('FaultPlan.decide', () => {
   });
 
   it('a rule that does not select a request (spent first N, not an Nth, not drawn) leaves it to the later rules', () => {
-    // The README's example: once the first two calls have had their 503, the latency rule decides the rest.
+    // The emulator page's example: once the first two calls have had their 503, the latency rule decides the rest.
     const plan = new FaultPlan(
       [
         { operation: 'listPhoneMethods', fault: 503, first: 2 },

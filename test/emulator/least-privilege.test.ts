@@ -1,9 +1,9 @@
 /**
  * Least privilege, over raw HTTP against the emulator: scopes for another user are only those that act on other
- * users, group forms take group scopes, authorization comes before existence, and the README's permission table is
+ * users, group forms take group scopes, authorization comes before existence, and the permission table of docs/emulator.md is
  * the one the emulator enforces.
  */
-import { readFileSync } from 'node:fs';
+import { pageWith } from '../docs.js';
 import { describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/index.js';
 import { OPERATIONS, permissionTable } from '../../src/service/operations.js';
@@ -117,10 +117,10 @@ describe('authorization before existence', () => {
   });
 });
 
-describe('the README’s permission table', () => {
+describe('the emulator page’s permission table', () => {
   it('is the table the emulator enforces', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = /<!-- permissions:start -->\n([\s\S]*?)\n<!-- permissions:end -->/.exec(readme);
+    const page = pageWith('<!-- permissions:start -->').text;
+    const table = /<!-- permissions:start -->\n([\s\S]*?)\n<!-- permissions:end -->/.exec(page);
     expect(table?.[1]).toBe(permissionTable());
     // One row per operation of the table.
     expect(table![1]!.split('\n')).toHaveLength(OPERATIONS.length + 2);

@@ -1,5 +1,5 @@
 /**
- * The README's "The emulator in your own tests" shows a complete vitest file: it is taken from README.md as it
+ * docs/emulator.md's "The emulator in your own tests" shows a complete vitest file: it is taken from the page as it
  * stands and run by vitest in a folder of its own, where `bomwright` is this (built) package.
  */
 import { execFile } from 'node:child_process';
@@ -12,21 +12,21 @@ import { ROOT, tempDirs } from '../helpers.js';
 const newDir = tempDirs();
 const run = promisify(execFile);
 
-/** The first ```ts block of a README section. */
+/** The first ```ts block of a page's section. */
 export function sectionBlock(readme: string, heading: string): string {
   const start = readme.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`README.md has no section "${heading}"`);
+  if (start === -1) throw new Error(`the page has no section "${heading}"`);
   const rest = readme.slice(start + heading.length + 2);
   const next = rest.search(/^#{1,3} /m);
   const section = next === -1 ? rest : rest.slice(0, next);
   const block = /^```ts\n([\s\S]*?)^```$/m.exec(section);
-  if (block === null) throw new Error(`The section "${heading}" of README.md has no ts block`);
+  if (block === null) throw new Error(`The section "${heading}" has no ts block`);
   return block[1]!;
 }
 
-describe('README: the emulator in your own tests', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = sectionBlock(readme, '### The emulator in your own tests');
+describe('docs/emulator.md: the emulator in your own tests', () => {
+  const page = readFileSync(path.join(ROOT, 'docs/emulator.md'), 'utf8');
+  const block = sectionBlock(page, '## The emulator in your own tests');
 
   it('is a whole test file that uses the journal, a reset and a fault rule', () => {
     expect(block).toContain("from 'bomwright/emulator'");
@@ -46,7 +46,7 @@ describe('README: the emulator in your own tests', () => {
       cwd: dir,
       env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
     }).catch((error: { stdout: string; stderr: string }) => {
-      throw new Error(`the README's test file failed:\n${error.stdout}\n${error.stderr}`);
+      throw new Error(`the page's test file failed:\n${error.stdout}\n${error.stderr}`);
     });
     const tests = [...block.matchAll(/^it\('([^']+)'/gm)].map((m) => m[1]!);
     expect(tests).toHaveLength(3);

@@ -116,7 +116,7 @@ describe('a refused token says why', () => {
     );
   });
 
-  it('expired by more than the 5 s allowed for clock skew (the README says so), not within it', async () => {
+  it('expired by more than the 5 s allowed for clock skew (docs/emulator.md says so), not within it', async () => {
     // Minted and checked within a second or two: -3 s is inside the allowance, -8 s outside it.
     const inside = await verifyToken(TENANT, key, await mintToken(keys, TENANT, { user, expiresInSeconds: -3 }));
     expect(inside.kind).toBe('user');

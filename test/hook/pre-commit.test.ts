@@ -1,5 +1,5 @@
 /**
- * The pre-commit hook as its users install it: the pre-commit framework (https://pre-commit.com), the README's
+ * The pre-commit hook as its users install it: the pre-commit framework (https://pre-commit.com), docs/pre-commit.md's
  * `.pre-commit-config.yaml`, a repository of theirs. pre-commit clones this project at a commit and, the hook being
  * a `script`, installs nothing: the hook runs the committed Action bundle (action/dist/index.cjs) through
  * action/pre-commit.cjs on `git commit`.
@@ -68,17 +68,17 @@ async function snapshot(env: NodeJS.ProcessEnv): Promise<{ repo: string; rev: st
   return { repo, rev: git(repo, env, 'rev-parse', 'HEAD').trim() };
 }
 
-/** The README's configuration, with its placeholders filled in. */
+/** The configuration the README and docs/pre-commit.md show, with its placeholders filled in. */
 function readmeConfig(repo: string, rev: string): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /\*\*pre-commit\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
-  expect(block, 'the README shows a .pre-commit-config.yaml').toBeDefined();
+  const page = readFileSync(path.join(ROOT, 'docs/pre-commit.md'), 'utf8');
+  const block = /^```yaml\n(repos:\n[\s\S]*?)```/m.exec(page)?.[1];
+  expect(block, 'docs/pre-commit.md shows a .pre-commit-config.yaml').toBeDefined();
   expect(block).toContain(`repo: ${REPOSITORY}`);
   expect(block).toContain('rev: <commit id>');
   return block!.replace(REPOSITORY, repo).replace('<commit id>', rev);
 }
 
-/** The repository the README tells users to pin: this package's. */
+/** The repository the README and docs/pre-commit.md tell users to pin: this package's. */
 const REPOSITORY = 'https://github.com/bomwright/bomwright';
 
 /** Every folder named node_modules below `dir`. */
@@ -89,7 +89,7 @@ function nodeModulesBelow(dir: string): string[] {
 }
 
 describe.skipIf(SKIP !== undefined)('the pre-commit hook, installed by the pre-commit framework', () => {
-  it('installs from the README configuration, refuses an unbumped BOM and accepts the bumped one', async () => {
+  it('installs from the documented configuration, refuses an unbumped BOM and accepts the bumped one', async () => {
     const home = temp();
     const env: NodeJS.ProcessEnv = {
       ...process.env,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_PROFILE_NAMES, parseProfile, resolveProfile, type ProfileSpec } from '../../../src/index.js';
+import { pageWith } from '../../docs.js';
 import { ROOT } from '../../helpers.js';
 
 const schema = JSON.parse(readFileSync(path.join(ROOT, 'schema/profile.schema.json'), 'utf8')) as object;
@@ -189,10 +190,10 @@ describe('the profile format', () => {
   });
 });
 
-describe('the README', () => {
+describe('the profiles page', () => {
   it('shows a complete policy that parses, extends ntia-2021 and judges documents as it says', async () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const block = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)]
+    const page = pageWith('"name": "acme"').text;
+    const block = [...page.matchAll(/^```json\n([\s\S]*?)^```$/gm)]
       .map((m) => m[1]!)
       .find((b) => b.includes('"name": "acme"'));
     expect(block).toBeDefined();
