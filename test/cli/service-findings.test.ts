@@ -262,3 +262,15 @@ describe('--wait-timeout against a clone that stays running', () => {
     }
   });
 });
+
+describe('emulator token', () => {
+  it('passes on the emulator’s refusal of a mistyped scope with the nearest known one, exit 1 as a service’s refusal', async () => {
+    const run = await runCli(['emulator', 'token', '--url', api.emulator.url, '--scopes', 'Mail.Raed']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `bomwright: E_SERVICE: The emulator at ${api.emulator.url} refused the token request: Unknown scope 'Mail.Raed' (did you mean 'Mail.Read'?)\n`,
+    );
+    expect((await runCli(['emulator', 'token', '--url', api.emulator.url, '--scopes', 'Mail.Read'])).code).toBe(0);
+  });
+});
