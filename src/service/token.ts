@@ -29,6 +29,8 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export function bareToken(given: string): { token: string } | { problem: string } {
   const token = given.trim().replace(/^bearer\s+/i, '');
   if (token === '') return { problem: 'it is empty' };
+  // "Bearer " with nothing after it, trimmed: the scheme word alone, not a token.
+  if (/^bearer$/i.test(token)) return { problem: 'it is the scheme word alone, with no token after it' };
   if (B64TOKEN.test(token)) return { token };
   // Only a registered scheme's name is repeated: any other first word may be a piece of the token.
   const scheme = /^([A-Za-z][\w-]*)\s/.exec(token)?.[1];

@@ -115,6 +115,9 @@ describe('a token pasted with its scheme', () => {
     } finally {
       await client.close();
     }
+    expect(() => createServiceClient({ baseUrl: api.emulator.url, token: 'Bearer ' })).toThrow(
+      'The token cannot be sent: it is the scheme word alone, with no token after it; pass the token alone',
+    );
     expect(() => createServiceClient({ baseUrl: api.emulator.url, token: 'Basic abc' })).toThrow(
       expect.objectContaining({
         code: 'E_REQUEST_SHAPE',
