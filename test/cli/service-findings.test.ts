@@ -277,3 +277,21 @@ describe('emulator token', () => {
     expect((await runCli(['emulator', 'token', '--url', api.emulator.url, '--scopes', 'Mail.Read'])).code).toBe(0);
   });
 });
+
+describe('--odata-namespace against an emulator in the spec’s namespace', () => {
+  it('speaks it with vendor.graph (the default); microsoft.graph casts are not its paths', async () => {
+    const building = 'e5c4b3a2-a001-4b6c-8d7e-9f0a1b2c3d01';
+    const level = 'e537d463-a002-4b6c-8d7e-9f0a1b2c3d02';
+    const fixtures = ['list-fixtures', '--building', building, '--level', level, '--select', 'id'];
+    api.emulator.clearRequests();
+    const spec = await service([...fixtures, '--odata-namespace', 'vendor.graph']);
+    expect(spec.code, spec.stderr).toBe(0);
+    const real = await service([...fixtures, '--odata-namespace', 'microsoft.graph']);
+    expect(real.code).toBe(1);
+    expect(real.stderr).toMatch(/^bomwright: E_SERVICE: /);
+    expect(api.emulator.requests().map((r) => r.path)).toEqual([
+      `/v1.0/places/${building}/vendor.graph.building/map/levels/${level}/fixtures`,
+      `/v1.0/places/${building}/microsoft.graph.building/map/levels/${level}/fixtures`,
+    ]);
+  });
+});
