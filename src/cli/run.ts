@@ -42,8 +42,21 @@ export function reportFailure(io: CliIo, error: unknown): number {
   // One line whatever the message holds: a second line would be read as a second error.
   io.stderr(neutralizeControls(`bomwright: ${describeError(error).replace(/\s*\n\s*/g, '; ')}\n`));
   // A document that cannot be processed is a document defect (1), and so is a change the service's records
-  // refuse (E_REFUSED: an approval that was not delivered); everything else is operational (2).
-  return isBomwrightError(error) && (error.code === 'E_INPUT' || error.code === 'E_REFUSED')
-    ? EXIT_INVALID
-    : EXIT_USAGE;
+  // refuse (E_REFUSED: an approval that was not delivered); a service (or the emulator) that answered with an error
+  // or could not be reached is 1 too, whichever command called it; everything else is operational (2).
+  return isBomwrightError(error) && EXIT_ONE.has(error.code) ? EXIT_INVALID : EXIT_USAGE;
 }
+
+const EXIT_ONE: ReadonlySet<string> = new Set([
+  'E_INPUT',
+  'E_REFUSED',
+  'E_SERVICE',
+  'E_NETWORK',
+  'E_TIMEOUT',
+  'E_ABORTED',
+  'E_RETRY_EXHAUSTED',
+  'E_REDIRECT',
+  'E_RESPONSE_SHAPE',
+  'E_FOREIGN_ORIGIN',
+  'E_LINK_LOOP',
+]);

@@ -7,7 +7,7 @@ import type { ServiceApi } from '../service/api.js';
 import { redactTokens } from '../service/errors.js';
 import type { CliContext } from './command.js';
 import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
-import { connectionOptions, serviceConnection, withServiceClient } from './service-connection.js';
+import { connectionOptions, loadServiceModule, serviceConnection, withServiceClient } from './service-connection.js';
 
 export interface ActionArgv {
   ca?: string;
@@ -48,4 +48,20 @@ export async function runServiceAction(
     say(`${JSON.stringify({ dryRun: argv.dryRun, ...(outcome.report as object) }, null, 2)}\n`);
   else say(`${outcome.lines.join('\n')}\n`);
   return EXIT_OK;
+}
+
+/**
+ * What `--dry-run` shows of the request that would be sent: its method and URL from the operations table (the
+ * service bundle is loaded already), and its body.
+ */
+export async function requestLine(
+  api: ServiceApi,
+  name: string,
+  params: Record<string, string | undefined>,
+  body: string,
+): Promise<{ text: string; method: string; url: string }> {
+  const service = await loadServiceModule();
+  const operation = service.operationNamed(name)!;
+  const url = `${api.transport.baseUrl}/v1.0${service.pathFor(operation, params, api.transport.odataNamespace)}`;
+  return { text: `${operation.method} ${url} ${body}`, method: operation.method, url };
 }

@@ -10,6 +10,8 @@ import { BomwrightError } from '../errors.js';
 import type { ServiceApi } from '../service/api.js';
 import { isServiceError, redactTokens, type ServiceError } from '../service/errors.js';
 import { parseAllowedHost } from '../service/origin.js';
+import { bareToken } from '../service/token.js';
+import type { ODataNamespace } from '../service/namespace.js';
 import { loadCommandBundle } from './command-bundle.js';
 import { ONE_VALUE_PER_FLAG } from './options.js';
 
@@ -35,6 +37,12 @@ export function connectionOptions<T>(y: Argv<T>, global = false) {
       describe: 'CA certificate to trust for HTTPS (PEM; or BOMWRIGHT_CA, or NODE_EXTRA_CA_CERTS)',
       global,
     })
+    .option('odata-namespace', {
+      choices: ['vendor.graph', 'microsoft.graph'] as const,
+      describe:
+        "the service's type names: the spec's (default) or the real service's (an emulator run with the same flag)",
+      global,
+    })
     .option('allow-host', {
       type: 'string',
       ...ONE_VALUE_PER_FLAG,
@@ -46,7 +54,13 @@ export function connectionOptions<T>(y: Argv<T>, global = false) {
 
 /** The service's address and token from the flags or the environment; one line saying which is missing and how. */
 export function serviceConnection(
-  argv: { baseUrl?: string; token?: string; ca?: string; allowHost?: readonly string[] | string },
+  argv: {
+    baseUrl?: string;
+    token?: string;
+    ca?: string;
+    allowHost?: readonly string[] | string;
+    odataNamespace?: ODataNamespace;
+  },
   env: NodeJS.ProcessEnv,
   cwd = process.cwd(),
 ): ServiceConnection {
@@ -63,8 +77,19 @@ export function serviceConnection(
       'E_USAGE',
       'No token: pass --token or set BOMWRIGHT_TOKEN (for the local emulator: bomwright emulator token)',
     );
+  const bare = bareToken(token);
+  if ('problem' in bare)
+    throw new BomwrightError(
+      'E_USAGE',
+      `The token from ${argv.token === undefined ? 'BOMWRIGHT_TOKEN' : '--token'} cannot be sent: ${bare.problem}; pass the token alone`,
+    );
   const allowedHosts = allowHosts(argv.allowHost);
-  const base = { baseUrl, token, ...(allowedHosts.length === 0 ? {} : { allowedHosts }) };
+  const base = {
+    baseUrl,
+    token: bare.token,
+    ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
+    ...(argv.odataNamespace === undefined ? {} : { odataNamespace: argv.odataNamespace }),
+  };
   if (caFile === undefined) return base;
   try {
     return { ...base, ca: readFileSync(path.resolve(cwd, caFile), 'utf8') };
@@ -95,6 +120,8 @@ interface ServiceConnection {
   allowedHosts?: string[];
   /** CA certificates to trust (PEM), from --ca or BOMWRIGHT_CA. */
   ca?: string;
+  /** The namespace of the service's type names (--odata-namespace); the client's default is the spec's. */
+  odataNamespace?: ODataNamespace;
 }
 
 /**

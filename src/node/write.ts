@@ -24,16 +24,37 @@ import { errnoReason } from './files.js';
 let sequence = 0;
 
 function writeError(file: string, error: unknown): BomwrightError {
-  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${errnoReason(error, 'its folder cannot be created')}`, {
-    cause: error,
-  });
+  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${errnoReason(error)}`, { cause: error });
+}
+
+/**
+ * Why a new entry (a folder, or the temporary file beside the target) cannot be made in `dir`, which exists: said
+ * of the folder, as what failed is the folder's, whatever the target is (/proc/version is a regular file, but
+ * /proc takes no new files).
+ */
+function folderError(file: string, dir: string, error: unknown): BomwrightError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? `its folder ${dir} is not writable (permission denied)`
+      : code === 'EROFS'
+        ? `its folder ${dir} is on a read-only file system`
+        : code === 'ENOSPC' || code === 'EDQUOT'
+          ? `no space left in ${dir}`
+          : code === 'ENOENT'
+            ? // The folder is there and still says "no such file": a file system that takes no new files (/proc, /sys).
+              `its folder ${dir} does not take new files (a special file system)`
+            : `a new file in ${dir} cannot be made: ${errnoReason(error)}`;
+  return new BomwrightError('E_WRITE', `Cannot write ${file}: ${why}`, { cause: error });
 }
 
 function statOrUndefined(file: string, follow: boolean): Stats | undefined {
   try {
     return follow ? statSync(file) : lstatSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // ENOTDIR: a file stands where a folder of the path should be; the path names nothing (yet).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
   }
 }
@@ -114,13 +135,37 @@ function fsyncDirectory(dir: string): void {
   }
 }
 
-/** A new file's missing folders are created first (`-o reports/run.sarif` in a fresh CI checkout). */
+/**
+ * A new file's missing folders are created first (`-o reports/run.sarif` in a fresh CI checkout), one level at a
+ * time from the nearest one that exists: `mkdirSync(..., { recursive: true })` never returns under /proc (Node 20),
+ * and a failure is said of the folder it happened in.
+ */
 function makeParents(file: string, target: string): void {
-  try {
-    mkdirSync(path.dirname(target), { recursive: true });
-  } catch (error) {
-    throw writeError(file, error);
+  const missing: string[] = [];
+  let dir = path.dirname(target);
+  for (;;) {
+    let stats: Stats | undefined;
+    try {
+      stats = statOrUndefined(dir, true);
+    } catch (error) {
+      throw writeError(file, error);
+    }
+    if (stats !== undefined) {
+      if (!stats.isDirectory())
+        throw new BomwrightError('E_WRITE', `Cannot write ${file}: its folder cannot be created, ${dir} is a file`);
+      break;
+    }
+    missing.push(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
   }
+  for (const folder of missing.reverse())
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw folderError(file, path.dirname(folder), error);
+    }
 }
 
 /**
@@ -156,6 +201,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', mode ?? (existing === undefined ? 0o644 : existing.mode & 0o7777));
+  } catch (error) {
+    throw folderError(file, path.dirname(target), error);
+  }
+  try {
     writeAll(fd, data);
     fsyncSync(fd);
     closeSync(fd);

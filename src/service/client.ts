@@ -15,6 +15,7 @@ import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { readErrorBody, redactTokens, ServiceError } from './errors.js';
+import { bareToken } from './token.js';
 import { tlsCause } from './tls-cause.js';
 import { OriginPolicy } from './origin.js';
 import { ODATA_NAMESPACES, SPEC_NAMESPACE, type ODataNamespace } from './namespace.js';
@@ -190,6 +191,9 @@ export class ServiceClient {
   private readonly origins: OriginPolicy;
   /** Tokens this client has sent, taken out of every error it makes (the last few, for a refreshing getToken). */
   private readonly sentTokens: string[] = [];
+  /** The token last given, as given: the same one again needs no second look. */
+  private lastGiven: string | undefined;
+  private lastBare: string | undefined;
   readonly concurrency: number;
   readonly odataNamespace: ODataNamespace;
 
@@ -223,6 +227,8 @@ export class ServiceClient {
         `odataNamespace is ${ODATA_NAMESPACES.join(' or ')}, not ${JSON.stringify(String(options.odataNamespace).slice(0, 60))}`,
       );
     this.odataNamespace = options.odataNamespace ?? SPEC_NAMESPACE;
+    // A fixed token that can never be sent is refused now, not at the first request.
+    if (options.token !== undefined && options.token !== '') this.noteSent(options.token);
     this.ownDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??
@@ -246,11 +252,20 @@ export class ServiceClient {
     return Promise.resolve(this.options.getToken({ url })).then((token) => this.noteSent(token));
   }
 
-  private noteSent(token: string | undefined): string | undefined {
-    if (typeof token === 'string' && token !== '' && !this.sentTokens.includes(token)) {
+  private noteSent(given: string | undefined): string | undefined {
+    if (given === undefined || given === '') return given;
+    if (given === this.lastGiven) return this.lastBare;
+    // A token pasted with its scheme ("Bearer eyJ…") is sent once as Bearer, not as "Bearer Bearer …".
+    const bare = bareToken(given);
+    if ('problem' in bare)
+      throw new ServiceError('E_REQUEST_SHAPE', `The token cannot be sent: ${bare.problem}; pass the token alone`);
+    const token = bare.token;
+    if (!this.sentTokens.includes(token)) {
       this.sentTokens.push(token);
       if (this.sentTokens.length > 4) this.sentTokens.shift();
     }
+    this.lastGiven = given;
+    this.lastBare = token;
     return token;
   }
 

@@ -6,7 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfter, type ServiceClient } from './client.js';
 import { isServiceError, ServiceError } from './errors.js';
-import { invoke } from './invoke.js';
+import { checkSavedLink, invoke } from './invoke.js';
+import { operationNamed } from './operations.js';
 import { LinkTrail } from './links.js';
 import { resourceProblem } from './shape-check.js';
 import { inSpecNames } from './namespace.js';
@@ -65,7 +66,7 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
   let response;
   if (saved !== undefined) {
     // A link read back from the store is held to the same rule as one from the service: checked before it is sent.
-    client.checkLink(saved, 'the saved delta link');
+    checkSavedLink(client, saved, operationNamed('messageDelta')!, 'the saved delta link');
     try {
       response = await client.call({
         method: 'GET',
@@ -119,9 +120,9 @@ export async function syncMessages(client: ServiceClient, options: SyncOptions):
 export interface CloneOptions {
   /** Between polls, unless the operation's answer carries Retry-After (default 5 s, as the spec recommends). */
   intervalMs?: number;
-  /** Give up after this long (default 10 minutes). */
+  /** Give up after this long (default 10 minutes; E_TIMEOUT), with a last poll at the deadline. */
   deadlineMs?: number;
-  /** Give up after this many polls (default 1,000), so a Retry-After of 0 cannot make it spin. */
+  /** Give up after this many polls (default 1,000; E_RETRY_EXHAUSTED), so a Retry-After of 0 cannot make it spin. */
   maxPolls?: number;
   signal?: AbortSignal;
   /** Called after each poll that found the clone still running, before the wait (a progress line, a log). */
@@ -181,8 +182,16 @@ export async function startTeamClone(
  * Polls a clone's operation URL (from the Location of an accepted clone, checked against the origin rule before
  * anything is sent) until it is no longer running: about 5 s apart, or as each answer's Retry-After says.
  */
-export function waitForTeamClone(client: ServiceClient, url: string, options?: CloneOptions): Promise<CloneResult> {
-  return pollTeamClone(client, client.checkLink(url, "the clone's Location").href, options);
+export async function waitForTeamClone(
+  client: ServiceClient,
+  url: string,
+  options?: CloneOptions,
+): Promise<CloneResult> {
+  return pollTeamClone(
+    client,
+    checkSavedLink(client, url, operationNamed('getTeamOperation')!, "the clone's Location").href,
+    options,
+  );
 }
 
 /** Clones a team and polls its operation until it is no longer running. */
@@ -254,10 +263,14 @@ async function pollTeamClone(client: ServiceClient, url: string, options: CloneO
       );
     if (polls >= maxPolls)
       throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${maxPolls} polls`);
-    const wait = (parseRetryAfter(response.headers['retry-after']) ?? interval / 1000) * 1000;
+    const due = (parseRetryAfter(response.headers['retry-after']) ?? interval / 1000) * 1000;
     const elapsedMs = Date.now() - started;
-    if (elapsedMs + wait > deadline)
-      throw new ServiceError('E_RETRY_EXHAUSTED', `The clone was still running after ${deadline} ms (${polls} polls)`);
+    const left = deadline - elapsedMs;
+    if (left <= 0)
+      throw new ServiceError('E_TIMEOUT', `The clone was still running after ${deadline} ms (${polls} polls)`);
+    // The deadline is the caller's to spend: a next poll due after it is made at the deadline instead, so the
+    // answer is the operation's state when the time ran out, not a guess made as soon as the poll was too far off.
+    const wait = Math.min(due, left);
     options.onPoll?.({ polls, elapsedMs, nextPollMs: wait });
     try {
       await sleep(wait, undefined, { signal: options.signal });

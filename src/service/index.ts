@@ -3,7 +3,7 @@ export { createServiceClient, ServiceClient, parseRetryAfter, backoffSeconds, DE
 export type { ClientOptions, CallRequest, CallResponse, RetryOptions } from './client.js';
 export { ServiceError, isServiceError, readErrorBody } from './errors.js';
 export type { ServiceErrorCode } from './errors.js';
-export { invoke, pages, pathFor, checkBody } from './invoke.js';
+export { invoke, pages, pathFor, checkBody, checkSavedLink, linkOperation } from './invoke.js';
 export type { InvokeOptions } from './invoke.js';
 export { createClient, checkAnswer, followPages } from './api.js';
 export { OriginPolicy, parseAllowedHost } from './origin.js';

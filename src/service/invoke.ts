@@ -3,12 +3,12 @@
  * is named), the query limited to the options the operation takes, the body checked against its shape before it
  * leaves, and collections followed across `@odata.nextLink`.
  */
-import { inSpecNames, renameTypes, SPEC_NAMESPACE } from './namespace.js';
+import { inSpecNames, renameTypes, SPEC_NAMESPACE, specPath, type ODataNamespace } from './namespace.js';
 import type { CallResponse, ServiceClient } from './client.js';
 import { ServiceError } from './errors.js';
 import { DEFAULT_MAX_PAGES, LinkTrail } from './links.js';
 import { operationNamed, type Operation } from './operations.js';
-import { buildPath } from './paths.js';
+import { buildPath, matchRoute } from './paths.js';
 import { shapeProblem } from './shape-check.js';
 import { BODY_SHAPES } from './shapes.js';
 
@@ -44,7 +44,11 @@ function placeholders(template: string): readonly string[] {
  * The path form of an operation that uses exactly the parameters given: `users/{user}` for a named user, the
  * `/me` form when the user is absent or `me`; refuses parameters no form takes and forms with a parameter missing.
  */
-export function pathFor(operation: Operation, params: PathParams = {}): string {
+export function pathFor(
+  operation: Operation,
+  params: PathParams = {},
+  namespace: ODataNamespace = SPEC_NAMESPACE,
+): string {
   const given = new Map<string, string | number>();
   for (const [name, value] of Object.entries(params))
     if (value !== undefined && !(name === 'user' && value === 'me')) given.set(name, value);
@@ -60,7 +64,12 @@ export function pathFor(operation: Operation, params: PathParams = {}): string {
     );
   }
   // Several forms may take the same names (calendar/events vs events): the first, shortest one is the plain form.
-  return buildPath(fitting[0]!, Object.fromEntries(given));
+  return buildPath(inNamespace(fitting[0]!, namespace), Object.fromEntries(given));
+}
+
+/** A template's cast segments (`/vendor.graph.building/`) in the namespace the service speaks; parameters untouched. */
+function inNamespace(template: string, namespace: ODataNamespace): string {
+  return namespace === SPEC_NAMESPACE ? template : template.replaceAll(`/${SPEC_NAMESPACE}.`, `/${namespace}.`);
 }
 
 /** Checks a request body against its shape; throws E_REQUEST_SHAPE naming the first problem. */
@@ -121,11 +130,11 @@ export async function invoke(client: ServiceClient, name: string, options: Invok
       Object.entries(options.params ?? {}).filter(([, v]) => v !== undefined),
     ) as Record<string, string | number>;
     try {
-      path = buildPath(options.template, params);
+      path = buildPath(inNamespace(options.template, client.odataNamespace), params);
     } catch (error) {
       throw new ServiceError('E_REQUEST_SHAPE', `${operation.name}: ${(error as Error).message}`);
     }
-  } else path = pathFor(operation, options.params);
+  } else path = pathFor(operation, options.params, client.odataNamespace);
   for (const option of Object.keys(options.query ?? {}))
     if (!(operation.query as readonly string[]).includes(option))
       throw new ServiceError(
@@ -176,4 +185,32 @@ export async function* pages(
     trail.follow(client.checkLink(next, '@odata.nextLink').href);
     response = await client.call({ method: 'GET', path: next, linkFrom: '@odata.nextLink', signal });
   }
+}
+
+/**
+ * The operation a link leads to (as a GET), by the table's path forms: `{base}/v1.0/me/mailFolders('x')/messages/
+ * delta?...` is messageDelta's. Undefined when its path is no operation's.
+ */
+export function linkOperation(client: ServiceClient, link: URL): Operation | undefined {
+  const at = link.pathname.toLowerCase().indexOf('/v1.0/');
+  if (at === -1) return undefined;
+  const match = matchRoute('GET', specPath(link.pathname.slice(at + 5), client.odataNamespace));
+  return match.kind === 'matched' ? match.operation : undefined;
+}
+
+/**
+ * A link kept from an earlier run (a saved nextLink or delta link, a clone's Location) checked before it is sent:
+ * to an origin that may have the token, and to the operation it is given for. Another operation's link would
+ * answer with another operation's items, read as this one's. The link itself is not repeated (it may carry state).
+ */
+export function checkSavedLink(client: ServiceClient, link: string, operation: Operation, what: string): URL {
+  const url = client.checkLink(link, what);
+  const leads = linkOperation(client, url);
+  if (leads?.name === operation.name) return url;
+  throw new ServiceError(
+    'E_REQUEST_SHAPE',
+    leads === undefined
+      ? `${what} is not a link of ${operation.name}: its path is no operation's of the table`
+      : `${what} is a link of ${leads.name} (${leads.method} ${leads.paths[0]!}), not of ${operation.name}`,
+  );
 }

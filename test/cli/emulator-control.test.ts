@@ -40,9 +40,9 @@ describe('bomwright emulator stub', () => {
     expect((await cli(['stub', '--remove', stub.id])).code).toBe(0);
     expect((await api.call('GET', `/groups/${G}`)).body.displayName).not.toBe('From CLI');
     const again = await cli(['stub', '--remove', stub.id]);
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(1);
     expect(again.stderr).toBe(
-      `bomwright: E_USAGE: The emulator at ${api.emulator.url} refused: No stub '${stub.id}'.\n`,
+      `bomwright: E_SERVICE: The emulator at ${api.emulator.url} refused: No stub '${stub.id}'.\n`,
     );
     expect((await cli(['stub', '--clear'])).code).toBe(0);
     expect(api.emulator.stubs()).toEqual([]);
@@ -52,9 +52,9 @@ describe('bomwright emulator stub', () => {
     const bad = await cli(['stub', '-'], {
       input: JSON.stringify({ operation: 'getGrop', response: { status: 200 } }),
     });
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
-      `bomwright: E_USAGE: The emulator at ${api.emulator.url} refused: the stub.operation: "getGrop" is not an operation (did you mean getGroup?)\n`,
+      `bomwright: E_SERVICE: The emulator at ${api.emulator.url} refused: the stub.operation: "getGrop" is not an operation (did you mean getGroup?)\n`,
     );
     const notJson = await cli(['stub', '-'], { input: '{' });
     expect(notJson.stderr).toBe(
@@ -104,9 +104,9 @@ describe('bomwright emulator requests, reset and faults', () => {
 
   it('says so in one line when no emulator answers', async () => {
     const run = await runCli(['emulator', 'requests', '--url', 'http://127.0.0.1:9']);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'bomwright: E_USAGE: No emulator answers at http://127.0.0.1:9; start one with "bomwright emulator"\n',
+      'bomwright: E_NETWORK: No emulator answers at http://127.0.0.1:9; start one with "bomwright emulator"\n',
     );
   });
 });

@@ -187,8 +187,9 @@ describe('bomwright emulator', () => {
       roles: ['Place.Read.All', 'CloudPC.ReadWrite.All'],
     });
     const unknown = await runCli(['emulator', 'token', '--url', emulator.url, '--user', 'ghost@contoso.example']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/No user 'ghost@contoso\.example'/);
+    // The emulator refused: a service's answer, exit 1 as for bomwright service.
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^bomwright: E_SERVICE: .*No user 'ghost@contoso\.example'/);
     const unknownApp = await runCli([
       'emulator',
       'token',
@@ -197,15 +198,15 @@ describe('bomwright emulator', () => {
       '--app',
       'c0ffee00-0000-4000-8000-00000000dead',
     ]);
-    expect(unknownApp.code).toBe(2);
+    expect(unknownApp.code).toBe(1);
     expect(unknownApp.stderr).toBe(
-      `bomwright: E_USAGE: The emulator at ${emulator.url} refused the token request: No application 'c0ffee00-0000-4000-8000-00000000dead' in the emulator's tenant (its app ids: 0e1d2c3b-2002-4a1b-8c2d-3e4f5a6b7c02)\n`,
+      `bomwright: E_SERVICE: The emulator at ${emulator.url} refused the token request: No application 'c0ffee00-0000-4000-8000-00000000dead' in the emulator's tenant (its app ids: 0e1d2c3b-2002-4a1b-8c2d-3e4f5a6b7c02)\n`,
     );
     emulator.child.kill('SIGTERM');
     await emulator.exited;
     const gone = await runCli(['emulator', 'token', '--url', emulator.url]);
-    expect(gone.code).toBe(2);
-    expect(gone.stderr).toMatch(/No emulator answers at/);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^bomwright: E_NETWORK: No emulator answers at/);
   });
 });
 
@@ -237,9 +238,10 @@ describe('bomwright emulator --tls', () => {
     // The token command without the CA (none in its state folder or home): the certificate, not a missing emulator.
     const home = { BOMWRIGHT_HOME: tempDir() };
     const noCa = await runCli(['emulator', 'token', '--url', emulator.url], { env: home });
-    expect(noCa.code).toBe(2);
+    // One convention with bomwright service (untrusted above): a service that cannot be reached exits 1.
+    expect(noCa.code).toBe(untrusted.code);
     expect(noCa.stderr).toBe(
-      `bomwright: E_USAGE: No TLS connection to the emulator at ${emulator.url}: its certificate is not signed by a CA this process trusts (UNABLE_TO_VERIFY_LEAF_SIGNATURE); pass its CA with --ca FILE (bomwright emulator cert [--state DIR] prints the file of an emulator started with --tls)\n`,
+      `bomwright: E_NETWORK: No TLS connection to the emulator at ${emulator.url}: its certificate is not signed by a CA this process trusts (UNABLE_TO_VERIFY_LEAF_SIGNATURE); pass its CA with --ca FILE (bomwright emulator cert [--state DIR] prints the file of an emulator started with --tls)\n`,
     );
     const withCa = await runCli(['emulator', 'token', '--url', emulator.url, '--ca', caPath], { env: home });
     expect(withCa.code, withCa.stderr).toBe(0);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/node/write.js';
@@ -49,9 +49,34 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(path.join(dir, 'plain'), 'x');
     expect(
       expectErrorCode(() => writeFileAtomic(path.join(dir, 'plain/sub/file.json'), 'x'), 'E_WRITE').message,
-    ).toMatch(/its folder cannot be created/);
+    ).toBe(`Cannot write ${path.join(dir, 'plain/sub/file.json')}: its folder cannot be created, ${path.join(dir, 'plain')} is a file`);
     expect(expectErrorCode(() => writeFileAtomic(path.join(dir, 'x'.repeat(300)), 'x'), 'E_WRITE').message).toMatch(
       /path is too long/,
+    );
+  });
+
+  it.skipIf(!existsSync('/proc/version'))(
+    'says what failed in a folder that takes no new files, and returns (recursive mkdir never does under /proc)',
+    () => {
+      // A regular file by stat, in a folder where no temporary file can be made: the folder is what failed.
+      expect(expectErrorCode(() => writeFileAtomic('/proc/version', 'x'), 'E_WRITE').message).toBe(
+        'Cannot write /proc/version: its folder /proc does not take new files (a special file system)',
+      );
+      expect(expectErrorCode(() => writeFileAtomic('/proc/bomwright-missing/sub/link', 'x'), 'E_WRITE').message).toBe(
+        'Cannot write /proc/bomwright-missing/sub/link: its folder /proc does not take new files (a special file system)',
+      );
+    },
+  );
+
+  it.skipIf(process.getuid?.() === 0)('says a folder that is not writable is not writable', () => {
+    const dir = tempDir();
+    const locked = path.join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o555 });
+    expect(expectErrorCode(() => writeFileAtomic(path.join(locked, 'bom.json'), 'x'), 'E_WRITE').message).toBe(
+      `Cannot write ${path.join(locked, 'bom.json')}: its folder ${locked} is not writable (permission denied)`,
+    );
+    expect(expectErrorCode(() => writeFileAtomic(path.join(locked, 'a/bom.json'), 'x'), 'E_WRITE').message).toBe(
+      `Cannot write ${path.join(locked, 'a/bom.json')}: its folder ${locked} is not writable (permission denied)`,
     );
   });
 

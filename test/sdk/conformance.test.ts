@@ -3,9 +3,10 @@
  * through every operation of the table those packages cover, unchanged but for the base URL and the token, in both
  * namespace modes. An operation passes when the SDK call returns without an error, the emulator's journal shows it
  * reached that operation with the answer the table gives, and its typed model reads what was sent or seeded.
- * Operations under /groups, /drive, /deviceManagement, /identityGovernance, /policies, /security, /places,
- * /planner, /employeeExperience and /print need packages that are not installed (-groups is not published at
- * this version; -drives, ...): they are counted as not covered.
+ * Four more (getGroup, getProgressTaskBoardFormat, restoreCloudPc, deleteEngagementRoleMember) use a stock builder
+ * and typed model of these packages pointed at the table's route with Kiota's withUrl. The rest, under /groups,
+ * /drive, /identityGovernance, /policies, /security, /places and /print, need packages that are not installed
+ * (-groups is not published at this version; -drives, ...): they are counted as not covered.
  */
 import { AllowedHostsValidator, BaseBearerTokenAuthenticationProvider } from '@microsoft/kiota-abstractions';
 import { HeadersInspectionOptions } from '@microsoft/kiota-http-fetchlibrary';
@@ -16,13 +17,17 @@ import type {
   Channel,
   ConversationMember,
   Fido2AuthenticationMethod,
+  Group,
   Message,
   PhoneAuthenticationMethod,
+  PlannerProgressTaskBoardTaskFormat,
   TeamsAsyncOperation,
   TeamsTab,
 } from '@microsoft/msgraph-sdk/models/index.js';
 import '@microsoft/msgraph-sdk-users';
 import '@microsoft/msgraph-sdk-teams';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_IDS, startEmulator, type ODataNamespace, type RunningEmulator } from '../../src/emulator/index.js';
 import { OPERATIONS } from '../../src/service/operations.js';
@@ -251,6 +256,55 @@ const DRIVERS: Record<string, Driver> = {
   },
 };
 
+/** The v1.0 root the SDK is pointed at (localhost: Kiota sends a token over http to localhost only). */
+const root = (emulator: RunningEmulator) => `http://localhost:${new URL(emulator.url).port}/v1.0`;
+
+/**
+ * Operations whose route the installed packages lack, but whose stock request builder and typed model they have
+ * under another route: the builder is pointed at the table's route with Kiota's own withUrl (as for a nextLink).
+ */
+const BY_URL: Record<string, Driver> = {
+  getGroup: {
+    run: (graph, emulator) =>
+      graph.teams
+        .byTeamId(G.release)
+        .group.withUrl(`${root(emulator)}/groups/${G.release}`)
+        .get(),
+    status: 200,
+    typed: (result) => expect(result as Group).toMatchObject({ id: G.release, displayName: 'Release Engineering' }),
+  },
+  getProgressTaskBoardFormat: {
+    run: (graph, emulator) =>
+      graph.me.planner.tasks
+        .byPlannerTaskId(TASK)
+        .progressTaskBoardFormat.withUrl(`${root(emulator)}/planner/tasks/${TASK}/progressTaskBoardFormat`)
+        .get(),
+    status: 200,
+    typed: (result) => expect((result as PlannerProgressTaskBoardTaskFormat).orderHint).toBe('85752723360752+'),
+  },
+  restoreCloudPc: {
+    run: (graph, emulator) =>
+      graph.me.cloudPCs
+        .byCloudPCId(CLOUD_PC)
+        .restore.withUrl(`${root(emulator)}/deviceManagement/virtualEndpoint/cloudPCs/${CLOUD_PC}/restore`)
+        .post({ cloudPcSnapshotId: 'A00009UV000_93aff428-61f2-467f-a879-1102af6fd4a8' }),
+    status: 204,
+  },
+  deleteEngagementRoleMember: {
+    run: (graph, emulator) =>
+      graph.me.employeeExperience.assignedRoles
+        .byEngagementRoleId(ROLE)
+        .members.byEngagementRoleMemberId(ROLE_MEMBER)
+        .withUrl(`${root(emulator)}/employeeExperience/roles/${ROLE}/members/${ROLE_MEMBER}`)
+        .delete(),
+    status: 204,
+  },
+};
+const TASK = '01gzSlKkIUSUl6DF_EilrmQAKDhh';
+const CLOUD_PC = '662009bc-d001-4e5f-8a6b-7c8d9e0f1a01';
+const ROLE = 'ec759127-b001-4c5d-8e6f-7a8b9c0d1e01';
+const ROLE_MEMBER = 'f3e2d1c0-b002-4c5d-8e6f-7a8b9c0d1e02';
+
 async function graphClient(emulator: RunningEmulator): Promise<GraphServiceClient> {
   const base = `http://localhost:${new URL(emulator.url).port}`;
   const token = await emulator.token();
@@ -275,7 +329,7 @@ async function drive(namespace: ODataNamespace): Promise<Outcome[]> {
   try {
     const graph = await graphClient(emulator);
     const outcomes: Outcome[] = [];
-    for (const [operation, driver] of Object.entries(DRIVERS)) {
+    for (const [operation, driver] of Object.entries({ ...DRIVERS, ...BY_URL })) {
       emulator.clearRequests();
       let problem: string | undefined;
       try {
@@ -302,7 +356,7 @@ async function drive(namespace: ODataNamespace): Promise<Outcome[]> {
   }
 }
 
-const covered = Object.keys(DRIVERS);
+const covered = [...Object.keys(DRIVERS), ...Object.keys(BY_URL)];
 const results = new Map<ODataNamespace, Outcome[]>();
 
 describe('the stock Kiota request builders, operation by operation', () => {
@@ -324,7 +378,7 @@ describe('the stock Kiota request builders, operation by operation', () => {
     const reachable = OPERATIONS.filter((operation) =>
       operation.paths.some((path) => /^\/(me|users\/\{user\}|teams)\//.test(path) && !path.includes('/drive/')),
     ).map((operation) => operation.name);
-    expect([...reachable].sort()).toEqual([...covered].sort());
+    expect([...reachable].sort()).toEqual(Object.keys(DRIVERS).sort());
   });
 
   it("all pass in the real service's namespace, typed models included", () => {
@@ -342,5 +396,18 @@ describe('the stock Kiota request builders, operation by operation', () => {
       // The spec's running is not a value of Kiota's teamsAsyncOperationStatus (the real service says inProgress).
       { operation: 'getTeamOperation', passed: false, problem: expect.stringContaining('undefined') },
     ]);
+  });
+
+  it("fail in the spec's namespace for a reason in the stock models themselves, which no emulator answer can reach", () => {
+    // The generated discriminators name only #microsoft.graph.* types, and the status enum has no "running" (the
+    // spec's value): a service that speaks the spec cannot be read into these classes by the stock SDK.
+    const models = readFileSync(fileURLToPath(import.meta.resolve('@microsoft/msgraph-sdk/models/index.js')), 'utf8');
+    for (const type of ['fido2AuthenticationMethod', 'aadUserConversationMember', 'aadUserConversationMemberResult']) {
+      expect(models).toContain(`case "#microsoft.graph.${type}":`);
+      expect(models).not.toMatch(new RegExp(`case "#vendor\\.graph\\.`));
+    }
+    const status = /export const TeamsAsyncOperationStatusObject = \{([^}]*)\}/.exec(models)![1]!;
+    expect(status).toContain('"inProgress"');
+    expect(status).not.toContain('"running"');
   });
 });

@@ -104,7 +104,7 @@ describe('cloneTeam', () => {
         { intervalMs: 1000, deadlineMs: 50 },
       ),
     ).rejects.toMatchObject({
-      code: 'E_RETRY_EXHAUSTED',
+      code: 'E_TIMEOUT',
     });
     expect(operationUrl('http://h:1', '/teams(a)/operations(b)')).toBe('http://h:1/v1.0/teams(a)/operations(b)');
     expect(operationUrl('http://h:1', '/v1.0/teams(a)/operations(b)')).toBe('http://h:1/v1.0/teams(a)/operations(b)');

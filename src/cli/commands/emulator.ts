@@ -238,18 +238,18 @@ async function token(options: TokenCommandOptions, context: CliContext): Promise
     const tls = tlsCause(error);
     if (tls !== undefined)
       throw new BomwrightError(
-        'E_USAGE',
+        'E_NETWORK',
         `No TLS connection to the emulator at ${options.url}: ${tls.reason} (${tls.code})${tls.untrusted ? '; pass its CA with --ca FILE (bomwright emulator cert [--state DIR] prints the file of an emulator started with --tls)' : ''}`,
       );
     throw new BomwrightError(
-      'E_USAGE',
+      'E_NETWORK',
       `No emulator answers at ${options.url}; start one with "bomwright emulator" or mint offline with --state DIR`,
     );
   }
   const body = answer.body;
   if (answer.status !== 200 || typeof body?.access_token !== 'string')
     throw new BomwrightError(
-      'E_USAGE',
+      'E_SERVICE',
       `The emulator at ${options.url} refused the token request: ${body?.error?.message ?? `HTTP ${answer.status}`}`,
     );
   context.stdout(`${body.access_token}\n`);
@@ -298,7 +298,7 @@ async function control(action: ControlAction, options: ControlOptions, context: 
     } catch (error) {
       const tls = tlsCause(error);
       throw new BomwrightError(
-        'E_USAGE',
+        'E_NETWORK',
         tls !== undefined
           ? `No TLS connection to the emulator at ${options.url}: ${tls.reason} (${tls.code})${tls.untrusted ? '; pass its CA with --ca FILE' : ''}`
           : `No emulator answers at ${options.url}; start one with "bomwright emulator"`,
@@ -306,7 +306,7 @@ async function control(action: ControlAction, options: ControlOptions, context: 
     }
     if (answer.status < 200 || answer.status > 299)
       throw new BomwrightError(
-        'E_USAGE',
+        'E_SERVICE',
         `The emulator at ${options.url} refused: ${answer.body?.error?.message ?? `HTTP ${answer.status}`}`,
       );
     return answer.body;

@@ -16,7 +16,7 @@ import {
   threadReply,
 } from '../../flows/publish.js';
 import type { CliCommand, CliContext } from '../command.js';
-import { runServiceAction, serviceActionOptions, type ActionArgv } from '../service-action.js';
+import { requestLine, runServiceAction, serviceActionOptions, type ActionArgv } from '../service-action.js';
 import path from 'node:path';
 
 interface PublishArgv extends ActionArgv {
@@ -63,10 +63,16 @@ async function thread(argv: PublishArgv, context: CliContext): Promise<number> {
     if (dryRun) {
       const reply = await threadReply(text, options);
       const existing = argv.force ? undefined : await findPublishedReply(text, api, options);
+      const request = await requestLine(
+        api,
+        'replyToThread',
+        { group: argv.group, conversation: argv.conversation, thread: argv.thread },
+        shown(reply.body),
+      );
       return {
         lines: [
           existing === undefined
-            ? `Would reply in ${where}: ${shown(reply.body)}`
+            ? `Would reply in ${where}: ${request.text}`
             : `${alreadyInThread(where, identity.label, existing)}; would send nothing`,
         ],
         report: {
@@ -75,6 +81,7 @@ async function thread(argv: PublishArgv, context: CliContext): Promise<number> {
           identity: identity.label,
           published: false,
           ...existingOf(existing),
+          ...(existing === undefined ? { method: request.method, url: request.url } : {}),
         },
       };
     }
@@ -113,13 +120,15 @@ function bundle(argv: PublishArgv, context: CliContext): Promise<number> {
     const report = { bundle: argv.bundle, item: argv.item };
     if (dryRun) {
       const held = await bundleHolds(api, { bundle: argv.bundle!, item: argv.item! });
+      const body = { id: argv.item! };
+      const request = await requestLine(api, 'addBundleItem', { bundle: argv.bundle }, JSON.stringify(body));
       return {
         lines: [
           held
             ? `Drive item ${argv.item} is already in bundle ${argv.bundle}; nothing to send`
-            : `Would add drive item ${argv.item} to bundle ${argv.bundle}`,
+            : `Would add drive item ${argv.item} to bundle ${argv.bundle}: ${request.text}`,
         ],
-        report,
+        report: held ? report : { ...report, request: body, method: request.method, url: request.url },
       };
     }
     const { added } = await publishBundle(api, { bundle: argv.bundle!, item: argv.item! });
@@ -150,13 +159,23 @@ function tab(argv: PublishArgv, context: CliContext): Promise<number> {
     if (dryRun) {
       const body = tabRequest(api.transport.baseUrl, options);
       const existing = argv.force ? undefined : await findPinnedTab(api, options);
+      const request = await requestLine(
+        api,
+        'addChannelTab',
+        { team: argv.team, channel: argv.channel },
+        JSON.stringify(body),
+      );
       return {
         lines: [
           existing === undefined
-            ? `Would pin to channel ${argv.channel}: ${JSON.stringify(body)}`
+            ? `Would pin to channel ${argv.channel}: ${request.text}`
             : `${already(existing)}; would send nothing`,
         ],
-        report: { request: body, pinned: false, ...(existing === undefined ? {} : { tab: existing }) },
+        report: {
+          request: body,
+          pinned: false,
+          ...(existing === undefined ? { method: request.method, url: request.url } : { tab: existing }),
+        },
       };
     }
     const { tab: result, pinned } = await publishTab(api, options);
@@ -175,11 +194,21 @@ function forward(argv: PublishArgv, context: CliContext): Promise<number> {
   const options = { event: argv.event!, user: argv.user, to: argv.to ?? [], comment: argv.comment };
   return runServiceAction(argv, context, async (api, dryRun) => {
     const body = forwardRequest(options);
-    if (!dryRun) await notifyForward(api, options);
-    return {
-      lines: [`${dryRun ? 'Would forward' : 'Forwarded'} event ${argv.event} to ${options.to.join(', ')}`],
-      report: { event: argv.event, request: body },
-    };
+    const what = `event ${argv.event} to ${options.to.join(', ')}`;
+    if (dryRun) {
+      const request = await requestLine(
+        api,
+        'forwardEvent',
+        { user: argv.user, event: argv.event },
+        JSON.stringify(body),
+      );
+      return {
+        lines: [`Would forward ${what}: ${request.text}`],
+        report: { event: argv.event, request: body, method: request.method, url: request.url },
+      };
+    }
+    await notifyForward(api, options);
+    return { lines: [`Forwarded ${what}`], report: { event: argv.event, request: body } };
   });
 }
 

@@ -57,7 +57,8 @@ interface ServiceArgv {
   ca?: string;
   allowHost?: string[];
   body?: string;
-  all: boolean;
+  /** Only on paged operations. */
+  all?: boolean;
   format: 'json' | 'table';
   workbookSessionId?: string;
   deltaLink?: string;
@@ -105,6 +106,11 @@ function checkOptions(operation: Operation, argv: ServiceArgv): void {
     );
   }
   const link = linkFlag(operation);
+  if (link === undefined && argv.all !== undefined)
+    throw new BomwrightError(
+      'E_USAGE',
+      `${command} answers in one piece (${operation.method}, no pages): --all is for the collections and delta rounds`,
+    );
   const given = link === undefined ? undefined : argv[camelFlag(link)];
   if (given !== undefined) {
     const first = [
@@ -116,8 +122,13 @@ function checkOptions(operation: Operation, argv: ServiceArgv): void {
         'E_USAGE',
         `--${link} starts from the saved link unchanged: it already holds the path and the query options, so --${first.join(', --')} cannot be given with it`,
       );
-  }
-  if (argv.saveDeltaLink !== undefined && !argv.all)
+  } else checkPathFlags(operation, argv, command);
+  if (operation.body !== undefined && operation.body !== 'workbookSession' && argv.body === undefined)
+    throw new BomwrightError(
+      'E_USAGE',
+      `${command} needs --body: a JSON file, or - for standard input (bomwright service openapi shows its shape)`,
+    );
+  if (argv.saveDeltaLink !== undefined && argv.all !== true)
     throw new BomwrightError(
       'E_USAGE',
       '--save-delta-link needs --all: the delta link comes on the last page of the round',
@@ -134,6 +145,28 @@ function checkOptions(operation: Operation, argv: ServiceArgv): void {
       );
     if (argv.wait !== true) throw new BomwrightError('E_USAGE', '--wait-timeout bounds --wait: give --wait too');
   }
+}
+
+/**
+ * The path flags given must be those of one path form of the operation (`--folder`, or `--user` with `--folder`):
+ * said in flags here, where the client would say `{folder}`. `--user me` is the signed-in user's form.
+ */
+function checkPathFlags(operation: Operation, argv: ServiceArgv, command: string): void {
+  const given = pathParameters(operation).filter(
+    (name) => argv[name] !== undefined && !(name === 'user' && argv[name] === 'me'),
+  );
+  const forms = [
+    ...new Set(
+      operation.paths.map((template) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!).join(' ')),
+    ),
+  ].map((form) => (form === '' ? [] : form.split(' ')));
+  if (forms.some((form) => form.length === given.length && form.every((name) => given.includes(name)))) return;
+  const flags = (names: readonly string[]) => names.map((name) => `--${kebab(name)}`).join(' with ');
+  const accepted = forms.map((form) => (form.length === 0 ? 'no path flag' : flags(form)));
+  throw new BomwrightError(
+    'E_USAGE',
+    `${command} takes ${accepted.join(', or ')}; got ${given.length === 0 ? 'none' : flags(given)}`,
+  );
 }
 
 /** A link given on the command line: the URL itself, or a file holding it (as --save-delta-link writes it). */
@@ -238,7 +271,7 @@ async function runOperation(operation: Operation, argv: ServiceArgv, context: Cl
     if (startLink !== undefined) {
       // A saved link is held to the rule every link from the service is held to: checked before it is sent.
       const what = `${operation.name}: the saved link (--${link!})`;
-      client.checkLink(startLink, what);
+      service.checkSavedLink(client, startLink, operation, what);
       response = await client.call({ method: 'GET', path: startLink, linkFrom: what, headers });
     } else
       response = await service.invoke(client, operation.name, {
@@ -339,6 +372,7 @@ async function waitForClone(
     shown = false;
   };
   let result: CloneResult;
+  const waitStarted = Date.now();
   try {
     result = await service.waitForTeamClone(client, url, {
       deadlineMs: seconds * 1000,
@@ -352,7 +386,8 @@ async function waitForClone(
     });
   } catch (error) {
     clear();
-    if (service.isServiceError(error) && error.code === 'E_RETRY_EXHAUSTED')
+    // Only the deadline is --wait-timeout's; a poll budget or a retry budget spent says so itself.
+    if (service.isServiceError(error) && error.code === 'E_TIMEOUT' && Date.now() - waitStarted >= seconds * 1000)
       throw new service.ServiceError(
         'E_TIMEOUT',
         `The clone was still running when --wait-timeout ${seconds} s ran out; follow it with ${followUp(url)}`,
@@ -395,6 +430,21 @@ function operationBuilder(operation: Operation) {
     if (operation.headers?.includes('Workbook-Session-Id'))
       built = built.option('workbook-session-id', { type: 'string', describe: 'Workbook-Session-Id header' });
     const link = linkFlag(operation);
+    // Only a paged GET (a collection or a delta round) has pages to follow; elsewhere --all is known but hidden,
+    // so that it is refused saying why (checkOptions), not as an unknown word.
+    built = built.option(
+      'all',
+      link === undefined
+        ? { type: 'boolean', hidden: true }
+        : {
+            type: 'boolean',
+            default: false,
+            describe:
+              link === 'delta-link'
+                ? 'follow the round to its last page (and its @odata.deltaLink)'
+                : 'follow @odata.nextLink to the end of the collection',
+          },
+    );
     if (link === 'delta-link')
       built = built
         .option('delta-link', {
@@ -446,19 +496,12 @@ export const serviceCommand: CliCommand = {
       'service <operation>',
       'Call the directory/collaboration service: every operation of the spec (service --help lists them)',
       (y) => {
-        let built = connectionOptions(y.version(false), true)
-          .option('all', {
-            type: 'boolean',
-            default: false,
-            describe: 'follow @odata.nextLink to the end of a collection',
-            global: true,
-          })
-          .option('format', {
-            choices: ['json', 'table'] as const,
-            default: 'json' as const,
-            describe: 'output',
-            global: true,
-          });
+        let built = connectionOptions(y.version(false), true).option('format', {
+          choices: ['json', 'table'] as const,
+          default: 'json' as const,
+          describe: 'output',
+          global: true,
+        });
         built = built.command(
           'openapi',
           'Write an OpenAPI 3.1 description of every operation, generated from the same table',
