@@ -121,6 +121,11 @@ export class PurlIndex {
     return this.byName.get(key) === purl;
   }
 
+  /** Whether another purl text shares this one's name key: only then can the two be one package, or probably one. */
+  shared(purl: string): boolean {
+    return !this.alone(purl);
+  }
+
   /** The purl's canonical form, or a key that only the same text has; undefined when it is no package URL. */
   canonical(purl: string): string | undefined {
     return this.alone(purl) ? `\u0001${purl}` : this.parse(purl)?.canonical;

@@ -395,8 +395,10 @@ class Merger {
       if (entity.kind !== 'component') continue;
       for (const occurrence of entity.occurrences) {
         const purl = occurrence.object.purl;
-        const key = typeof purl === 'string' ? this.coordinates(purl) : undefined;
-        if (key === undefined || typeof purl !== 'string') continue;
+        // A purl alone with its name has no probable duplicate: most purls of most merges are skipped unparsed.
+        if (typeof purl !== 'string' || purl === '' || !this.purls.shared(purl)) continue;
+        const key = this.coordinates(purl);
+        if (key === undefined) continue;
         const group = groups.get(key);
         if (group !== undefined) {
           group.entities.add(entity);
