@@ -501,8 +501,8 @@ class Merger {
   private dropUnsignedSignatories(copy: Record<string, unknown>, removed: readonly string[], input: string): void {
     const declarations = isRecord(copy.declarations) ? copy.declarations : undefined;
     const affirmation = isRecord(declarations?.affirmation) ? declarations.affirmation : undefined;
-    const signatories = affirmation?.signatories;
-    if (!Array.isArray(signatories)) return;
+    if (affirmation === undefined || !Array.isArray(affirmation.signatories)) return;
+    const signatories: unknown[] = affirmation.signatories;
     const kept: unknown[] = [];
     for (const [i, signatory] of signatories.entries()) {
       const pointer = `/declarations/affirmation/signatories/${i}`;
@@ -514,7 +514,7 @@ class Merger {
         });
       else kept.push(signatory);
     }
-    affirmation!.signatories = kept;
+    affirmation.signatories = kept;
   }
 
   /** The entity of `object` (a new one when its identity is new, or in a hierarchical merge across inputs). */
