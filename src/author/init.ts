@@ -85,10 +85,22 @@ function packageLicenses(pkg: Record<string, unknown>): string[] | undefined {
   return undefined;
 }
 
-/** The application a package.json describes, as component fields. */
-export function componentFromPackageJson(pkg: Record<string, unknown>): Partial<ComponentFields> {
+/**
+ * The component a package.json describes, with the fields `given` (command-line options) over it: init's
+ * component and merge's product. The purl made from the package.json names a version; a version given instead
+ * is the purl's too, and so the bom-ref's, which is made from the purl (a purl given is kept as given).
+ */
+export function describedComponent(
+  pkg: Record<string, unknown> | undefined,
+  given: Partial<ComponentFields> = {},
+): Partial<ComponentFields> {
+  return { ...(pkg === undefined ? {} : componentFromPackageJson(pkg, given.version)), ...given };
+}
+
+/** The application a package.json describes, as component fields; `version` instead of the package.json's. */
+export function componentFromPackageJson(pkg: Record<string, unknown>, version?: string): Partial<ComponentFields> {
   const fullName = typeof pkg.name === 'string' && pkg.name !== '' ? pkg.name : undefined;
-  const version = typeof pkg.version === 'string' && pkg.version !== '' ? pkg.version : undefined;
+  version ??= typeof pkg.version === 'string' && pkg.version !== '' ? pkg.version : undefined;
   const scoped = fullName?.startsWith('@') === true && fullName.includes('/');
   const externalReferences: Record<string, unknown>[] = [];
   // Only URLs the schema accepts: a malformed homepage must not make the new document invalid.
@@ -130,10 +142,7 @@ export function initDocument(options: InitOptions): Record<string, unknown> {
     tools: toolsFor(format, options.toolVersion),
   };
   if (options.component !== undefined || options.packageJson !== undefined) {
-    const fields = withPurlFields({
-      ...(options.packageJson === undefined ? {} : componentFromPackageJson(options.packageJson)),
-      ...options.component,
-    });
+    const fields = withPurlFields(describedComponent(options.packageJson, options.component));
     if (typeof fields.name !== 'string' || fields.name === '')
       throw new BomwrightError('E_USAGE', 'The component needs a name (give one, or a package.json with "name")');
     if (fields.version === undefined && format.componentVersionRequired)

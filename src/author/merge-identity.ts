@@ -14,18 +14,10 @@ let packageUrl: PackageUrlClass | undefined;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/**
- * The canonical form of a purl as the purl specification defines it (type and per-type name normalisation,
- * percent-decoding, qualifiers sorted by key), or undefined when it is not a package URL.
- */
-export function canonicalPurl(purl: string): string | undefined {
+function loadPackageUrl(): PackageUrlClass {
   // Loaded on first use, as in elements.ts: only commands that need it pay for it.
   packageUrl ??= (createRequire(import.meta.url)('packageurl-js') as typeof import('packageurl-js')).PackageURL;
-  try {
-    return packageUrl.fromString(purl).toString();
-  } catch {
-    return undefined;
-  }
+  return packageUrl;
 }
 
 /** Package types some generators spell as a type of their own: `pkg:alpine/x` is `pkg:apk/alpine/x`. */
@@ -36,34 +28,113 @@ const TYPE_ALIASES: Readonly<Record<string, readonly [string, string]>> = {
   ubuntu: ['deb', 'ubuntu'],
 };
 
+/** What a merge compares a purl by, from one parse: both forms below. */
+export interface PurlKeys {
+  canonical: string;
+  coordinates: string;
+}
+
 /**
- * A purl's coordinates: type (aliases resolved), namespace, name and version, without qualifiers and subpath. Two
- * scanners of one image write `?distro=3.13.1` and `?arch=x86_64&distro=3.13.1` for one package; undefined when
- * it is not a package URL.
+ * A purl's canonical form, as the purl specification defines it (type and per-type name normalisation,
+ * percent-decoding, qualifiers sorted by key), and its coordinates: type (aliases resolved), namespace, name and
+ * version, without qualifiers and subpath (two scanners of one image write `?distro=3.13.1` and
+ * `?arch=x86_64&distro=3.13.1` for one package). Undefined when it is not a package URL.
  */
-export function purlCoordinates(purl: string): string | undefined {
-  packageUrl ??= (createRequire(import.meta.url)('packageurl-js') as typeof import('packageurl-js')).PackageURL;
+export function purlKeys(purl: string): PurlKeys | undefined {
   try {
-    const parsed = packageUrl.fromString(purl);
+    const parsed = loadPackageUrl().fromString(purl);
     const alias = parsed.namespace === undefined || parsed.namespace === null ? TYPE_ALIASES[parsed.type] : undefined;
     const [type, namespace] = alias ?? [parsed.type, parsed.namespace ?? ''];
-    return `${type}\u0000${namespace}\u0000${parsed.name}\u0000${parsed.version ?? ''}`;
+    return {
+      canonical: parsed.toString(),
+      coordinates: `${type}\u0000${namespace}\u0000${parsed.name}\u0000${parsed.version ?? ''}`,
+    };
   } catch {
     return undefined;
   }
 }
 
-/** {@link canonicalPurl} remembered per text, for the many purls a merge meets more than once. */
-export function canonicalPurlCache(
-  of: (purl: string) => string | undefined = canonicalPurl,
-): (purl: string) => string | undefined {
-  const known = new Map<string, string | undefined>();
+/** The canonical form of a purl (see {@link purlKeys}), or undefined when it is not a package URL. */
+export function canonicalPurl(purl: string): string | undefined {
+  return purlKeys(purl)?.canonical;
+}
+
+/** {@link purlKeys} remembered per text: a merge meets most purls more than once, and parsing is its dearest step. */
+export function purlKeyCache(): (purl: string) => PurlKeys | undefined {
+  const known = new Map<string, PurlKeys | undefined>();
   return (purl) => {
-    if (known.has(purl)) return known.get(purl);
-    const canonical = of(purl);
-    known.set(purl, canonical);
-    return canonical;
+    let keys = known.get(purl);
+    if (keys === undefined && !known.has(purl)) {
+      keys = purlKeys(purl);
+      known.set(purl, keys);
+    }
+    return keys;
   };
+}
+
+/**
+ * What every purl naming one package shares, whatever its spelling: its name as the purl parser reads it (tabs and
+ * line breaks dropped, the ends trimmed, without `#subpath`, `?qualifiers` and the version after the last `@`),
+ * percent-decoded, trimmed, lower-cased, `_` as `-` (the purl types' normalisations: lower case; pypi's `_` → `-`,
+ * pub's `-` → `_`). Two purls with one canonical form or one set of coordinates have one name key.
+ */
+export function purlNameKey(purl: string): string {
+  let text = purl.replace(/[\t\n\r]/g, '').trim();
+  const hash = text.indexOf('#');
+  if (hash !== -1) text = text.slice(0, hash);
+  const query = text.indexOf('?');
+  if (query !== -1) text = text.slice(0, query);
+  const at = text.lastIndexOf('@');
+  // An `@` right after a `/` starts an unencoded npm scope, not the version.
+  if (at !== -1 && text.charCodeAt(at - 1) !== 0x2f) text = text.slice(0, at);
+  const name = text.slice(text.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name).trim().toLowerCase().replaceAll('_', '-');
+  } catch {
+    // Not decodable, so no package URL: all such purls in one group, each compared as written after parsing.
+    return '\u0000';
+  }
+}
+
+/**
+ * The purls of one merge, each parsed only when that can matter. Parsing is most of a merge's own work (about
+ * 10 µs a purl): a purl whose name key no other purl text of the merge has can equal no other, so it stands for
+ * itself as written, unparsed; the others are parsed once each. Every purl is added before any is asked about.
+ */
+export class PurlIndex {
+  /** Name key → the one purl text seen with it, or null once there are several. */
+  private readonly byName = new Map<string, string | null>();
+  /** Purl text → its name key. */
+  private readonly names = new Map<string, string>();
+  private readonly parse = purlKeyCache();
+
+  add(purl: string): void {
+    if (this.names.has(purl)) return;
+    const key = purlNameKey(purl);
+    this.names.set(purl, key);
+    this.byName.set(key, this.byName.has(key) ? null : purl);
+  }
+
+  private alone(purl: string): boolean {
+    const key = this.names.get(purl);
+    if (key === undefined) throw new Error(`PurlIndex: ${purl} was not added`);
+    return this.byName.get(key) === purl;
+  }
+
+  /** Whether another purl text shares this one's name key: only then can the two be one package, or probably one. */
+  shared(purl: string): boolean {
+    return !this.alone(purl);
+  }
+
+  /** The purl's canonical form, or a key that only the same text has; undefined when it is no package URL. */
+  canonical(purl: string): string | undefined {
+    return this.alone(purl) ? `\u0001${purl}` : this.parse(purl)?.canonical;
+  }
+
+  /** The purl's coordinates (see {@link purlKeys}), or a key that only the same text has. */
+  coordinates(purl: string): string | undefined {
+    return this.alone(purl) ? `\u0001${purl}` : this.parse(purl)?.coordinates;
+  }
 }
 
 /** A component's identity key. */

@@ -3,8 +3,10 @@
  * can hold for it). A merge that is signed afterwards vouches for its inputs, so an input whose signature is
  * invalid must not be merged silently, and one signed by a key nobody trusts must not be re-signed as trusted.
  */
+import type { GatePolicy } from '../jsf/judge.js';
 import type { TrustStore } from '../jsf/trust.js';
-import { verifyDocument } from '../jsf/verify.js';
+import { verifyDocument, type SignerReport } from '../jsf/verify.js';
+import { verifyXmlText } from '../xml/signatures.js';
 
 /**
  * `valid`: verified with a trusted key; `untrusted`: verified, but by a key the trust store does not hold;
@@ -27,13 +29,30 @@ interface SignatureCheckOptions {
   allowExcludes?: readonly string[];
 }
 
-/** Every signature of one input, with its verdict; none when the input is unsigned. */
-export function inputSignatures(document: unknown, input: string, options: SignatureCheckOptions): InputSignature[] {
+/**
+ * Every signature of one input, with its verdict; none when the input is unsigned. An XML input's signatures are
+ * in its text, not in the model: given `xml` (the text it was read from), they are verified as `verify` does.
+ */
+export function inputSignatures(
+  document: unknown,
+  input: string,
+  options: SignatureCheckOptions,
+  xml?: string,
+): InputSignature[] {
+  if (xml !== undefined) {
+    const result = verifyXmlText(xml, options.trust === undefined ? {} : { trust: options.trust });
+    if ('problem' in result) return [{ input, pointer: '/bom', status: 'invalid', reason: result.problem }];
+    return verdicts(result.reports, input);
+  }
   const { reports } = verifyDocument(document, {
     ...(options.trust === undefined ? {} : { trust: options.trust }),
     ...(options.allowExcludes === undefined ? {} : { allowExcludes: options.allowExcludes }),
     cyclonedx: true,
   });
+  return verdicts(reports, input);
+}
+
+function verdicts(reports: readonly SignerReport[], input: string): InputSignature[] {
   return reports.map((report) => {
     const status: InputSignatureStatus =
       report.verdict === 'valid' ? (report.trust === 'trusted' ? 'valid' : 'untrusted') : report.verdict;
@@ -49,14 +68,21 @@ export function describeInputSignature(signature: InputSignature): string {
 }
 
 /**
- * The input signatures that forbid the merge: invalid ones always (a tampered input is not merged); when the result
- * is to be signed, also those not verified with a trusted key, unless the caller allows them (as verify does).
+ * The input signatures that forbid the merge, by `verify`'s policy (jsf/judge.ts gatePolicy, from the same flags):
+ * an invalid one always (a tampered input is not merged); one that cannot be checked unless allowed
+ * (`--allow-unverifiable`); one from a key the trust store does not hold when trust is required (`--trust` given,
+ * or `--require-trusted`) unless allowed (`--allow-untrusted`). Signing the result vouches for the inputs, so it
+ * requires trust too, unless `--allow-untrusted`. Unsigned inputs are merged: most BOMs are unsigned.
  */
 export function refusedSignatures(
   signatures: readonly InputSignature[],
-  options: { signing: boolean; allowUntrusted: boolean },
+  policy: Pick<GatePolicy, 'requireTrusted' | 'allowUnverifiable'> & { signing: boolean; allowUntrusted: boolean },
 ): InputSignature[] {
+  const trustRequired = policy.requireTrusted === true || (policy.signing && !policy.allowUntrusted);
   return signatures.filter(
-    (s) => s.status === 'invalid' || (options.signing && !options.allowUntrusted && s.status !== 'valid'),
+    (s) =>
+      s.status === 'invalid' ||
+      (s.status === 'unverifiable' && (policy.allowUnverifiable !== true || trustRequired)) ||
+      (s.status === 'untrusted' && trustRequired),
   );
 }

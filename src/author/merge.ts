@@ -25,9 +25,8 @@ import {
   type MergeConflict,
 } from './merge-combine.js';
 import {
-  canonicalPurlCache,
-  purlCoordinates,
   componentIdentity,
+  PurlIndex,
   elementLabel,
   serviceIdentity,
   toolIdentity,
@@ -48,6 +47,11 @@ export interface BomMergeInput {
   document: unknown;
   /** How the input is named in messages, and (hierarchical, no metadata.component) the name of its component. */
   name: string;
+  /**
+   * CycloneDX XML read into `document`: its text, whose XML signatures (not part of the model) are verified as the
+   * JSON signatures of a JSON input are.
+   */
+  xml?: string;
 }
 
 export interface BomMergeOptions {
@@ -183,6 +187,8 @@ interface Input {
   root?: Occurrence;
   /** Top-level component occurrences (after hierarchical wrapping: the wrapper's children). */
   topComponents: Occurrence[];
+  /** Hierarchical: its root is a wrapper made here (the input had no metadata.component), which has no edges yet. */
+  wrapped?: boolean;
   /** Its BOM-Link (`urn:cdx:<serial uuid>/<version>`), when it has a serial number. */
   link?: string;
 }
@@ -330,7 +336,9 @@ class Merger {
   readonly entities: Entity[] = [];
   readonly toolEntities: Entity[] = [];
   readonly canonical: (purl: string) => string | undefined;
-  readonly coordinates = canonicalPurlCache(purlCoordinates);
+  /** Every component purl of the merge, added before any component is identified (see PurlIndex). */
+  readonly purls = new PurlIndex();
+  readonly coordinates = (purl: string): string | undefined => this.purls.coordinates(purl);
   readonly byKey = new Map<string, Entity>();
   readonly occurrenceOf = new Map<object, Occurrence>();
   readonly conflicts: MergeConflict[] = [];
@@ -351,7 +359,7 @@ class Merger {
 
   constructor(readonly options: BomMergeOptions) {
     const byCoordinates = options.match === 'coordinates';
-    this.canonical = byCoordinates ? this.coordinates : canonicalPurlCache();
+    this.canonical = byCoordinates ? this.coordinates : (purl) => this.purls.canonical(purl);
     // Matched by coordinates, the purls of one entity differ by design: the first is kept, the others noted.
     this.policy = { ...(byCoordinates ? { purl: 'first' as const } : {}), ...options.onDifference };
   }
@@ -380,26 +388,39 @@ class Merger {
   /** Component entities (flat merges) whose purls have the same coordinates, when matching by canonical purl. */
   private probableDuplicates(): string[][] {
     if (this.options.match === 'coordinates' || this.options.hierarchical === true) return [];
-    const groups = new Map<string, Set<string>>();
-    const entitiesOf = new Map<string, Set<Entity>>();
+    // Coordinates → the first entity met with them; a group is made only when a second entity has them (rare).
+    const first = new Map<string, { entity: Entity; purls: Set<string> }>();
+    const groups = new Map<string, { entities: Set<Entity>; purls: Set<string> }>();
     for (const entity of this.entities) {
       if (entity.kind !== 'component') continue;
       for (const occurrence of entity.occurrences) {
         const purl = occurrence.object.purl;
-        const key = typeof purl === 'string' ? this.coordinates(purl) : undefined;
+        // A purl alone with its name has no probable duplicate: most purls of most merges are skipped unparsed.
+        if (typeof purl !== 'string' || purl === '' || !this.purls.shared(purl)) continue;
+        const key = this.coordinates(purl);
         if (key === undefined) continue;
-        const purls = groups.get(key) ?? new Set<string>();
-        const entities = entitiesOf.get(key) ?? new Set<Entity>();
-        groups.set(key, purls.add(String(purl)));
-        entitiesOf.set(key, entities.add(entity));
+        const group = groups.get(key);
+        if (group !== undefined) {
+          group.entities.add(entity);
+          group.purls.add(purl);
+          continue;
+        }
+        const seen = first.get(key);
+        if (seen === undefined) first.set(key, { entity, purls: new Set([purl]) });
+        else if (seen.entity === entity) seen.purls.add(purl);
+        else groups.set(key, { entities: new Set([seen.entity, entity]), purls: seen.purls.add(purl) });
       }
     }
-    return [...groups.entries()].filter(([key]) => entitiesOf.get(key)!.size > 1).map(([, purls]) => [...purls]);
+    return [...groups.values()].map(({ purls }) => [...purls]);
   }
 
   run(sources: readonly BomMergeInput[]): Record<string, unknown> {
     if (sources.length === 0) throw new BomwrightError('E_USAGE', 'Name the BOMs to merge');
-    const read = sources.map((source) => ({ name: source.name, ...documentFormat(source.document) }));
+    const read = sources.map((source) => ({
+      name: source.name,
+      ...documentFormat(source.document),
+      ...(source.xml === undefined ? {} : { xml: source.xml }),
+    }));
     this.format = outputFormat(read, this.options.specVersion);
     for (const source of read) this.read(source);
     const root = this.options.root;
@@ -408,8 +429,13 @@ class Merger {
         'E_USAGE',
         'A hierarchical merge needs the merged product: give --name (and --version), or --from package.json',
       );
-    if (root !== undefined)
-      this.rootEntity = this.identify(rootComponent(root, this.format), ROOT_INPUT, undefined, 'component');
+    const named = root === undefined ? undefined : rootComponent(root, this.format);
+    this.addPurls(named);
+    for (const input of this.inputs) {
+      this.addPurls(isRecord(input.copy.metadata) ? input.copy.metadata.component : undefined);
+      for (const component of arrayOf(input.copy.components)) this.addPurls(component);
+    }
+    if (named !== undefined) this.rootEntity = this.identify(named, ROOT_INPUT, undefined, 'component');
     this.inputs.forEach((input, i) => this.collect(input, i));
     if (this.rootEntity === undefined) this.rootEntity = this.commonRoot();
     for (const input of this.inputs) this.giveOutRefs(input);
@@ -422,10 +448,17 @@ class Merger {
     return document;
   }
 
+  /** The purls of a component and of the components nested in it. */
+  private addPurls(component: unknown): void {
+    if (!isRecord(component)) return;
+    if (typeof component.purl === 'string' && component.purl !== '') this.purls.add(component.purl);
+    for (const child of arrayOf(component.components)) this.addPurls(child);
+  }
+
   /** An input: its signatures verified, then converted to the output's version when it is of another. */
-  private read(source: { name: string; document: Record<string, unknown>; format: SpecFormat }): void {
+  private read(source: { name: string; document: Record<string, unknown>; format: SpecFormat; xml?: string }): void {
     // Verified before the conversion or the copy drops them (in place, when the inputs are consumed).
-    const signatures = inputSignatures(source.document, source.name, this.options);
+    const signatures = inputSignatures(source.document, source.name, this.options, source.xml);
     let { document, format } = source;
     if (format.specVersion !== this.format.specVersion) {
       const conversion = convertVersion(document, this.format.specVersion, { keepSignatures: true });
@@ -447,6 +480,7 @@ class Merger {
     for (const pointer of prepared.removedSignatures)
       if (!signatures.some((s) => s.pointer === pointer || s.pointer.startsWith(`${pointer}/`)))
         this.removedSignatures.push({ input: source.name, pointer, status: 'invalid', reason: 'not a signature' });
+    this.dropUnsignedSignatories(copy, prepared.removedSignatures, source.name);
     const link = bomLinkOf(copy);
     this.inputs.push({
       name: source.name,
@@ -457,6 +491,30 @@ class Merger {
       topComponents: [],
       ...(link === undefined ? {} : { link }),
     });
+  }
+
+  /**
+   * A signatory of an affirmation is one who signed (`signature`) or an organization with a reference to where it
+   * affirmed (`organization` and `externalReference`). Its signature gone, one of the first kind is no signatory:
+   * dropped, and reported.
+   */
+  private dropUnsignedSignatories(copy: Record<string, unknown>, removed: readonly string[], input: string): void {
+    const declarations = isRecord(copy.declarations) ? copy.declarations : undefined;
+    const affirmation = isRecord(declarations?.affirmation) ? declarations.affirmation : undefined;
+    if (affirmation === undefined || !Array.isArray(affirmation.signatories)) return;
+    const signatories: unknown[] = affirmation.signatories;
+    const kept: unknown[] = [];
+    for (const [i, signatory] of signatories.entries()) {
+      const pointer = `/declarations/affirmation/signatories/${i}`;
+      const unsigned = isRecord(signatory) && removed.includes(`${pointer}/signature`);
+      if (unsigned && (signatory.organization === undefined || signatory.externalReference === undefined))
+        this.dropped.push({
+          pointer: `${input}#${pointer}`,
+          reason: `its signature cannot survive a merge, and a signatory without one needs organization and externalReference${typeof signatory.name === 'string' ? ` (${signatory.name})` : ''}`,
+        });
+      else kept.push(signatory);
+    }
+    affirmation.signatories = kept;
   }
 
   /** The entity of `object` (a new one when its identity is new, or in a hierarchical merge across inputs). */
@@ -511,6 +569,7 @@ class Merger {
     let root = isRecord(metadata.component) ? metadata.component : undefined;
     if (this.options.hierarchical === true) {
       // The input becomes one component: its root, or one named after the file; its components go inside.
+      if (root === undefined) input.wrapped = true;
       root ??= {
         type: 'application',
         name: fileStem(input.name),
@@ -704,6 +763,15 @@ class Merger {
             setMember(found.entry, key, dependency[key]);
       }
     }
+    // A wrapper made for a rootless input depends on what that input's graph starts from.
+    for (const input of this.inputs) {
+      const ref = input.wrapped === true ? input.root?.entity.ref : undefined;
+      if (ref === undefined) continue;
+      any = true;
+      const found = entryOf(ref, undefined);
+      found.known = true;
+      for (const target of this.startingPoints(input, undefined)) found.dependsOn.add(target);
+    }
     const root = this.rootEntity;
     if (root?.ref !== undefined) {
       const links = this.rootLinks(root);
@@ -724,24 +792,29 @@ class Merger {
     });
   }
 
-  /** What the new root depends on: each input's root, or, for an input without one, its top-level components that nothing in it depends on. */
+  /** What the new root depends on: each input's root, or, for an input without one, where its graph starts. */
   private rootLinks(root: Entity): string[] {
     const links: string[] = [];
     for (const input of this.inputs) {
       if (input.root !== undefined) {
         if (input.root.entity !== root) links.push(input.root.entity.ref!);
-        continue;
-      }
-      const targets = new Set<string>();
-      for (const dependency of records(input.copy.dependencies))
-        for (const ref of [...arrayOf(dependency.dependsOn), ...arrayOf(dependency.provides)])
-          if (typeof ref === 'string') targets.add(ref);
-      for (const occurrence of input.topComponents) {
-        const ref = occurrence.entity.ref;
-        if (ref !== undefined && !targets.has(ref) && occurrence.entity !== root) links.push(ref);
-      }
+      } else links.push(...this.startingPoints(input, root));
     }
     return [...new Set(links)];
+  }
+
+  /** An input's top-level components that nothing in it depends on (its graph's starting points), `except` aside. */
+  private startingPoints(input: Input, except: Entity | undefined): string[] {
+    const targets = new Set<string>();
+    for (const dependency of records(input.copy.dependencies))
+      for (const ref of [...arrayOf(dependency.dependsOn), ...arrayOf(dependency.provides)])
+        if (typeof ref === 'string') targets.add(ref);
+    const points: string[] = [];
+    for (const occurrence of input.topComponents) {
+      const ref = occurrence.entity.ref;
+      if (ref !== undefined && !targets.has(ref) && occurrence.entity !== except) points.push(ref);
+    }
+    return points;
   }
 
   private tools(): unknown {

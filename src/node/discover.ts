@@ -21,11 +21,16 @@ const IGNORED = ['**/node_modules/**', '**/.git/**'];
  * .git) and fast-glob patterns. A missing path or a pattern that matches nothing is a usage error (exit 2),
  * so a typo in CI can never pass as "nothing to validate".
  */
-export async function resolveInputs(operands: readonly string[], cwd: string): Promise<Input[]> {
+export async function resolveInputs(
+  operands: readonly string[],
+  cwd: string,
+  options: { keepRepeats?: boolean } = {},
+): Promise<Input[]> {
   const inputs: Input[] = [];
   const seen = new Set<string>();
   const add = (source: string, explicit: boolean) => {
-    if (seen.has(source)) return;
+    // keepRepeats: a file named twice stays twice (merge says so); found again by a folder or pattern, it does not.
+    if (seen.has(source) && !(explicit && options.keepRepeats === true)) return;
     seen.add(source);
     inputs.push({ source, explicit });
   };

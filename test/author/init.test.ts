@@ -126,6 +126,24 @@ describe('initDocument', () => {
     expect(npmPurl('@s/n', '1')).toBe('pkg:npm/%40s/n@1');
   });
 
+  it("a version given over the package.json's is the purl's and the bom-ref's too; a purl given is kept", () => {
+    const component = (c: object) =>
+      (
+        initDocument({ toolVersion: '1', packageJson: { name: '@acme/w', version: '1.0.0' }, component: c })
+          .metadata as Record<string, unknown>
+      ).component;
+    expect(component({ version: '9.9.9' })).toMatchObject({
+      'bom-ref': 'pkg:npm/%40acme/w@9.9.9',
+      version: '9.9.9',
+      purl: 'pkg:npm/%40acme/w@9.9.9',
+    });
+    // The package.json's own version: unchanged.
+    expect(component({})).toMatchObject({ 'bom-ref': 'pkg:npm/%40acme/w@1.0.0', purl: 'pkg:npm/%40acme/w@1.0.0' });
+    expect(component({ version: '9.9.9', purl: 'pkg:npm/%40acme/w@9.9.9?x=1' })).toMatchObject({
+      purl: 'pkg:npm/%40acme/w@9.9.9?x=1',
+    });
+  });
+
   it('generates the bom-ref from the purl, else name@version', () => {
     const component = (c: object) =>
       (initDocument({ toolVersion: '1', component: c }).metadata as Record<string, unknown>).component;

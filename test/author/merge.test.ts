@@ -109,6 +109,44 @@ describe('flat merge: one entry per identity (#188, #356, #399, lib PR #199)', (
     expect(summary.conflicts).toEqual([]);
   });
 
+  it('one package in every spelling the purl specification allows is one component, however many purls there are', async () => {
+    // Each pair has one canonical form (type, per-type name rules, encoding, qualifiers, subpath, `pkg://`).
+    const pairs: [string, string][] = [
+      ['pkg:pypi/Foo_Bar@1.0', 'pkg:pypi/foo-bar@1.0'],
+      ['pkg:pub/foo-bar@1.0', 'pkg:pub/foo_bar@1.0'],
+      ['pkg:npm/%20lodash@4', 'pkg:npm/lodash@4'],
+      ['pkg:npm/lo\tdash@4', 'pkg:npm/lodash@4'],
+      ['pkg://npm/left-pad@1', 'pkg:npm/left-pad@1'],
+      ['pkg:github/Acme/Tool@2', 'pkg:github/acme/tool@2'],
+      ['pkg:generic/x@1#a//b/', 'pkg:generic/x@1#a/b'],
+      ['pkg:npm/@scope/%66oo@1', 'pkg:npm/%40scope/foo@1'],
+    ];
+    for (const [one, other] of pairs) {
+      const a = bom({ components: [lib('x', '1', { purl: one, 'bom-ref': 'one' })] });
+      const b = bom({ components: [lib('x', '1', { purl: other, 'bom-ref': 'other' })] });
+      const { document } = await run([a, b]);
+      expect(
+        (document.components as Json[]).map((x) => x['bom-ref']),
+        `${one} = ${other}`,
+      ).toEqual(['one']);
+    }
+    // Another version, name or type is another package, one purl alone or many.
+    for (const [one, other] of [
+      ['pkg:npm/lodash@4', 'pkg:npm/lodash@5'],
+      ['pkg:npm/lodash@4', 'pkg:npm/lodashx@4'],
+      ['pkg:npm/lodash@4', 'pkg:pypi/lodash@4'],
+      ['pkg:golang/Example.com/Mod@1', 'pkg:golang/example.com/mod@1'],
+    ]) {
+      const a = bom({ components: [lib('x', '1', { purl: one, 'bom-ref': 'one' })] });
+      const b = bom({ components: [lib('x', '1', { purl: other, 'bom-ref': 'other' })] });
+      const { document } = await run([a, b]);
+      expect(
+        (document.components as Json[]).map((x) => x['bom-ref']),
+        `${one} ≠ ${other}`,
+      ).toEqual(['one', 'other']);
+    }
+  });
+
   it('without purls, group + name + version + type: a container and an OS both named alpine stay two (#399)', async () => {
     const a = bom({
       components: [
@@ -401,23 +439,55 @@ describe('hierarchical merge', () => {
     ]);
     expect(document.dependencies).toEqual([
       { ref: 'root', dependsOn: ['a@1'] },
+      // The wrapper of an empty input depends on nothing, and says so.
+      { ref: 'empty', dependsOn: [] },
       { ref: 'product@3.0.0', dependsOn: ['root', 'root-2', 'empty'] },
     ]);
     expect(summary.duplicatesCombined).toBe(0);
     await expectWhole(document, [a, b, c]);
   });
 
-  it('a wrapper named after the file depends on its input top components', async () => {
-    const b = bom({ components: [lib('x', '1'), lib('y', '1')], dependencies: [{ ref: 'x@1', dependsOn: ['y@1'] }] });
-    const { document } = await merge([{ document: b, name: 'go.json' }], {
+  it("a wrapper named after the file depends on its input's top components that nothing depends on", async () => {
+    // z is nested in y: not top-level. w has no edges at all: a start of its own.
+    const b = bom({
+      components: [lib('x', '1'), lib('y', '1', { components: [lib('z', '1')] }), lib('w', '1')],
+      dependencies: [
+        { ref: 'x@1', dependsOn: ['y@1'] },
+        { ref: 'y@1', dependsOn: ['z@1'] },
+      ],
+    });
+    const { document, valid } = await merge([{ document: b, name: 'go.json' }], {
       ...OPTIONS,
       ...PRODUCT,
       hierarchical: true,
     });
+    expect(valid).toBe(true);
     expect(document.dependencies).toEqual([
       { ref: 'x@1', dependsOn: ['y@1'] },
+      { ref: 'y@1', dependsOn: ['z@1'] },
+      { ref: 'go', dependsOn: ['x@1', 'w@1'] },
       { ref: 'product@3.0.0', dependsOn: ['go'] },
     ]);
+    // Every component reachable from the root.
+    const edges = new Map(
+      (document.dependencies as Json[]).map((d) => [d.ref as string, (d.dependsOn as string[] | undefined) ?? []]),
+    );
+    const reached = new Set<string>();
+    const visit = (ref: string): void => {
+      if (reached.has(ref)) return;
+      reached.add(ref);
+      for (const next of edges.get(ref) ?? []) visit(next);
+    };
+    visit('product@3.0.0');
+    expect([...reached].sort()).toEqual(['go', 'product@3.0.0', 'w@1', 'x@1', 'y@1', 'z@1']);
+    // An input with its own root keeps that root's edges: no wrapper entry is made for it.
+    const rooted = bom({ metadata: { component: app('web', '1', 'root') }, components: [lib('x', '1')] });
+    const withRoot = await merge([{ document: rooted, name: 'web.json' }], {
+      ...OPTIONS,
+      ...PRODUCT,
+      hierarchical: true,
+    });
+    expect(withRoot.document.dependencies).toEqual([{ ref: 'product@3.0.0', dependsOn: ['root'] }]);
   });
 
   it('needs the product named', async () => {
@@ -815,6 +885,43 @@ describe('smaller points', () => {
     expect((document.metadata as Json).component).toMatchObject({ name: '' });
     const b = bom({ metadata: { component: { type: 'container', name: '' } } });
     await rejects(run([a, b]), 'E_USAGE', /describe different things/);
+  });
+
+  it('a signatory whose signature is removed keeps its place only as an organization with a reference', async () => {
+    const signature = { algorithm: 'ES256', value: 'abc' };
+    const a = bom({
+      declarations: {
+        affirmation: {
+          statement: 'We affirm',
+          signatories: [
+            { name: 'Alice', role: 'CEO', signature },
+            {
+              name: 'Bob',
+              role: 'CTO',
+              organization: { name: 'Acme' },
+              externalReference: { type: 'other', url: 'https://acme.example/affirmation' },
+            },
+          ],
+        },
+      },
+    });
+    const { document, summary, valid } = await run([a]);
+    expect(valid).toBe(true);
+    expect(((document.declarations as Json).affirmation as Json).signatories).toEqual([
+      {
+        name: 'Bob',
+        role: 'CTO',
+        organization: { name: 'Acme' },
+        externalReference: { type: 'other', url: 'https://acme.example/affirmation' },
+      },
+    ]);
+    expect(summary.dropped).toEqual([
+      {
+        pointer: 'in1.json#/declarations/affirmation/signatories/0',
+        reason:
+          'its signature cannot survive a merge, and a signatory without one needs organization and externalReference (Alice)',
+      },
+    ]);
   });
 
   it('the same document twice (one serial number and version) is reported; another version is not', async () => {

@@ -4,7 +4,7 @@
  * and messages a user sees.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/index.js';
@@ -135,7 +135,8 @@ describe('bomwright merge (CLI)', () => {
     const refused = await merge('c1.json', 'c2.json', '-o', 'conflict.json', ...strict);
     expect(refused.code).toBe(1);
     expect(existsSync(at('conflict.json'))).toBe(false);
-    expect(refused.stderr).toContain(
+    // The summary, conflicts included, goes to standard output whether written or not; the refusal to stderr.
+    expect(refused.stdout).toContain(
       `conflict: pkg:npm/x@1: hashes[SHA-256]: ${HASH('a')} (kept) vs ${HASH('b')} (c2.json)\n`,
     );
     expect(refused.stderr).toContain(
@@ -166,7 +167,7 @@ describe('bomwright merge (CLI)', () => {
     });
     const strict = await merge('d1.json', 'd2.json', '-o', 'diff2.json', '--on-difference', 'description=fail');
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('conflict: pkg:npm/x@1: description: A parser (kept) vs A JSON parser (d2.json)\n');
+    expect(strict.stdout).toContain('conflict: pkg:npm/x@1: description: A parser (kept) vs A JSON parser (d2.json)\n');
     const wrong = await merge('d1.json', 'd2.json', '-o', 'diff3.json', '--on-difference', 'description=maybe');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('E_USAGE');
@@ -274,6 +275,174 @@ describe('bomwright merge (CLI)', () => {
     const unnamed = await merge('small.json', '-o', 'h.json', '--hierarchical');
     expect(unnamed.code).toBe(2);
     expect(unnamed.stderr).toContain('A hierarchical merge needs the merged product');
+  });
+
+  it('operands as validate takes them: - for standard input, folders, patterns; -o - for standard output', async () => {
+    const work = newDir();
+    const cli = (args: string[], input?: string) =>
+      runCli(['merge', ...args], { cwd: work, ...(input === undefined ? {} : { input }) });
+    const one = bom({ serialNumber: 'urn:uuid:00000000-0000-4000-8000-000000000001', components: [lib('x', '1')] });
+    const two = bom({ serialNumber: 'urn:uuid:00000000-0000-4000-8000-000000000002', components: [lib('y', '1')] });
+    mkdirSync(path.join(work, 'many'));
+    writeFileSync(path.join(work, 'many/one.json'), JSON.stringify(one));
+    writeFileSync(path.join(work, 'many/two.cdx.json'), JSON.stringify(two));
+    const names = (document: Json) => (document.components as Json[]).map((c) => c.name);
+    // Standard input in, standard output out: the BOM alone on stdout, what is said about it on stderr.
+    const piped = await cli(['-', 'many/two.cdx.json', '-o', '-'], JSON.stringify(one));
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(names(JSON.parse(piped.stdout) as Json)).toEqual(['x', 'y']);
+    expect(piped.stderr).toMatch(/^Merged 2 BOMs into standard output: components 2 → 2;/m);
+    // XML either way: read from stdin, written to stdout with --to xml.
+    const xml = await cli(['-', '-o', '-', '--to', 'xml'], JSON.stringify(one));
+    expect(xml.code, xml.stderr).toBe(0);
+    expect(xml.stdout).toMatch(/^<\?xml[^]*<name>x<\/name>/);
+    const fromXml = await cli(['-', 'many/two.cdx.json', '-o', '-', '--to', 'json'], xml.stdout);
+    expect(fromXml.code, fromXml.stderr).toBe(0);
+    expect(names(JSON.parse(fromXml.stdout) as Json)).toEqual(['x', 'y']);
+    // A folder and a pattern: the files they hold, in name order.
+    for (const operand of ['many', 'many/*.json']) {
+      const found = await cli([operand, '-o', 'out.json']);
+      expect(found.code, found.stderr).toBe(0);
+      expect(names(JSON.parse(readFileSync(path.join(work, 'out.json'), 'utf8')) as Json)).toEqual(['x', 'y']);
+      expect(found.stdout).toMatch(/^Merged 2 BOMs into out\.json/m);
+    }
+    // A file named twice: merged with itself, and said so (and it is one document twice).
+    const twice = await cli(['many/one.json', 'many/one.json', '-o', 'twice.json']);
+    expect(twice.code).toBe(0);
+    expect(twice.stderr).toContain('bomwright: warning: many/one.json is named twice: it is merged with itself\n');
+    expect(twice.stdout).toContain('same document: many/one.json and many/one.json have one serial number and version');
+    // Standard input can be read once; a pattern that matches nothing is a usage error, as for validate.
+    const stdinTwice = await cli(['-', '-', '-o', 'x.json'], JSON.stringify(one));
+    expect(stdinTwice.code).toBe(2);
+    expect(stdinTwice.stderr).toContain('Standard input (-) can be read once');
+    const none = await cli(['nothing/*.json', '-o', 'x.json']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('E_NO_MATCH');
+    expect(existsSync(path.join(work, 'x.json'))).toBe(false);
+  });
+
+  it('two different documents with one serial number are reported as one document twice', async () => {
+    const serial = 'urn:uuid:00000000-0000-4000-8000-00000000000a';
+    write('s1.json', bom({ serialNumber: serial, components: [lib('x', '1')] }));
+    write('s2.json', bom({ serialNumber: serial, components: [lib('y', '1')] }));
+    const result = await merge('s1.json', 's2.json', '-o', 's.json');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('same document: s1.json and s2.json have one serial number and version');
+  });
+
+  it('--format json: the summary on standard output written or not, after nothing else; stderr when -o -', async () => {
+    write('j1.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('a') }] })] }));
+    write('j2.json', bom({ components: [lib('x', '1', { hashes: [{ alg: 'SHA-256', content: HASH('b') }] })] }));
+    const written = await merge('j1.json', 'j2.json', '-o', 'j.json', '--format', 'json');
+    expect(written.code).toBe(0);
+    expect(JSON.parse(written.stdout)).toMatchObject({ written: true, conflicts: [] });
+    const refused = await merge(
+      'j1.json',
+      'j2.json',
+      '-o',
+      'j-no.json',
+      '--format',
+      'json',
+      '--on-difference',
+      'hashes=fail',
+    );
+    expect(refused.code).toBe(1);
+    // A CI step piping stdout into jq gets the one JSON document, failure or not.
+    expect(JSON.parse(refused.stdout)).toMatchObject({ written: false, conflicts: [{ member: 'hashes[SHA-256]' }] });
+    expect(refused.stderr).not.toContain('{');
+    const piped = await merge('j1.json', 'j2.json', '-o', '-', '--format', 'json');
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ bomFormat: 'CycloneDX' });
+    expect(JSON.parse(piped.stderr)).toMatchObject({ output: '-', written: true });
+  });
+
+  it("--from package.json --version: the product's purl and bom-ref name that version; init --from likewise", async () => {
+    write('package.json', { name: '@acme/product', version: '2.1.0' });
+    const result = await merge('small.json', '-o', 'v.json', '--from', 'package.json', '--version', '9.9.9');
+    expect(result.code, result.stderr).toBe(0);
+    expect((read('v.json').metadata as Json).component).toMatchObject({
+      'bom-ref': 'pkg:npm/%40acme/product@9.9.9',
+      version: '9.9.9',
+      purl: 'pkg:npm/%40acme/product@9.9.9',
+    });
+    const init = await runCli(['init', '--from', 'package.json', '--version', '9.9.9', '-o', 'init.xml'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const xml = readFileSync(at('init.xml'), 'utf8');
+    expect(xml).toContain('bom-ref="pkg:npm/%40acme/product@9.9.9"');
+    expect(xml).toContain('<purl>pkg:npm/%40acme/product@9.9.9</purl>');
+    expect(xml).not.toContain('2.1.0');
+  });
+
+  it("signed inputs, JSON and XML: merge accepts an input's signatures exactly when verify does, flag for flag", async () => {
+    const work = newDir();
+    const keys = path.join(ROOT, 'test/xml/fixtures/signatures');
+    const cli = (...args: string[]) => runCli(args, { cwd: work });
+    writeFileSync(path.join(work, 'a.json'), JSON.stringify(bom({ components: [lib('x', '1')] })));
+    expect((await cli('convert', 'a.json', '-o', 'a.xml')).code).toBe(0);
+    // JSON: signed with its public key embedded (valid, untrusted unless --trust holds it). XML: a bare signature.
+    expect((await cli('sign', 'a.json', '--key', path.join(keys, 'TEST-KEY-rsa.private.pem'))).code).toBe(0);
+    expect((await cli('sign', 'a.xml', '--key', path.join(keys, 'TEST-KEY-rsa.private.pem'))).code).toBe(0);
+    expect((await cli('keygen', '--out', 'other')).code).toBe(0);
+    const right = ['--trust', path.join(keys, 'TEST-KEY-rsa.public.pem')];
+    const wrong = ['--trust', 'other.public.jwk'];
+    const policies = [
+      [],
+      right,
+      wrong,
+      [...wrong, '--allow-untrusted'],
+      ['--allow-unverifiable'],
+      [...wrong, '--allow-untrusted', '--allow-unverifiable'],
+      ['--require-trusted'],
+    ];
+    const outcomes: string[] = [];
+    for (const file of ['a.json', 'a.xml'])
+      for (const flags of policies) {
+        const verified = await cli('verify', file, ...flags);
+        const merged = await cli('merge', file, '-o', 'm.json', ...flags);
+        expect(merged.code, `${file} ${flags.join(' ')}: ${merged.stderr}`).toBe(verified.code);
+        outcomes.push(`${file} ${flags.join(' ')}: ${merged.code}`.replace(keys, 'KEYS'));
+        if (merged.code !== 0)
+          expect(merged.stderr).toMatch(
+            new RegExp(`refusing to merge ${file.replace('.', '\\.')}: its signature \\S+ is`),
+          );
+      }
+    // Both outcomes occur for both syntaxes (else the comparison above proves little).
+    expect(outcomes).toEqual([
+      'a.json : 0',
+      'a.json --trust KEYS/TEST-KEY-rsa.public.pem: 0',
+      'a.json --trust other.public.jwk: 1',
+      'a.json --trust other.public.jwk --allow-untrusted: 0',
+      'a.json --allow-unverifiable: 0',
+      'a.json --trust other.public.jwk --allow-untrusted --allow-unverifiable: 0',
+      'a.json --require-trusted: 1',
+      'a.xml : 1',
+      'a.xml --trust KEYS/TEST-KEY-rsa.public.pem: 0',
+      'a.xml --trust other.public.jwk: 1',
+      'a.xml --trust other.public.jwk --allow-untrusted: 1',
+      'a.xml --allow-unverifiable: 0',
+      'a.xml --trust other.public.jwk --allow-untrusted --allow-unverifiable: 0',
+      'a.xml --require-trusted: 1',
+    ]);
+    const ok = await cli('merge', 'a.xml', '-o', 'm.xml', ...right);
+    expect(ok.stderr).toMatch(
+      /1 signature of the inputs cannot survive a merge: a\.xml#\S+ \(valid, trusted\); sign the result/,
+    );
+    expect(readFileSync(path.join(work, 'm.xml'), 'utf8')).not.toContain('Signature');
+    // A tampered XML input: refused whatever is trusted or allowed.
+    const text = readFileSync(path.join(work, 'a.xml'), 'utf8');
+    writeFileSync(path.join(work, 't.xml'), text.replace('<version>1</version>', '<version>2</version>'));
+    const tampered = await cli(
+      'merge',
+      't.xml',
+      '-o',
+      't-out.json',
+      ...right,
+      '--allow-untrusted',
+      '--allow-unverifiable',
+    );
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(/refusing to merge t\.xml: its signature \S+ is invalid\n/);
+    expect(existsSync(path.join(work, 't-out.json'))).toBe(false);
   });
 
   it('--format json: the summary as data; --baseline keeps the serial number', async () => {

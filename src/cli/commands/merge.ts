@@ -1,8 +1,11 @@
 /**
  * `bomwright merge FILE... -o OUT`: many BOMs into one valid BOM (src/author/merge.ts). Not `merge-reports`, which
- * joins validation reports. Each input is read strictly and must be valid; the result is validated, optionally
- * signed, and written atomically. Exit 0 when written; 1 when an input or the result is invalid, or when inputs
- * conflict (unless `--on-conflict first`); 2 for usage and I/O errors. Nothing is written unless the exit is 0.
+ * joins validation reports. Operands as validate takes them (files, folders, patterns, `-`); `-o -` writes to
+ * standard output. Each input is read strictly and must be valid, and its signatures are checked as verify checks
+ * them; the result is validated, optionally signed, and written atomically. Exit 0 when written; 1 when an input
+ * or the result is invalid, an input signature is refused, or inputs conflict (unless `--on-conflict first`); 2
+ * for usage and I/O errors. Nothing is written unless the exit is 0. The summary goes to standard output, written
+ * or not (standard error when the BOM goes to standard output).
  */
 import path from 'node:path';
 import {
@@ -12,9 +15,10 @@ import {
   type DifferencePolicy,
   type MemberPolicy,
 } from '../../author/merge.js';
-import { describeInputSignature, refusedSignatures } from '../../author/merge-signatures.js';
+import { describeInputSignature, refusedSignatures, type InputSignature } from '../../author/merge-signatures.js';
+import { gatePolicy, type GatePolicy } from '../../jsf/judge.js';
 import type { TrustStore } from '../../jsf/trust.js';
-import { componentFromPackageJson } from '../../author/init.js';
+import { describedComponent } from '../../author/init.js';
 import { changeLines } from './convert.js';
 import type { ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
@@ -23,7 +27,8 @@ import { SPEC_FORMATS } from '../../formats/formats.js';
 import { signDocument } from '../../jsf/sign-document.js';
 import { describeProblems, loadBaselineFile, loadEditable, loadJsonFile } from '../../node/documents.js';
 import { chooseKey, loadTrustStore } from '../../node/keys.js';
-import { refuseOverwriting } from '../../node/paths.js';
+import { resolveInputs, STDIN } from '../../node/discover.js';
+import { displayPath, refuseOverwriting } from '../../node/paths.js';
 import { isOwnStream, writeFileAtomic } from '../../node/write.js';
 import { isRecord } from '../../values.js';
 import { outputSyntax, SYNTAXES, type Syntax } from '../../document/syntax.js';
@@ -35,9 +40,10 @@ import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import {
   componentVersion,
   componentVersionOptions,
+  gateTrustOptions,
   keyOptions,
-  ONE_VALUE_PER_FLAG,
   passphraseFrom,
+  restoreStdin,
 } from '../options.js';
 
 const ON_CONFLICT = ['fail', 'first'] as const;
@@ -62,6 +68,10 @@ interface MergeCommandOptions {
   trust?: TrustStore;
   /** With --key: inputs whose signatures are valid but not trusted may be merged and re-signed. */
   allowUntrusted?: boolean;
+  /** What fails among the inputs' signatures, as for verify (gatePolicy of the same flags). */
+  signaturePolicy?: Pick<GatePolicy, 'requireTrusted' | 'allowUnverifiable'>;
+  /** JSF `excludes` names accepted in the inputs' signatures, as for verify. */
+  allowExcludes?: string[];
   format: 'text' | 'json';
   to?: Syntax;
 }
@@ -72,12 +82,24 @@ export const mergeCommand = defineCommand({
   builder: (y) =>
     keyOptions(
       componentVersionOptions(
-        y.positional('files', { type: 'string', array: true, demandOption: true, describe: 'The BOMs to merge' }),
+        // The inputs' signatures are checked as verify checks them, under its trust options.
+        gateTrustOptions(y).positional('files', {
+          type: 'string',
+          array: true,
+          demandOption: true,
+          coerce: restoreStdin,
+          describe: 'The BOMs to merge: files, directories, glob patterns, - for standard input',
+        }),
         "The merged product's version (the root component's, not bomwright's)",
       ),
       'Sign the merged BOM with this key (the inputs\u2019 signatures cannot survive a merge)',
     )
-      .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The merged BOM to write' })
+      .option('output', {
+        alias: 'o',
+        type: 'string',
+        demandOption: true,
+        describe: 'The merged BOM to write (- for standard output)',
+      })
       .option('hierarchical', {
         type: 'boolean',
         default: false,
@@ -114,23 +136,6 @@ export const mergeCommand = defineCommand({
         describe:
           'purl: one component per canonical purl (probable duplicates reported); coordinates: also combine purls that differ only in qualifiers or type spelling',
       })
-      .option('trust', {
-        type: 'string',
-        ...ONE_VALUE_PER_FLAG,
-        default: [] as string[],
-        describe: "Trusted keys for the inputs' signatures (as for verify); every input signature is verified",
-      })
-      .option('trust-root', {
-        type: 'string',
-        ...ONE_VALUE_PER_FLAG,
-        default: [] as string[],
-        describe: "Root certificates the inputs' certificatePath must chain to",
-      })
-      .option('allow-untrusted', {
-        type: 'boolean',
-        default: false,
-        describe: 'With --key: sign even when an input signature is valid but not from a trusted key',
-      })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
       .option('to', {
         choices: SYNTAXES,
@@ -149,7 +154,7 @@ export const mergeCommand = defineCommand({
     return runMerge(
       {
         files: argv.files,
-        output: argv.output,
+        output: restoreStdin([argv.output])[0]!,
         hierarchical: argv.hierarchical,
         ...(Object.keys(root).length > 0 ? { root } : {}),
         ...(argv.from === undefined ? {} : { from: argv.from }),
@@ -161,7 +166,14 @@ export const mergeCommand = defineCommand({
         onConflict: argv.onConflict,
         ...(argv.onDifference === undefined ? {} : { onDifference: memberPolicy(argv.onDifference) }),
         ...(argv.trust.length + argv.trustRoot.length > 0 ? { trust: loadTrustStore(argv.trust, argv.trustRoot) } : {}),
+        signaturePolicy: gatePolicy({
+          trustGiven: argv.trust.length + argv.trustRoot.length > 0,
+          ...(argv.requireTrusted === undefined ? {} : { requireTrusted: argv.requireTrusted }),
+          allowUntrusted: argv.allowUntrusted,
+          allowUnverifiable: argv.allowUnverifiable,
+        }),
         allowUntrusted: argv.allowUntrusted,
+        ...(argv.allowExcludes.length > 0 ? { allowExcludes: argv.allowExcludes } : {}),
         match: argv.match,
         format: argv.format,
         ...(argv.to === undefined ? {} : { to: argv.to }),
@@ -196,12 +208,22 @@ function rootFields(
     const loaded = loadJsonFile(file);
     if ('problems' in loaded) throw describeProblems(options.from, loaded.problems);
     if (!isRecord(loaded.value)) throw new BomwrightError('E_INPUT', `${options.from} is not a JSON object`);
-    fields = { ...componentFromPackageJson(loaded.value), ...fields };
+    fields = describedComponent(loaded.value, fields);
   }
   if (Object.keys(fields).length === 0) return undefined;
   if (typeof fields.name !== 'string' || fields.name === '')
     throw new BomwrightError('E_USAGE', 'The merged product needs a name: give --name (or --from package.json)');
   return { ...fields, name: fields.name };
+}
+
+/** The flag or key that would accept what was refused, as verify names it. */
+function refusalHint(signature: InputSignature, signing: boolean): string {
+  if (signature.status === 'unverifiable')
+    return signing
+      ? ' and the result would be signed (give --trust with its key)'
+      : ' (give --trust with its key, or accept it unchecked with --allow-unverifiable)';
+  if (signature.status !== 'untrusted') return '';
+  return `${signing ? ' and the result would be signed' : ''} (give --trust with its key, or --allow-untrusted)`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -230,31 +252,67 @@ function summaryText(result: BomMergeResult, output: string, written: boolean): 
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The operands as validate takes them (files, folders, patterns, `-`), each with the name messages give it. A file
+ * named twice is merged twice, and said so; standard input can be read once.
+ */
+async function mergeInputs(
+  operands: readonly string[],
+  context: CliContext,
+): Promise<{ source: string; name: string }[]> {
+  const found = await resolveInputs(operands, context.cwd, { keepRepeats: true });
+  const named = found.map(({ source }) => ({
+    source,
+    name: source === STDIN ? STDIN_NAME : displayPath(source, context.cwd),
+  }));
+  const seen = new Set<string>();
+  for (const { source, name } of named) {
+    if (seen.has(source) && source === STDIN)
+      throw new BomwrightError('E_USAGE', 'Standard input (-) can be read once: name it once among the BOMs to merge');
+    if (seen.has(source)) context.stderr(`bomwright: warning: ${name} is named twice: it is merged with itself\n`);
+    seen.add(source);
+  }
+  return named;
+}
+
+/** How standard input is named in messages. */
+const STDIN_NAME = '<stdin>';
+
 async function runMerge(options: MergeCommandOptions, context: CliContext): Promise<number> {
   const resolve = (file: string) => path.resolve(context.cwd, file);
-  const output = resolve(options.output);
-  refuseOverwriting(output, [
-    ...options.files.map((file) => ({ file: resolve(file), role: 'an input' })),
-    ...(options.key === undefined ? [] : [{ file: resolve(options.key), role: 'the signing key' }]),
-    ...(options.from === undefined ? [] : [{ file: resolve(options.from), role: 'the package.json it reads' }]),
-  ]);
+  const toStdout = options.output === STDIN;
+  const output = toStdout ? STDIN : resolve(options.output);
+  const shown = toStdout ? 'standard output' : options.output;
+  const files = await mergeInputs(options.files, context);
+  if (!toStdout)
+    refuseOverwriting(output, [
+      ...files.map(({ source }) => ({ file: source, role: 'an input' })),
+      ...(options.key === undefined ? [] : [{ file: resolve(options.key), role: 'the signing key' }]),
+      ...(options.from === undefined ? [] : [{ file: resolve(options.from), role: 'the package.json it reads' }]),
+    ]);
   const root = rootFields(options, context.cwd);
   // The key is read before any work, so a wrong one costs nothing.
   const key =
     options.key === undefined ? undefined : chooseKey(resolve(options.key), options.keyId, options.passphrase);
   const inputs: BomMergeInput[] = [];
   let firstSyntax: Syntax | undefined;
-  for (const file of options.files) {
+  for (const { source, name } of files) {
     // JSON and CycloneDX XML alike: each is read into the one model.
-    const loaded = await loadEditable(resolve(file));
+    const loaded = await loadEditable(source);
     if (!loaded.valid) {
-      context.stderr(formatRefusal(file, loaded.diagnostics, (errors) => `refusing to merge ${file}: ${errors}`));
+      context.stderr(formatRefusal(name, loaded.diagnostics, (errors) => `refusing to merge ${name}: ${errors}`));
       return EXIT_INVALID;
     }
     firstSyntax ??= loaded.source.syntax;
-    inputs.push({ document: loaded.value, name: file });
+    inputs.push({
+      document: loaded.value,
+      name,
+      // An XML signature is not in the model: verified on the text it signs.
+      ...(loaded.source.syntax === 'xml' && loaded.source.xmlSigned ? { xml: loaded.source.text } : {}),
+    });
   }
-  const syntax = outputSyntax({ to: options.to, output: options.output, input: firstSyntax });
+  // Standard output has no extension: --to, else the first input's syntax.
+  const syntax = outputSyntax({ to: options.to, output: toStdout ? undefined : options.output, input: firstSyntax });
   const baseline = options.baseline === undefined ? undefined : loadBaselineFile(resolve(options.baseline));
   const result = await merge(inputs, {
     hierarchical: options.hierarchical,
@@ -263,6 +321,7 @@ async function runMerge(options: MergeCommandOptions, context: CliContext): Prom
     ...(baseline === undefined ? {} : { baseline }),
     ...(options.onDifference === undefined ? {} : { onDifference: options.onDifference }),
     ...(options.trust === undefined ? {} : { trust: options.trust }),
+    ...(options.allowExcludes === undefined ? {} : { allowExcludes: options.allowExcludes }),
     ...(options.match === undefined ? {} : { match: options.match }),
     toolVersion: context.toolVersion,
     // Parsed here for the merge alone: no need to copy them.
@@ -274,12 +333,13 @@ async function runMerge(options: MergeCommandOptions, context: CliContext): Prom
       `bomwright: warning: ${plural(signatures.length, 'signature')} of the inputs cannot survive a merge: ${signatures.map(describeInputSignature).join(', ')}${key === undefined ? '; sign the result with --key' : ''}\n`,
     );
   const refused = refusedSignatures(signatures, {
+    ...options.signaturePolicy,
     signing: key !== undefined,
     allowUntrusted: options.allowUntrusted === true,
   });
   for (const signature of refused)
     context.stderr(
-      `bomwright: refusing to merge ${signature.input}: its signature ${signature.pointer} is ${signature.status}${signature.status === 'invalid' ? '' : ' and the result would be signed (give --trust with its key, or --allow-untrusted)'}\n`,
+      `bomwright: refusing to merge ${signature.input}: its signature ${signature.pointer} is ${signature.status}${refusalHint(signature, key !== undefined)}\n`,
     );
   const conflicted = result.summary.conflicts.length > 0 && options.onConflict === 'fail';
   let document: unknown = result.document;
@@ -301,27 +361,25 @@ async function runMerge(options: MergeCommandOptions, context: CliContext): Prom
         });
       text = writeJsonModel(document);
     }
-    writeFileAtomic(output, text);
+    if (toStdout) context.stdout(text);
+    else writeFileAtomic(output, text);
   }
-  // What is said about the result goes where the result does not.
-  const say = isOwnStream(output) ? context.stderr : written ? context.stdout : context.stderr;
+  // The summary (a report of the run, written or not) goes to standard output, where a CI step pipes it, unless
+  // the merged BOM goes there: then to standard error. Where it goes depends on -o alone, never on the outcome.
+  const say = toStdout || isOwnStream(output) ? context.stderr : context.stdout;
   if (!result.valid)
     context.stderr(
-      formatRefusal(
-        options.output,
-        result.diagnostics,
-        (errors) => `refusing to write ${options.output}: the merged BOM has ${errors}`,
-      ),
+      formatRefusal(shown, result.diagnostics, (errors) => `refusing to write ${shown}: the merged BOM has ${errors}`),
     );
   if (options.format === 'json')
     say(
       `${JSON.stringify({ output: options.output, written, valid: result.valid, signed: written && key !== undefined, ...result.summary }, null, 2)}\n`,
     );
   else {
-    say(summaryText(result, options.output, written));
+    say(summaryText(result, shown, written));
     if (conflicted)
       context.stderr(
-        `bomwright: refusing to write ${options.output}: the inputs disagree (${plural(result.summary.conflicts.length, 'conflict')}); fix the inputs, or keep the earlier value of each with --on-conflict first\n`,
+        `bomwright: refusing to write ${shown}: the inputs disagree (${plural(result.summary.conflicts.length, 'conflict')}); fix the inputs, or keep the earlier value of each with --on-conflict first\n`,
       );
   }
   return written ? EXIT_OK : EXIT_INVALID;
