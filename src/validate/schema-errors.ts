@@ -33,13 +33,14 @@ const MAX_LISTED_VALUES = 16;
  */
 export function schemaDiagnostics(errors: readonly SchemaError[], document: unknown): Diagnostic[] {
   const out: Pending[] = [];
+  const enums = new EnumMessages();
   for (const error of errors) {
     if (error.keyword === 'if') continue; // its `then`/`else` errors say what is wrong
     if (error.keyword === 'oneOf' || error.keyword === 'anyOf') {
       out.push(...collapse(error, takeBranchErrors(out, error.instancePath), document));
       continue;
     }
-    out.push(describe(error, document));
+    out.push(describe(error, document, enums));
   }
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
@@ -138,8 +139,40 @@ function subject(document: unknown, pointer: string): string {
   return value === undefined || typeof value === 'object' ? 'The value' : truncate(JSON.stringify(value), 60);
 }
 
-function describe(error: SchemaError, document: unknown): Pending {
-  return { at: error.instancePath, ...describeKeyword(error, document) };
+function describe(error: SchemaError, document: unknown, enums: EnumMessages): Pending {
+  return { at: error.instancePath, ...describeKeyword(error, document, enums) };
+}
+
+/**
+ * An enumeration's listed values and the nearest value to each wrong one, worked out once per enumeration and
+ * wrong value: a generator's one misspelling repeats in every component (40,000 times), and the nearest name is
+ * an edit-distance table per allowed value.
+ */
+class EnumMessages {
+  private readonly byEnum = new Map<readonly unknown[], { list: string; near: Map<string, string> }>();
+
+  /** The allowed values listed, and ` (did you mean …?)` for `value` or nothing. */
+  describe(allowed: readonly unknown[], value: unknown): { list: string; suggestion: string } {
+    let known = this.byEnum.get(allowed);
+    if (known === undefined) {
+      known = { list: listValues(allowed), near: new Map() };
+      this.byEnum.set(allowed, known);
+    }
+    if (typeof value !== 'string') return { list: known.list, suggestion: '' };
+    let suggestion = known.near.get(value);
+    if (suggestion === undefined) {
+      // `libary`, `sha256`: the value meant, by spelling, case and punctuation aside.
+      const near = nearestNames(
+        value,
+        allowed.filter((a): a is string => typeof a === 'string'),
+        // One letter in three may be wrong: "c" is not a typo of "a".
+        { key: (name) => name.toLowerCase().replace(/[^a-z0-9]/g, ''), limit: 1, maxEdits: (n) => Math.floor(n / 3) },
+      );
+      suggestion = didYouMean(near, (n) => JSON.stringify(n));
+      known.near.set(value, suggestion);
+    }
+    return { list: known.list, suggestion };
+  }
 }
 
 /** Known unreadable patterns, named. */
@@ -148,7 +181,7 @@ function patternName(pattern: string): string | undefined {
   return undefined;
 }
 
-function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, 'at'> {
+function describeKeyword(error: SchemaError, document: unknown, enums: EnumMessages): Omit<Pending, 'at'> {
   const { instancePath: pointer, params } = error;
   const value = resolvePointer(document, pointer);
   const shown = () => truncate(JSON.stringify(value) ?? 'undefined', 60);
@@ -206,25 +239,11 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
           expectation: 'an SPDX license identifier',
         };
       }
-      const list = listValues(allowed);
-      // `libary`, `sha256`: the value meant, by spelling, case and punctuation aside.
-      const near =
-        typeof value === 'string'
-          ? nearestNames(
-              value,
-              allowed.filter((a): a is string => typeof a === 'string'),
-              // One letter in three may be wrong: "c" is not a typo of "a".
-              {
-                key: (name) => name.toLowerCase().replace(/[^a-z0-9]/g, ''),
-                limit: 1,
-                maxEdits: (n) => Math.floor(n / 3),
-              },
-            )
-          : [];
+      const { list, suggestion } = enums.describe(allowed, value);
       return {
         pointer,
         ruleId: 'schema/enum',
-        message: `${shown()} is not one of ${list}${didYouMean(near, (n) => JSON.stringify(n))}`,
+        message: `${shown()} is not one of ${list}${suggestion}`,
         expectation: `one of ${list}`,
       };
     }
