@@ -50,6 +50,23 @@ describe('findings × 4 cost at most × 5 time', () => {
     ]);
   });
 
+  it('XML: content judged again after an unexpected child, in every component at once', async () => {
+    // Each component: an unknown child, then one out of order; the second is found by the check without the first.
+    const text = (n: number) =>
+      `<bom xmlns="${NS}" version="1"><components>${'<component type="library"><name>a</name><foo/><purl>p</purl><version>1</version></component>\n'.repeat(n)}</components></bom>`;
+    const count = async (n: number) =>
+      (await validate(text(n))).diagnostics.filter((d) => /<(foo|version)>/.test(d.message)).length;
+    expect(await count(2)).toBe(4);
+    await expectLinearAsync(
+      (n) => {
+        const input = text(n);
+        return async () => expect((await validate(input)).diagnostics.length).toBe(2 * n);
+      },
+      2_000,
+      5,
+    );
+  }, 120_000);
+
   it('JSON: one finding per invalid component', async () => {
     await expectLinearAsync(
       (n) => {
