@@ -22,6 +22,8 @@ interface Pending {
   message: string;
   /** What the value should have been, phrased to follow "must be"/"must": used to merge alternatives. */
   expectation: string;
+  /** The value at `pointer`, where it has been looked up already. */
+  found?: { value: unknown };
 }
 
 const MAX_LISTED_VALUES = 16;
@@ -33,26 +35,29 @@ const MAX_LISTED_VALUES = 16;
  */
 export function schemaDiagnostics(errors: readonly SchemaError[], document: unknown): Diagnostic[] {
   const out: Pending[] = [];
+  const enums = new EnumMessages();
   for (const error of errors) {
     if (error.keyword === 'if') continue; // its `then`/`else` errors say what is wrong
     if (error.keyword === 'oneOf' || error.keyword === 'anyOf') {
       out.push(...collapse(error, takeBranchErrors(out, error.instancePath), document));
       continue;
     }
-    out.push(describe(error, document));
+    out.push(describe(error, document, enums));
   }
-  const seen = new Set<string>();
+  // The messages said at each pointer (not a set of pointer + message strings: one long key per finding).
+  const said = new Map<string, string[]>();
   const diagnostics: Diagnostic[] = [];
   for (const p of out) {
-    const key = p.pointer + '\u0000' + p.message;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const messages = said.get(p.pointer);
+    if (messages === undefined) said.set(p.pointer, [p.message]);
+    else if (messages.includes(p.message)) continue;
+    else messages.push(p.message);
     diagnostics.push({
       ruleId: p.ruleId,
       severity: 'error',
       message: p.message,
       pointer: p.pointer,
-      ...valueField(document, p.pointer, p.ruleId),
+      ...valueField(document, p.pointer, p.ruleId, p.found),
     });
   }
   return diagnostics;
@@ -138,8 +143,61 @@ function subject(document: unknown, pointer: string): string {
   return value === undefined || typeof value === 'object' ? 'The value' : truncate(JSON.stringify(value), 60);
 }
 
-function describe(error: SchemaError, document: unknown): Pending {
-  return { at: error.instancePath, ...describeKeyword(error, document) };
+function describe(error: SchemaError, document: unknown, enums: EnumMessages): Pending {
+  const value = resolvePointer(document, error.instancePath);
+  const described = describeKeyword(error, value, document, enums);
+  return {
+    at: error.instancePath,
+    ...described,
+    ...(described.pointer === error.instancePath ? { found: { value } } : {}),
+  };
+}
+
+/**
+ * An enumeration's message for a wrong value, worked out once per enumeration and value: a generator's one
+ * misspelling repeats in every component (40,000 times), the nearest allowed value is an edit-distance search,
+ * and one string for all of them is also one string to keep and compare.
+ */
+class EnumMessages {
+  private readonly byEnum = new Map<readonly unknown[], { list: string; messages: Map<string, string> }>();
+
+  private known(allowed: readonly unknown[]): { list: string; messages: Map<string, string> } {
+    let known = this.byEnum.get(allowed);
+    if (known === undefined) {
+      known = { list: listValues(allowed), messages: new Map() };
+      this.byEnum.set(allowed, known);
+    }
+    return known;
+  }
+
+  /** The allowed values, listed. */
+  list(allowed: readonly unknown[]): string {
+    return this.known(allowed).list;
+  }
+
+  /** `… is not one of …`, with ` (did you mean …?)` for a string near an allowed one. */
+  message(allowed: readonly unknown[], value: unknown): string {
+    const known = this.known(allowed);
+    if (typeof value !== 'string') return `${shown(value)} is not one of ${known.list}`;
+    let message = known.messages.get(value);
+    if (message === undefined) {
+      // `libary`, `sha256`: the value meant, by spelling, case and punctuation aside.
+      const near = nearestNames(
+        value,
+        allowed.filter((a): a is string => typeof a === 'string'),
+        // One letter in three may be wrong: "c" is not a typo of "a".
+        { key: (name) => name.toLowerCase().replace(/[^a-z0-9]/g, ''), limit: 1, maxEdits: (n) => Math.floor(n / 3) },
+      );
+      message = `${shown(value)} is not one of ${known.list}${didYouMean(near, (n) => JSON.stringify(n))}`;
+      known.messages.set(value, message);
+    }
+    return message;
+  }
+}
+
+/** A value as messages quote it. */
+function shown(value: unknown): string {
+  return truncate(JSON.stringify(value) ?? 'undefined', 60);
 }
 
 /** Known unreadable patterns, named. */
@@ -148,10 +206,14 @@ function patternName(pattern: string): string | undefined {
   return undefined;
 }
 
-function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, 'at'> {
+/** `value` is the one at the error's instancePath. */
+function describeKeyword(
+  error: SchemaError,
+  value: unknown,
+  document: unknown,
+  enums: EnumMessages,
+): Omit<Pending, 'at'> {
   const { instancePath: pointer, params } = error;
-  const value = resolvePointer(document, pointer);
-  const shown = () => truncate(JSON.stringify(value) ?? 'undefined', 60);
   switch (error.keyword) {
     case 'type': {
       const expected = String(params.type).replaceAll(',', ' or ');
@@ -202,30 +264,15 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
         return {
           pointer,
           ruleId: 'schema/enum',
-          message: `${shown()} is not an SPDX license identifier; use "name" for other licenses, or an "expression"`,
+          message: `${shown(value)} is not an SPDX license identifier; use "name" for other licenses, or an "expression"`,
           expectation: 'an SPDX license identifier',
         };
       }
-      const list = listValues(allowed);
-      // `libary`, `sha256`: the value meant, by spelling, case and punctuation aside.
-      const near =
-        typeof value === 'string'
-          ? nearestNames(
-              value,
-              allowed.filter((a): a is string => typeof a === 'string'),
-              // One letter in three may be wrong: "c" is not a typo of "a".
-              {
-                key: (name) => name.toLowerCase().replace(/[^a-z0-9]/g, ''),
-                limit: 1,
-                maxEdits: (n) => Math.floor(n / 3),
-              },
-            )
-          : [];
       return {
         pointer,
         ruleId: 'schema/enum',
-        message: `${shown()} is not one of ${list}${didYouMean(near, (n) => JSON.stringify(n))}`,
-        expectation: `one of ${list}`,
+        message: enums.message(allowed, value),
+        expectation: `one of ${enums.list(allowed)}`,
       };
     }
     case 'const': {
@@ -237,7 +284,7 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
       return {
         pointer,
         ruleId: 'schema/format',
-        message: `${shown()} is not a valid ${format}`,
+        message: `${shown(value)} is not a valid ${format}`,
         expectation: `a valid ${format}`,
       };
     }
@@ -248,7 +295,7 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
       return {
         pointer,
         ruleId: 'schema/pattern',
-        message: named ? `${shown()} is not ${named}` : `${shown()} does not match ${pattern}`,
+        message: named ? `${shown(value)} is not ${named}` : `${shown(value)} does not match ${pattern}`,
         expectation,
       };
     }
@@ -269,7 +316,7 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
       return {
         pointer,
         ruleId: 'schema/bounds',
-        message: `${shown()} must be ${bound}`,
+        message: `${shown(value)} must be ${bound}`,
         expectation: `a number ${bound}`,
       };
     }
@@ -291,7 +338,7 @@ function describeKeyword(error: SchemaError, document: unknown): Omit<Pending, '
       return {
         pointer,
         ruleId: 'schema/bounds',
-        message: `${shown()} must be a multiple of ${String(params.multipleOf)}`,
+        message: `${shown(value)} must be a multiple of ${String(params.multipleOf)}`,
         expectation: `a multiple of ${String(params.multipleOf)}`,
       };
     case 'dependencies':
@@ -338,9 +385,14 @@ function article(word: string): string {
 }
 
 /** The offending value for reports; whole objects and arrays are left out to keep reports small. */
-function valueField(document: unknown, pointer: string, ruleId: RuleId): { value?: string } {
+export function valueField(
+  document: unknown,
+  pointer: string,
+  ruleId: RuleId,
+  found?: { value: unknown },
+): { value?: string } {
   if (ruleId === 'schema/required' || ruleId === 'schema/additional-property') return {};
-  const value = resolvePointer(document, pointer);
+  const value = found === undefined ? resolvePointer(document, pointer) : found.value;
   if (value === undefined || (value !== null && typeof value === 'object')) return {};
   return { value: truncate(JSON.stringify(value), 120) };
 }

@@ -174,7 +174,7 @@ async function readAndCheck(
   const fromSchema =
     checked.problems.length === 0
       ? []
-      : schemaDiagnostics(checked.problems, (tree ??= treeOf(text)), xmlMapping(specVersion), at);
+      : await schemaDiagnostics(text, specVersion, checked.problems, (tree ??= treeOf(text)), at);
   const index = indexDocument(document);
   const ruleDiagnostics = [
     ...checkIdentity(document, format),
@@ -334,72 +334,259 @@ function locateInModel(
 }
 
 /**
+ * How many more times the document is checked with the elements libxml2 stopped at taken out. Each round judges
+ * the children after one more unexpected element in every element at once, and costs one validation.
+ */
+const RESYNC_ROUNDS = 4;
+
+/**
  * XSD findings → diagnostics in the house style, with rule ids shared with JSON Schema's: one per problem (only
  * the type failure libxml2 adds after a facet failure at the same place is dropped), values cut as JSON's are,
  * namespaces named where an element is foreign, and what is missing or out of order said from the XSD's content
  * model (the version's mapping lists each type's elements in the order the XSD requires).
+ *
+ * libxml2 stops judging an element's content at its first unexpected child. So that every later child is judged
+ * too (its order, what is missing after it, its own content), the document is checked again with each such child
+ * blanked out (spaces, line breaks kept), or, where the child only shows that a required element of text is
+ * missing before it, with that element put in empty; the new findings are added, each once. A few rounds at
+ * most; past them, later children are still checked for names their type does not declare.
  */
-function schemaDiagnostics(
+async function schemaDiagnostics(
+  text: string,
+  version: XmlSpecVersion,
   problems: readonly XmlProblem[],
   root: XmlNode,
-  mapping: XmlMapping,
   at: (offset: number) => { line: number; column: number },
-): Diagnostic[] {
-  const namespace = root.namespace!;
-  const seen = new Set<string>();
-  const out: Diagnostic[] = [];
+): Promise<Diagnostic[]> {
+  const mapping = xmlMapping(version);
+  const judge = new SchemaJudge(root, mapping, at);
+  let stopped = judge.add(problems, (path) => {
+    const node = elementAt(root, path);
+    return node === undefined ? undefined : { node, position: path.at(-1) ?? 0 };
+  });
+  const edits = new Edits();
+  for (let round = 0; round < RESYNC_ROUNDS && stopped.length > 0; round++) {
+    for (const { node, missing } of stopped) {
+      const scalar =
+        missing === undefined ? undefined : mappedType(node.parent!, mapping)?.elements.find((e) => e.xml === missing);
+      if (missing !== undefined && scalar !== undefined && typeof scalar.type !== 'number' && !edits.hasInsert(node))
+        edits.insertBefore(node, missing);
+      else edits.remove(node);
+    }
+    const edited = edits.apply(text);
+    if (edited === undefined) break;
+    const again = await checkXml(edited, version);
+    if (!again.wellFormed) break;
+    const placing = edits.placing();
+    stopped = judge.add(again.problems, (path) => placing.elementAt(root, path), edits);
+  }
+  return judge.finish();
+}
+
+/** Where libxml2 stopped in an element: the child it found unexpected, and the element missing before it. */
+interface Stop {
+  node: XmlNode;
+  missing?: string;
+}
+
+/**
+ * Children taken out of the document (blanked: spaces, line breaks kept, so lines stay) and required elements of
+ * text put in empty before a child (`<name/>`, in the parent's prefix), for a check of what comes after them.
+ */
+class Edits {
+  readonly removed = new Set<XmlNode>();
+  private readonly inserted = new Map<XmlNode, string>();
+
+  remove(node: XmlNode): void {
+    this.inserted.delete(node);
+    this.removed.add(node);
+  }
+
+  hasInsert(node: XmlNode): boolean {
+    return this.inserted.has(node);
+  }
+
+  insertBefore(node: XmlNode, local: string): void {
+    this.inserted.set(node, local);
+  }
+
+  /** The edited text; undefined if an element to take out has no known end. */
+  apply(text: string): string | undefined {
+    const edits: { start: number; end: number; text: string }[] = [];
+    for (const node of this.removed) {
+      if (node.end === undefined) return undefined;
+      edits.push({
+        start: node.offset,
+        end: node.end,
+        text: text.slice(node.offset, node.end).replace(/[^\r\n]/g, ' '),
+      });
+    }
+    for (const [node, local] of this.inserted) {
+      const name = node.parent!.name;
+      const prefix = name.includes(':') ? name.slice(0, name.indexOf(':') + 1) : '';
+      edits.push({ start: node.offset, end: node.offset, text: `<${prefix}${local}/>` });
+    }
+    edits.sort((a, b) => a.start - b.start || a.end - b.end);
+    const parts: string[] = [];
+    let from = 0;
+    for (const edit of edits) {
+      if (edit.start < from) continue; // inside an element already taken out
+      parts.push(text.slice(from, edit.start), edit.text);
+      from = edit.end;
+    }
+    parts.push(text.slice(from));
+    return parts.join('');
+  }
+
+  /** Positions in the edited document as elements of the whole tree (undefined for an element put in). */
+  placing(): ChildrenAfterEdits {
+    return new ChildrenAfterEdits(this.removed, this.inserted);
+  }
+}
+
+/**
+ * Positions in the edited document, as elements of the whole tree: libxml2 counts the children left and the ones
+ * put in. Each parent's children are listed once, on first need.
+ */
+class ChildrenAfterEdits {
+  /** Per parent, the position (in the whole tree) of each child libxml2 sees; -1 for one put in. */
+  private readonly seen = new Map<XmlNode, number[]>();
+
+  constructor(
+    private readonly removed: ReadonlySet<XmlNode>,
+    private readonly inserted: ReadonlyMap<XmlNode, string>,
+  ) {}
+
+  /** The element at `path` of the edited document, and its position among all its parent's children. */
+  elementAt(root: XmlNode, path: readonly number[]): Placed | undefined {
+    let node = root;
+    let position = 0;
+    for (const step of path) {
+      let positions = this.seen.get(node);
+      if (positions === undefined) {
+        const list: number[] = [];
+        node.children.forEach((c, i) => {
+          if (this.inserted.has(c)) list.push(-1);
+          if (!this.removed.has(c)) list.push(i);
+        });
+        this.seen.set(node, (positions = list));
+      }
+      const at = positions[step];
+      if (at === undefined || at < 0) return undefined;
+      position = at;
+      node = node.children[at]!;
+    }
+    return { node, position };
+  }
+}
+
+/** An element and its position among its parent's children. */
+interface Placed {
+  node: XmlNode;
+  position: number;
+}
+
+/** The findings of one or more libxml2 checks of a document, said once each. */
+class SchemaJudge {
+  private readonly namespace: string;
+  private readonly seen = new Set<string>();
+  private readonly out: Diagnostic[] = [];
   // libxml2 stops checking an element's attributes at the first failing one, and its content at the first
   // unexpected child: those elements are checked further below, for names their type does not declare.
-  const attributesFailed = new Set<XmlNode>();
-  const contentFailed = new Map<XmlNode, number>();
-  for (const problem of problems) {
-    const parsed = /^Element '([^']*)'(?:, attribute '([^']*)')?: ([\s\S]*)$/.exec(problem.message);
-    const node = problem.path === undefined ? undefined : elementAt(root, problem.path);
-    const raw = sentence(parsed?.[3] ?? problem.message);
-    const foreign = node !== undefined && node.namespace !== namespace;
-    const { detail, value } = cutValue(foreign ? raw : raw.replaceAll(`{${namespace}}`, ''));
-    let ruleId = classify(detail);
-    if (ruleId === undefined) continue;
-    const attributeName = parsed?.[2];
-    const attribute =
-      attributeName === undefined || node === undefined
-        ? undefined
-        : node.attributes.find((a) => a.name === attributeName || `{${a.namespace}}${a.local}` === attributeName);
-    const base = node === undefined ? '' : xmlPath(node);
-    let pointer = attributeName === undefined ? base : `${base}/@${attributeName.replace(`{${namespace}}`, '')}`;
-    let message = detail;
-    const explained =
-      node === undefined || attributeName !== undefined
-        ? undefined
-        : contentProblem(detail, node, problem.path!.at(-1) ?? 0, namespace, mapping);
-    if (explained !== undefined)
-      ({ ruleId, message, pointer } = { ...explained, pointer: explained.pointer ?? pointer });
-    // libxml2 follows a facet failure with the type failure it causes at the same place (`'value' is not a valid
-    // value of the atomic type …`, or cut short with a long value).
-    const key = `${pointer}\u0000${message}`;
-    if (seen.has(key) || (seen.has(pointer) && raw.startsWith("'"))) continue;
-    seen.add(key);
-    seen.add(pointer);
-    const offset = attribute?.offset ?? node?.offset;
-    if (node !== undefined && attributeName !== undefined) attributesFailed.add(node);
-    else if (
-      node?.parent !== undefined &&
-      /^This element is not expected/.test(detail) &&
-      !contentFailed.has(node.parent)
-    )
-      contentFailed.set(node.parent, problem.path!.at(-1) ?? 0);
-    out.push({
-      ruleId,
-      severity: 'error',
-      message,
-      pointer,
-      ...(value === undefined ? {} : { value }),
-      ...(offset !== undefined ? at(offset) : problem.line > 0 ? { line: problem.line, column: 1 } : {}),
-    });
+  private readonly attributesFailed = new Set<XmlNode>();
+  private readonly contentFailed = new Map<XmlNode, number>();
+  /** Findings of later rounds come after the first round's, out of document order. */
+  private resorted = false;
+
+  constructor(
+    private readonly root: XmlNode,
+    private readonly mapping: XmlMapping,
+    private readonly at: (offset: number) => { line: number; column: number },
+  ) {
+    this.namespace = root.namespace!;
   }
-  const more = undeclaredNames(attributesFailed, contentFailed, namespace, mapping, seen, at);
-  if (more.length === 0) return out;
-  return [...out, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+
+  /**
+   * Adds the findings not said yet, from a check of the document without the `removed` elements; answers the
+   * elements libxml2 found unexpected (it judged nothing after them).
+   */
+  add(
+    problems: readonly XmlProblem[],
+    elementOf: (path: readonly number[]) => Placed | undefined,
+    edits?: Edits,
+  ): Stop[] {
+    const { namespace, seen, out, mapping, at } = this;
+    const removed = edits?.removed ?? new Set<XmlNode>();
+    if (edits !== undefined) this.resorted = true;
+    const stops: Stop[] = [];
+    for (const problem of problems) {
+      const parsed = /^Element '([^']*)'(?:, attribute '([^']*)')?: ([\s\S]*)$/.exec(problem.message);
+      const placed = problem.path === undefined ? undefined : elementOf(problem.path);
+      // In an edited document, a finding about an element put in (or below it) is not the document's.
+      if (edits !== undefined && problem.path !== undefined && placed === undefined) continue;
+      const node = placed?.node;
+      const raw = sentence(parsed?.[3] ?? problem.message);
+      const foreign = node !== undefined && node.namespace !== namespace;
+      const { detail, value } = cutValue(foreign ? raw : raw.replaceAll(`{${namespace}}`, ''));
+      let ruleId = classify(detail);
+      if (ruleId === undefined) continue;
+      const attributeName = parsed?.[2];
+      const attribute =
+        attributeName === undefined || node === undefined
+          ? undefined
+          : node.attributes.find((a) => a.name === attributeName || `{${a.namespace}}${a.local}` === attributeName);
+      const base = node === undefined ? '' : xmlPath(node);
+      let pointer = attributeName === undefined ? base : `${base}/@${attributeName.replace(`{${namespace}}`, '')}`;
+      let message = detail;
+      const position = placed?.position ?? 0;
+      const explained =
+        node === undefined || attributeName !== undefined
+          ? undefined
+          : contentProblem(detail, node, position, namespace, mapping, removed);
+      if (explained !== undefined)
+        ({ ruleId, message, pointer } = { ...explained, pointer: explained.pointer ?? pointer });
+      const isUnexpected = node?.parent !== undefined && /^This element is not expected/.test(detail);
+      if (isUnexpected) {
+        const missing = / \(before <[^<>]*>\)$/.test(message)
+          ? /^Missing required <([^<>]*)>/.exec(message)?.[1]
+          : undefined;
+        stops.push(missing === undefined ? { node } : { node, missing });
+      }
+      // libxml2 follows a facet failure with the type failure it causes at the same place (`'value' is not a valid
+      // value of the atomic type …`, or cut short with a long value). A required element found missing before one
+      // child is the same finding when the next round finds it missing before the next child, or at the end.
+      const key = `${pointer}\u0000${message.replace(/ \(before <[^<>]*>\)$/, '')}`;
+      if (seen.has(key) || (seen.has(pointer) && raw.startsWith("'"))) continue;
+      seen.add(key);
+      seen.add(pointer);
+      const offset = attribute?.offset ?? node?.offset;
+      if (node !== undefined && attributeName !== undefined) this.attributesFailed.add(node);
+      else if (isUnexpected && !this.contentFailed.has(node.parent!)) this.contentFailed.set(node.parent!, position);
+      out.push({
+        ruleId,
+        severity: 'error',
+        message,
+        pointer,
+        ...(value === undefined ? {} : { value }),
+        ...(offset !== undefined ? at(offset) : problem.line > 0 ? { line: problem.line, column: 1 } : {}),
+      });
+    }
+    return stops;
+  }
+
+  /** Every finding, in document order, with the undeclared names no round reached. */
+  finish(): Diagnostic[] {
+    const more = undeclaredNames(
+      this.attributesFailed,
+      this.contentFailed,
+      this.namespace,
+      this.mapping,
+      this.seen,
+      this.at,
+    );
+    if (more.length === 0 && !this.resorted) return this.out;
+    return [...this.out, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  }
 }
 
 /**
@@ -496,6 +683,8 @@ function contentProblem(
   position: number,
   namespace: string,
   mapping: XmlMapping,
+  /** Elements a later check did not see (blanked out): not the one before. */
+  removed: ReadonlySet<XmlNode>,
 ): { ruleId: RuleId; message: string; pointer?: string } | undefined {
   const found =
     /^(This element is not expected|Missing child element\(s\))\. Expected is (?:one of )?\( ([^()]*) \)$/.exec(detail);
@@ -526,7 +715,7 @@ function contentProblem(
   // 40,000 findings among 40,000 siblings).
   let previous: XmlNode | undefined;
   for (let i = position - 1; i >= 0 && previous === undefined; i--)
-    if (parent.children[i]!.namespace === namespace) previous = parent.children[i];
+    if (parent.children[i]!.namespace === namespace && !removed.has(parent.children[i]!)) previous = parent.children[i];
   if (previous === undefined) return undefined;
   if (previous.local === node.local)
     return { ruleId: 'schema/other', message: `<${node.local}> may appear only once here` };

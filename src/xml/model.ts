@@ -316,7 +316,7 @@ function replay(node: XmlNode, sink: ScanSink): void {
   sink.open(node.name, node.local, node.namespace, node.attributes, node.offset);
   if (node.text !== '') sink.text(node.text);
   for (const child of node.children) replay(child, sink);
-  sink.close();
+  sink.close(node.end ?? node.offset);
 }
 
 type Step =

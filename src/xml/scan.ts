@@ -28,6 +28,8 @@ export interface XmlNode {
   text: string;
   /** Offset of the `<` of the start tag. */
   readonly offset: number;
+  /** Offset just past the element's end (its end tag, or `/>`), once the reader has passed it. */
+  end?: number;
   readonly parent: XmlNode | undefined;
 }
 
@@ -55,7 +57,8 @@ class ScanError extends Error {
 export interface ScanSink {
   open(name: string, local: string, namespace: string | undefined, attributes: XmlAttribute[], offset: number): void;
   text(data: string): void;
-  close(): void;
+  /** `end`: the offset just past the end tag (or `/>`). */
+  close(end: number): void;
 }
 
 type ScanFailure = { ok: false; kind: 'doctype' | 'too-deep' | 'syntax'; message: string; offset: number };
@@ -95,8 +98,8 @@ class TreeSink implements ScanSink {
     this.open_[this.open_.length - 1]!.text += data;
   }
 
-  close(): void {
-    this.open_.pop();
+  close(end: number): void {
+    this.open_.pop()!.end = end;
   }
 }
 
@@ -273,7 +276,7 @@ class Scanner {
       if (t.charCodeAt(this.pos) === 0x2f) {
         if (t.charCodeAt(this.pos + 1) !== 0x3e) throw this.fail('Expected "/>"');
         this.pos += 2;
-        sink.close();
+        sink.close(this.pos);
         if (names.length === 0) return;
       } else {
         this.pos++;
@@ -306,7 +309,7 @@ class Scanner {
           names.pop();
           offsets.pop();
           scopes.pop();
-          sink.close();
+          sink.close(this.pos);
           if (names.length === 0) return;
         } else if (next === 0x21 && t.startsWith('<!--', lt)) this.skipPast('-->', lt + 4);
         else if (next === 0x21 && t.startsWith('<![CDATA[', lt)) {

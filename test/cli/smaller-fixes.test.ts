@@ -66,6 +66,41 @@ describe('usage hints', () => {
     expect(add.stderr).toContain('a licence without an SPDX id is given as a name (--license-name Apache2.0)');
   });
 
+  it('a near-miss licence id suggests the id, and a way to give a name that the command has', async () => {
+    const dir = await withBom();
+    const help = async (...command: string[]) => (await runCli([...command, '--help'], { cwd: dir })).stdout;
+    for (const [command, typed] of [
+      [['init', '--name', 'x', '-o', 'new.json'], 'Apache2'],
+      [['init', '--name', 'x', '-o', 'new.json'], 'apache 2.0'],
+      [['add', 'component', 'bom.json', '--name', 'x'], 'Apache2'],
+    ] as const) {
+      const result = await runCli([...command, '--license', typed], { cwd: dir });
+      expect(result.code, typed).toBe(2);
+      expect(result.stderr).toMatch(/^bomwright: E_USAGE: .* is not an SPDX licence id \(did you mean Apache-2\.0\?\)/);
+      // Every option the hint names is one of this command's.
+      const named = [...result.stderr.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);
+      expect(named).toEqual(['--license-name']);
+      const options = await help(...command.slice(0, command[0] === 'add' ? 2 : 1));
+      for (const option of named) expect(options, `${command[0]} ${option}`).toContain(`${option} `);
+    }
+    // What the hint says works, on init as on add.
+    const named = await runCli(
+      ['init', '--name', 'x', '--license-name', 'Apache2', '--license', 'mit', '-o', 'n.json'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(named.code, named.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(path.join(dir, 'n.json'), 'utf8')) as {
+      metadata: { component: { licenses: unknown } };
+    };
+    expect(written.metadata.component.licenses).toEqual([{ license: { id: 'MIT' } }, { license: { name: 'Apache2' } }]);
+    // An id that is one (any case) is taken without a hint.
+    expect((await runCli(['init', '--name', 'x', '--license', 'apache-2.0', '-o', 'm.json'], { cwd: dir })).code).toBe(
+      0,
+    );
+  });
+
   it('a value outside a schema enum suggests the one meant (--type libary, --hash sha256:…)', async () => {
     const dir = await withBom();
     const type = await runCli(['add', 'component', 'bom.json', '--name', 'x', '--type', 'libary'], { cwd: dir });
@@ -143,5 +178,80 @@ describe('the library', () => {
       version: string;
     };
     expect(JSON.stringify(result.document.metadata)).toContain(`"version":"${own.version}"`);
+  });
+});
+
+describe('init --purl', () => {
+  type Written = { metadata: { component: Record<string, unknown> } };
+  const read = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Written;
+
+  it('takes the name, version and group from the purl, as add component does', async () => {
+    const dir = newDir();
+    for (const [purl, expected] of [
+      ['pkg:npm/left-pad@1.3.0', { name: 'left-pad', version: '1.3.0', purl: 'pkg:npm/left-pad@1.3.0' }],
+      ['pkg:NPM/left-pad@1.3.0', { name: 'left-pad', version: '1.3.0', purl: 'pkg:npm/left-pad@1.3.0' }],
+      [
+        'pkg:npm/%40scope/pad@2.0.0',
+        { group: '@scope', name: 'pad', version: '2.0.0', purl: 'pkg:npm/%40scope/pad@2.0.0' },
+      ],
+      ['pkg:maven/org.example/lib', { group: 'org.example', name: 'lib', purl: 'pkg:maven/org.example/lib' }],
+    ] as const) {
+      const result = await runCli(['init', '--purl', purl, '-o', 'bom.json', '--force'], { cwd: dir });
+      expect(result.code, `${purl}: ${result.stderr}`).toBe(0);
+      const component = read(dir, 'bom.json').metadata.component;
+      const { type, 'bom-ref': ref, ...named } = component;
+      expect([type, ref, named], purl).toEqual(['application', expected.purl, expected]);
+      // The same component as add component --purl makes (in another document), apart from its default type.
+      expect((await runCli(['init', '--name', 'other', '-o', 'other.json', '--force'], { cwd: dir })).code).toBe(0);
+      expect((await runCli(['add', 'component', 'other.json', '--purl', purl], { cwd: dir })).code).toBe(0);
+      const added = JSON.parse(readFileSync(path.join(dir, 'other.json'), 'utf8')) as {
+        components: Written['metadata']['component'][];
+      };
+      expect({ ...added.components[0], type: 'application', 'bom-ref': expected.purl }).toEqual(component);
+    }
+  });
+
+  it('refuses what contradicts the purl, and still needs a name or a purl', async () => {
+    const dir = newDir();
+    const run = (...args: string[]) => runCli(['init', ...args, '-o', 'bom.json', '--force'], { cwd: dir });
+    expect((await run('--purl', 'pkg:npm/left-pad@1.3.0', '--name', 'right-pad')).stderr).toMatch(
+      /^bomwright: E_USAGE: The name "right-pad" contradicts the purl pkg:npm\/left-pad@1.3.0/,
+    );
+    expect((await run('--purl', 'pkg:npm/left-pad@1.3.0', '--component-version', '1.4.0')).stderr).toMatch(
+      /^bomwright: E_USAGE: The version "1.4.0" contradicts the purl/,
+    );
+    // Given ones that agree are taken.
+    expect((await run('--purl', 'pkg:npm/left-pad@1.3.0', '--name', 'left-pad', '--version', '1.3.0')).code).toBe(0);
+    expect((await run('--purl', 'left-pad')).stderr).toMatch(/^bomwright: E_USAGE: "left-pad" is not a package URL/);
+    expect((await run()).stderr).toBe(
+      'bomwright: E_USAGE: Name the component (--name or --purl) or give a package.json (--from)\n',
+    );
+  });
+
+  it('a purl with a version meets 1.3, which requires one; without, it is asked for', async () => {
+    const dir = newDir();
+    const run = (purl: string) =>
+      runCli(['init', '--purl', purl, '--spec-version', '1.3', '-o', 'bom.json', '--force'], { cwd: dir });
+    expect((await run('pkg:npm/left-pad@1.3.0')).code).toBe(0);
+    expect(read(dir, 'bom.json').metadata.component.version).toBe('1.3.0');
+    expect((await run('pkg:npm/left-pad')).stderr).toMatch(
+      /^bomwright: E_USAGE: CycloneDX 1.3 requires a component version/,
+    );
+  });
+
+  it('beside a package.json, a purl names the component and the package.json is not read', async () => {
+    const dir = newDir();
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '9.9.9', license: 'MIT' }));
+    expect((await runCli(['init', '--purl', 'pkg:npm/left-pad@1.3.0', '-o', 'bom.json'], { cwd: dir })).code).toBe(0);
+    const component = read(dir, 'bom.json').metadata.component;
+    expect([component.name, component.version, component.licenses]).toEqual(['left-pad', '1.3.0', undefined]);
+    // Without a purl or a name, the package.json is the component.
+    expect((await runCli(['init', '-o', 'b.json'], { cwd: dir })).code).toBe(0);
+    expect(read(dir, 'b.json').metadata.component.name).toBe('app');
+    // With --from as well, the purl must agree with the package.json's name.
+    const from = await runCli(['init', '--from', 'package.json', '--purl', 'pkg:npm/left-pad@1.3.0', '-o', 'c.json'], {
+      cwd: dir,
+    });
+    expect(from.stderr).toMatch(/^bomwright: E_USAGE: The name "app" contradicts the purl/);
   });
 });

@@ -172,6 +172,24 @@ describe('JSON pointers', () => {
     expect(resolvePointer({}, '/constructor/name')).toBeUndefined();
     expect(resolvePointer([1], '/01')).toBeUndefined();
   });
+
+  it('reads every segment in place: empty names, escapes, and array indexes on both sides of their form', () => {
+    const document = { '': { '': 1 }, 'a/b': { 'c~d': 2 }, '~1': 3, list: [10, 11, ['x']] };
+    expect(resolvePointer(document, '')).toBe(document);
+    expect(resolvePointer(document, '/')).toEqual({ '': 1 });
+    expect(resolvePointer(document, '//')).toBe(1);
+    expect(resolvePointer(document, '/a~1b/c~0d')).toBe(2);
+    expect(resolvePointer(document, '/~01')).toBe(3);
+    expect(resolvePointer(document, '/list/0')).toBe(10);
+    expect(resolvePointer(document, '/list/1')).toBe(11);
+    expect(resolvePointer(document, '/list/2/0')).toBe('x');
+    for (const index of ['3', '00', '01', '-1', '1a', 'a', '', ' 1', '1.0', '9'.repeat(16), '1/x'])
+      expect(resolvePointer(document, `/list/${index}`), index).toBeUndefined();
+    expect(resolvePointer(document, '/list/1/x')).toBeUndefined();
+    expect(resolvePointer(document, '/missing/0')).toBeUndefined();
+    expect(resolvePointer(null, '/a')).toBeUndefined();
+    expect(resolvePointer('text', '/0')).toBeUndefined();
+  });
 });
 
 describe('scanJson on malformed text', () => {

@@ -50,6 +50,23 @@ describe('findings × 4 cost at most × 5 time', () => {
     ]);
   });
 
+  it('XML: content judged again after an unexpected child, in every component at once', async () => {
+    // Each component: an unknown child, then one out of order; the second is found by the check without the first.
+    const text = (n: number) =>
+      `<bom xmlns="${NS}" version="1"><components>${'<component type="library"><name>a</name><foo/><purl>p</purl><version>1</version></component>\n'.repeat(n)}</components></bom>`;
+    const count = async (n: number) =>
+      (await validate(text(n))).diagnostics.filter((d) => /<(foo|version)>/.test(d.message)).length;
+    expect(await count(2)).toBe(4);
+    await expectLinearAsync(
+      (n) => {
+        const input = text(n);
+        return async () => expect((await validate(input)).diagnostics.length).toBe(2 * n);
+      },
+      2_000,
+      5,
+    );
+  }, 120_000);
+
   it('JSON: one finding per invalid component', async () => {
     await expectLinearAsync(
       (n) => {
@@ -60,4 +77,88 @@ describe('findings × 4 cost at most × 5 time', () => {
       5,
     );
   }, 120_000);
+});
+
+/**
+ * Many findings are described once per enumeration and wrong value (the nearest allowed value is an edit-distance
+ * search): every finding of a document with thousands must read exactly as it does in a document with it alone.
+ * The same wrong values recur in three enumerations, so a description kept for the wrong one shows.
+ */
+describe('many findings read as each one alone', () => {
+  const types = ['libr4ry', 'libary', 'x', 'library', 'framwork', 'sha256'];
+  const algs = ['sha256', 'SHA-256', 'x', 'libr4ry', 'SHA256', 'md5'];
+  const refs = ['vcs', 'x', 'websit', 'sha256', 'libr4ry'];
+  const component = (i: number) => ({
+    type: types[i % types.length]!,
+    name: `c${i}`,
+    alg: algs[Math.floor(i / types.length) % algs.length]!,
+    ref: refs[i % refs.length]!,
+  });
+  type Component = ReturnType<typeof component>;
+  const json = (components: readonly Component[]) =>
+    JSON.stringify(
+      {
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        version: 1,
+        components: components.map((c) => ({
+          type: c.type,
+          name: c.name,
+          hashes: [{ alg: c.alg, content: 'a'.repeat(64) }],
+          externalReferences: [{ type: c.ref, url: 'https://example.com' }],
+        })),
+      },
+      null,
+      2,
+    );
+  const xml = (components: readonly Component[]) =>
+    `<bom xmlns="${NS}" version="1"><components>\n` +
+    components
+      .map(
+        (c) =>
+          `<component type="${c.type}"><name>${c.name}</name><hashes><hash alg="${c.alg}">${'a'.repeat(64)}</hash></hashes>` +
+          `<externalReferences><reference type="${c.ref}"><url>https://example.com</url></reference></externalReferences></component>\n`,
+      )
+      .join('') +
+    `</components></bom>`;
+  // What a finding says, apart from where it is.
+  const said = (d: ValidationResult['diagnostics'][number]) => [d.ruleId, d.severity, d.message, d.value ?? null];
+  const place = (pointer: string) =>
+    pointer.replace(/^\/components\/\d+|^\/bom\/components\/component(?:\[\d+\])?/, '');
+
+  for (const [syntax, write] of [
+    ['JSON', json],
+    ['XML', xml],
+  ] as const) {
+    it(`${syntax}: each of ${syntax === 'JSON' ? 2000 : 600} components' findings as in a document of its own`, async () => {
+      const components = Array.from({ length: syntax === 'JSON' ? 2000 : 600 }, (_, i) => component(i));
+      const whole = await validate(write(components));
+      // Each distinct component (180 of them) once, alone: what its findings say there.
+      const alone = new Map<string, string>();
+      for (const c of components) {
+        const key = JSON.stringify({ ...c, name: '' });
+        if (alone.has(key)) continue;
+        const own = await validate(write([{ ...c, name: 'c0' }]));
+        alone.set(key, JSON.stringify(own.diagnostics.map((d) => [place(d.pointer), ...said(d)])));
+      }
+      const byComponent = new Map<number, unknown[]>();
+      for (const d of whole.diagnostics) {
+        const index = /^\/components\/(\d+)|^\/bom\/components\/component\[(\d+)\]/.exec(d.pointer);
+        expect(index, d.pointer).not.toBeNull();
+        const i = index![1] === undefined ? Number(index![2]) - 1 : Number(index![1]);
+        byComponent.set(i, [...(byComponent.get(i) ?? []), [place(d.pointer), ...said(d)]]);
+      }
+      let compared = 0;
+      components.forEach((c, i) => {
+        const expected = alone.get(JSON.stringify({ ...c, name: '' }));
+        if (expected === undefined) return;
+        expect(JSON.stringify(byComponent.get(i) ?? []), `component ${i}`).toBe(expected);
+        compared++;
+      });
+      expect(compared).toBe(components.length);
+      // Suggestions do occur, and differ by enumeration for one wrong value.
+      expect(whole.diagnostics.some((d) => d.message.includes('(did you mean "library"?)'))).toBe(syntax === 'JSON');
+      expect(whole.errors).toBeGreaterThan(components.length);
+    }, 120_000);
+  }
 });

@@ -186,3 +186,23 @@ describe('hostile start tags', () => {
     expect(at.valid).toBe(true);
   });
 });
+
+describe('element ends', () => {
+  it('each element ends just past its end tag or its />, whatever stands inside or between', () => {
+    const text = '<a xmlns="urn:a"><b/><c x="/>">t<!-- </c> --><![CDATA[</c>]]><d></d ></c><?p </a>?>\n<e\n/></a >';
+    const scanned = scanXml(text);
+    expect(scanned.ok).toBe(true);
+    if (!scanned.ok) return;
+    const ends = (node: typeof scanned.root): [string, string][] => [
+      [node.local, text.slice(node.offset, node.end)],
+      ...node.children.flatMap(ends),
+    ];
+    expect(ends(scanned.root)).toEqual([
+      ['a', text],
+      ['b', '<b/>'],
+      ['c', '<c x="/>">t<!-- </c> --><![CDATA[</c>]]><d></d ></c>'],
+      ['d', '<d></d >'],
+      ['e', '<e\n/>'],
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { initDocument } from '../../author/init.js';
-import type { ComponentFields } from '../../author/elements.js';
+import { withPurlFields, type ComponentFields } from '../../author/elements.js';
 import { BomwrightError } from '../../errors.js';
 import { validate } from '../../validate/index.js';
 import { describeProblems, loadJsonFile } from '../../node/documents.js';
@@ -47,7 +47,12 @@ export const initCommand = defineCommand({
       .option('name', { type: 'string', describe: 'Component name (default: from the package.json beside it)' })
       .option('type', { type: 'string', describe: 'Component type (default application)' })
       .option('purl', { type: 'string', describe: 'Package URL' })
-      .option('license', { type: 'string', array: true, describe: 'SPDX ids or expressions' })
+      .option('license', {
+        type: 'string',
+        array: true,
+        describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
+      })
+      .option('license-name', { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' })
       .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The file to create' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
       .option('to', {
@@ -65,6 +70,7 @@ export const initCommand = defineCommand({
         ...(argv.type === undefined ? {} : { type: argv.type }),
         ...(argv.purl === undefined ? {} : { purl: argv.purl }),
         ...(argv.license === undefined ? {} : { licenses: argv.license }),
+        ...(argv.licenseName === undefined ? {} : { licenseNames: argv.licenseName }),
       },
       output: argv.output,
       ...(argv.to === undefined ? {} : { to: argv.to }),
@@ -75,11 +81,14 @@ export const initCommand = defineCommand({
     }),
 });
 
-async function runInit(request: InitCommandOptions): Promise<number> {
+export async function runInit(request: InitCommandOptions): Promise<number> {
+  // A purl names the component (its name, version and group, as `add component --purl` takes them); the fields
+  // are completed from it once more where the document is made, beside a package.json's, which must agree.
+  const named = withPurlFields(request.component);
   // Next to a package.json, and with no component named, the package is the component.
   const beside = path.join(request.cwd, 'package.json');
   const options =
-    request.from === undefined && request.component.name === undefined && existsSync(beside)
+    request.from === undefined && named.name === undefined && existsSync(beside)
       ? { ...request, from: beside }
       : request;
   if (options.from !== undefined)
@@ -93,10 +102,10 @@ async function runInit(request: InitCommandOptions): Promise<number> {
     if (!isRecord(loaded.value)) throw new BomwrightError('E_INPUT', `${options.from} is not a JSON object`);
     packageJson = loaded.value;
   }
-  if (packageJson === undefined && options.component.name === undefined)
-    throw new BomwrightError('E_USAGE', 'Name the component (--name) or give a package.json (--from)');
+  if (packageJson === undefined && named.name === undefined)
+    throw new BomwrightError('E_USAGE', 'Name the component (--name or --purl) or give a package.json (--from)');
   const format = findFormatBySpecVersion(options.specVersion ?? DEFAULT_SPEC_VERSION[options.format ?? 'cyclonedx']);
-  const version = options.component.version ?? packageJson?.version;
+  const version = named.version ?? packageJson?.version;
   if (format?.componentVersionRequired && (version === undefined || version === ''))
     throw new BomwrightError(
       'E_USAGE',
