@@ -1,7 +1,7 @@
 /**
  * Version conversion over the data model (the JSON form of CycloneDX): a document of one spec version as a
  * document of another, up or down between 1.2 and 1.7 (XML-only 1.0 and 1.1 upward), and CBOM 1.4-cbom-1.0 as
- * itself. What the target version lacks is read from its official JSON schema by walking the document against it
+ * itself or as CycloneDX (through 1.6, convert-cbom.ts). What the target version lacks is read from its official JSON schema by walking the document against it
  * (properties, additionalProperties: false, $ref, oneOf/anyOf/allOf branches, enums, types, bounds), so every
  * version pair is covered without a table of our own. Values the target cannot carry as they are become its form
  * where the specification says how (the two tool forms, 1.5's metadata.manufacture and 1.6's
@@ -15,6 +15,7 @@ import { findFormatBySpecVersion, supportedVersionsText, type SpecFormat } from 
 import { routeDocument } from '../formats/route.js';
 import { escapeSegment, toPointer } from '../json/pointer.js';
 import { display, isRecord, setMember } from '../values.js';
+import { cbomAsCycloneDx } from './convert-cbom.js';
 import { loadSchemaFile, type SchemaObject } from './convert-schemas.js';
 import { CODED_PATTERNS } from '../validate/schema-patterns.js';
 import { REFERENCE_MEMBERS } from './merge-refs.js';
@@ -92,7 +93,8 @@ function targetOf(source: Source, targetSpecVersion: string): SpecFormat {
       'E_USAGE',
       `Unsupported spec version ${JSON.stringify(targetSpecVersion)}; supported: ${supportedVersionsText()}`,
     );
-  if (format.family !== source.family)
+  // A CBOM goes to CycloneDX (1.6's crypto model is CBOM's, upstreamed); nothing converts to IBM's CBOM.
+  if (format.family !== source.family && !(source.family === 'cbom' && format.family === 'cyclonedx'))
     throw new BomwrightError(
       'E_CONVERT',
       `A ${source.family === 'cbom' ? 'CBOM' : 'CycloneDX'} ${source.specVersion} document cannot be converted to ${format.family === 'cbom' ? 'CBOM' : 'CycloneDX'} ${format.specVersion}: they are different specifications`,
@@ -865,6 +867,16 @@ export function convertVersion(
 ): VersionConversion {
   const source = sourceOf(document);
   const target = targetOf(source, targetSpecVersion);
+  if (source.family === 'cbom' && target.family === 'cyclonedx') {
+    // Through CycloneDX 1.6 (convert-cbom.ts), then on to the target like any 1.6 document: the lists of both steps.
+    const first = cbomAsCycloneDx(document as Record<string, unknown>);
+    const rest = convertVersion(first.document, targetSpecVersion, options);
+    return {
+      document: rest.document,
+      dropped: [...first.dropped, ...rest.dropped],
+      converted: [...first.converted, ...rest.converted.filter((c) => c.pointer !== '/specVersion')],
+    };
+  }
   const label = `${target.family === 'cbom' ? 'CBOM' : 'CycloneDX'} ${target.specVersion}`;
   const input = document as Record<string, unknown>;
   let gone = new Set<string>();

@@ -130,17 +130,27 @@ describe('bomwright convert', () => {
     expect(read('named.xml').specVersion).toBe('1.6');
     const cbom = await convert(path.join(SAMPLES, 'valid-full-1.4-cbom-1.0.json'), '-o', 'cbom.xml');
     expect(cbom.code).toBe(2);
-    expect(cbom.stderr).toBe('bomwright: E_CONVERT: CBOM 1.4-cbom-1.0 has no XML form; convert it to JSON\n');
+    expect(cbom.stderr).toBe(
+      'bomwright: E_CONVERT: CBOM 1.4-cbom-1.0 has no XML form; convert it to JSON, or to CycloneDX 1.6 or later (--spec-version 1.6), which has one\n',
+    );
     expect(existsSync(at('cbom.xml'))).toBe(false);
-    const family = await convert(
+    // As CycloneDX 1.6 (the version CBOM was upstreamed into), the same document has an XML form.
+    const upstream = await convert(
       path.join(SAMPLES, 'valid-full-1.4-cbom-1.0.json'),
       '-o',
-      'x.json',
+      'cbom-1.6.xml',
       '--spec-version',
       '1.6',
     );
+    expect(upstream.code, upstream.stderr).toBe(0);
+    expect(upstream.stdout).toMatch(/\(JSON 1\.4-cbom-1\.0\) to cbom-1\.6\.xml \(XML 1\.6\): \d+ dropped/);
+    const back = await runCli(['validate', at('cbom-1.6.xml')]);
+    expect(back.code, back.stdout).toBe(0);
+    // Nothing converts to IBM's CBOM.
+    writeFileSync(at('plain.json'), readFileSync(path.join(SAMPLES, 'valid-full-1.6.json')));
+    const family = await convert(at('plain.json'), '-o', 'x.json', '--spec-version', '1.4-cbom-1.0');
     expect(family.code).toBe(2);
-    expect(family.stderr).toMatch(/^bomwright: E_CONVERT: A CBOM 1\.4-cbom-1\.0 document cannot be converted/);
+    expect(family.stderr).toMatch(/^bomwright: E_CONVERT: A CycloneDX 1\.6 document cannot be converted to CBOM/);
   });
 
   it('writes XML (-o\u2019s extension, or --to xml to stdout) that validates, and reads it back', async () => {

@@ -121,7 +121,10 @@ async function runConvert(options: ConvertCommandOptions, context: CliContext): 
       `CycloneDX ${specVersion} ${syntax === 'json' ? 'has no JSON form' : 'converts upward only'}; choose the version to convert it up to with --spec-version`,
     );
   if (syntax === 'xml' && SPEC_FORMATS.some((f) => f.family === 'cbom' && f.specVersion === specVersion))
-    throw new BomwrightError('E_CONVERT', `CBOM ${specVersion} has no XML form; convert it to JSON`);
+    throw new BomwrightError(
+      'E_CONVERT',
+      `CBOM ${specVersion} has no XML form; convert it to JSON, or to CycloneDX 1.6 or later (--spec-version 1.6), which has one`,
+    );
   // A JSF signature has no place in XML (whose signatures are XML signatures): dropped at any version.
   const conversion = convertVersion(read.document, specVersion, { dropSignatures: syntax === 'xml' });
   const dropped = [...conversion.dropped];
