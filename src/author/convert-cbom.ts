@@ -13,7 +13,7 @@ import { escapeSegment } from '../json/pointer.js';
 import { isRecord, setMember } from '../values.js';
 import type { ConvertedValue, DroppedMember } from './convert.js';
 
-export const CBOM_TARGET_SPEC_VERSION = '1.6';
+const CBOM_TARGET_SPEC_VERSION = '1.6';
 
 const SCHEMA_1_6 = 'http://cyclonedx.org/schema/bom-1.6.schema.json';
 

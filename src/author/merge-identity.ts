@@ -29,7 +29,7 @@ const TYPE_ALIASES: Readonly<Record<string, readonly [string, string]>> = {
 };
 
 /** What a merge compares a purl by, from one parse: both forms below. */
-export interface PurlKeys {
+interface PurlKeys {
   canonical: string;
   coordinates: string;
 }
@@ -40,7 +40,7 @@ export interface PurlKeys {
  * version, without qualifiers and subpath (two scanners of one image write `?distro=3.13.1` and
  * `?arch=x86_64&distro=3.13.1` for one package). Undefined when it is not a package URL.
  */
-export function purlKeys(purl: string): PurlKeys | undefined {
+function purlKeys(purl: string): PurlKeys | undefined {
   try {
     const parsed = loadPackageUrl().fromString(purl);
     const alias = parsed.namespace === undefined || parsed.namespace === null ? TYPE_ALIASES[parsed.type] : undefined;
@@ -60,7 +60,7 @@ export function canonicalPurl(purl: string): string | undefined {
 }
 
 /** {@link purlKeys} remembered per text: a merge meets most purls more than once, and parsing is its dearest step. */
-export function purlKeyCache(): (purl: string) => PurlKeys | undefined {
+function purlKeyCache(): (purl: string) => PurlKeys | undefined {
   const known = new Map<string, PurlKeys | undefined>();
   return (purl) => {
     let keys = known.get(purl);
@@ -78,7 +78,7 @@ export function purlKeyCache(): (purl: string) => PurlKeys | undefined {
  * percent-decoded, trimmed, lower-cased, `_` as `-` (the purl types' normalisations: lower case; pypi's `_` → `-`,
  * pub's `-` → `_`). Two purls with one canonical form or one set of coordinates have one name key.
  */
-export function purlNameKey(purl: string): string {
+function purlNameKey(purl: string): string {
   let text = purl.replace(/[\t\n\r]/g, '').trim();
   const hash = text.indexOf('#');
   if (hash !== -1) text = text.slice(0, hash);

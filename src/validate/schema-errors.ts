@@ -385,7 +385,7 @@ function article(word: string): string {
 }
 
 /** The offending value for reports; whole objects and arrays are left out to keep reports small. */
-export function valueField(
+function valueField(
   document: unknown,
   pointer: string,
   ruleId: RuleId,

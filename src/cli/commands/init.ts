@@ -81,7 +81,7 @@ export const initCommand = defineCommand({
     }),
 });
 
-export async function runInit(request: InitCommandOptions): Promise<number> {
+async function runInit(request: InitCommandOptions): Promise<number> {
   // A purl names the component (its name, version and group, as `add component --purl` takes them); the fields
   // are completed from it once more where the document is made, beside a package.json's, which must agree.
   const named = withPurlFields(request.component);
