@@ -51,6 +51,8 @@ export interface EditResult {
   removedSignatures: string[];
   /** The bom-ref of the component or service added. */
   bomRef?: string;
+  /** How many components an edit over selected components changed. */
+  components?: number;
 }
 
 /** What an edit changes: the objects it edits (for signatures) and the change itself, made on a copy. */
@@ -59,6 +61,8 @@ export interface Plan {
   pointer: string | readonly string[];
   apply: (copy: Record<string, unknown>) => void;
   bomRef?: string;
+  /** How many components the edit changes, when it is an edit of selected components. */
+  components?: number;
 }
 
 const key = (d: Diagnostic) => `${d.ruleId}\u0000${d.pointer}\u0000${d.message}`;
@@ -73,7 +77,7 @@ export async function runEdit(
   plan: (document: Record<string, unknown>, format: SpecFormat) => Plan,
 ): Promise<EditResult> {
   const { document, format } = documentFormat(input);
-  const { pointer, apply, bomRef } = plan(document, format);
+  const { pointer, apply, bomRef, components } = plan(document, format);
   const stale = [
     ...new Set((typeof pointer === 'string' ? [pointer] : pointer).flatMap((p) => signaturesOnPath(document, p))),
   ];
@@ -88,7 +92,7 @@ export async function runEdit(
   removeMembers(copy, stale);
   apply(copy);
   const after = await validate(copy, { signatures: 'ignore' });
-  const extra = bomRef === undefined ? {} : { bomRef };
+  const extra = { ...(bomRef === undefined ? {} : { bomRef }), ...(components === undefined ? {} : { components }) };
   if (after.errors === 0)
     return { document: copy, applied: true, diagnostics: after.diagnostics, removedSignatures: stale, ...extra };
   // Only now is the original's state needed: a document that already had errors may keep them.
@@ -285,6 +289,7 @@ export function addProperty(document: unknown, fields: PropertyFields, options: 
         .map((s) => s.pointer);
       return {
         pointer: targets,
+        components: targets.length,
         apply: (copy) => {
           for (const at of targets) arrayMember(resolveRecord(copy, at), 'properties', `${at}/`).push({ ...property });
         },

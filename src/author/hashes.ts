@@ -150,6 +150,7 @@ export function addArtefactHashes(
     }
     return {
       pointer: plan.map((p) => p.target.pointer),
+      components: plan.length,
       apply: (copy) => {
         for (const { target, artefact } of plan) {
           const record = resolve(copy, target.pointer);

@@ -274,6 +274,7 @@ export function setValue(document: unknown, request: SetRequest, options: EditOp
     return {
       // The signatures of the objects on the way (the root's, the component's) are the ones the edit breaks.
       pointer: targets.map((t) => t + pointer),
+      ...(byComponent ? { components: targets.length } : {}),
       apply: (copy) => {
         for (const target of targets) {
           const base = target === '' ? copy : resolveComponent(copy, target);

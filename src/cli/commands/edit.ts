@@ -116,8 +116,10 @@ export function finishEdit(
     onDrop: warnDropped(context.stderr),
     ...(xmlSigned ? { finish: xmlSignatureStep(undefined, {}) } : {}),
   });
+  const count =
+    result.components === undefined ? '' : ` (${result.components} component${result.components === 1 ? '' : 's'})`;
   (isOwnStream(written) ? context.stderr : context.stdout)(
-    `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`,
+    `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''}${count} in ${written}\n`,
   );
   return EXIT_OK;
 }
