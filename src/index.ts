@@ -140,7 +140,23 @@ export function init(
 /** What {@link init} takes. */
 export type { InitOptions } from './author/init.js';
 /** Edits that are refused (`applied: false`) when the document would get more errors. */
-export { addComponent, addService, addDependency, addProperty, setMetadata, METADATA_FIELDS } from './author/edit.js';
+export {
+  addComponent,
+  addService,
+  addDependency,
+  addProperty,
+  addComposition,
+  setMetadata,
+  METADATA_FIELDS,
+} from './author/edit.js';
+/** Set any member by JSON pointer, in the document or in each component a selector matches (`bomwright set`). */
+export { setValue } from './author/set.js';
+/** What {@link setValue} takes. */
+export type { SetRequest } from './author/set.js';
+/** Write an artefact's hashes into its components and their distribution references (`bomwright hash`). */
+export { addArtefactHashes } from './author/hashes.js';
+/** What {@link addArtefactHashes} takes. */
+export type { Artefact, HashRequest } from './author/hashes.js';
 /** Options, results and fields of the edit functions. */
 export type { EditOptions, EditResult, DependencyFields, PropertyFields, MetadataField } from './author/edit.js';
 /** Fields from which components and services are built in the shape of the document's version. */

@@ -26,6 +26,9 @@ import {
 import { licensesValue } from './licenses.js';
 import { removeMembers, signaturesOnPath } from './signatures.js';
 import { isRecord, setMember } from '../values.js';
+import { didYouMean, nearestNames } from '../nearest.js';
+import { schemaPlace } from './schema-place.js';
+import { parseSelector, selectComponents } from './select.js';
 
 export interface EditOptions {
   /** Edit signed objects (the root, or the object edited) anyway: their signatures are removed and reported. */
@@ -48,25 +51,36 @@ export interface EditResult {
   removedSignatures: string[];
   /** The bom-ref of the component or service added. */
   bomRef?: string;
+  /** How many components an edit over selected components changed. */
+  components?: number;
 }
 
-/** What an edit changes: the object it edits (for signatures) and the change itself, made on a copy. */
-interface Plan {
-  pointer: string;
+/** What an edit changes: the objects it edits (for signatures) and the change itself, made on a copy. */
+export interface Plan {
+  /** The object edited, or several (an edit of many components). */
+  pointer: string | readonly string[];
   apply: (copy: Record<string, unknown>) => void;
   bomRef?: string;
+  /** How many components the edit changes, when it is an edit of selected components. */
+  components?: number;
 }
 
 const key = (d: Diagnostic) => `${d.ruleId}\u0000${d.pointer}\u0000${d.message}`;
 
-async function runEdit(
+/**
+ * Plans an edit on the document, makes it on a copy and keeps it when it adds no validation error (the shared
+ * path of every authoring edit).
+ */
+export async function runEdit(
   input: unknown,
   options: EditOptions,
   plan: (document: Record<string, unknown>, format: SpecFormat) => Plan,
 ): Promise<EditResult> {
   const { document, format } = documentFormat(input);
-  const { pointer, apply, bomRef } = plan(document, format);
-  const stale = signaturesOnPath(document, pointer);
+  const { pointer, apply, bomRef, components } = plan(document, format);
+  const stale = [
+    ...new Set((typeof pointer === 'string' ? [pointer] : pointer).flatMap((p) => signaturesOnPath(document, p))),
+  ];
   if (stale.length > 0 && options.allowSignatureInvalidation !== true) {
     throw new BomwrightError(
       'E_USAGE',
@@ -78,7 +92,7 @@ async function runEdit(
   removeMembers(copy, stale);
   apply(copy);
   const after = await validate(copy, { signatures: 'ignore' });
-  const extra = bomRef === undefined ? {} : { bomRef };
+  const extra = { ...(bomRef === undefined ? {} : { bomRef }), ...(components === undefined ? {} : { components }) };
   if (after.errors === 0)
     return { document: copy, applied: true, diagnostics: after.diagnostics, removedSignatures: stale, ...extra };
   // Only now is the original's state needed: a document that already had errors may keep them.
@@ -92,7 +106,7 @@ async function runEdit(
 }
 
 /** The array member `name` of `holder` (created when missing); E_INPUT when it is something else. */
-function arrayMember(holder: Record<string, unknown>, name: string, where: string): unknown[] {
+export function arrayMember(holder: Record<string, unknown>, name: string, where: string): unknown[] {
   const value = holder[name];
   if (value === undefined) {
     const created: unknown[] = [];
@@ -248,19 +262,39 @@ export function addDependency(
 export interface PropertyFields {
   name: string;
   value: string;
-  /** The bom-ref of the element to add it to; without one, the document's own properties. */
+  /** The bom-ref of the element to add it to; without one (and without components), the document's own properties. */
   target?: string;
+  /** Component selectors (select.ts): add it to each matching component that lacks this name and value. */
+  components?: readonly string[];
 }
 
 /**
- * Adds a name/value property to the element with bom-ref `target`, or to the document: the top-level
- * `properties` from 1.5, `metadata.properties` before (1.2 has no properties, so the edit is refused there).
+ * Adds a name/value property to the element with bom-ref `target`, to each selected component, or to the
+ * document: the top-level `properties` from 1.5, `metadata.properties` before (1.2 has no properties, so the edit
+ * is refused there). A selected component that already has the same name and value is left as it is, so running
+ * the same command again changes nothing.
  */
 export function addProperty(document: unknown, fields: PropertyFields, options: EditOptions = {}): Promise<EditResult> {
   return runEdit(document, options, (original, format) => {
     if (typeof fields.name !== 'string' || fields.name === '')
       throw new BomwrightError('E_USAGE', 'A property needs a name');
     if (typeof fields.value !== 'string') throw new BomwrightError('E_USAGE', 'A property value must be a string');
+    const property = { name: fields.name, value: fields.value };
+    if (fields.components !== undefined && fields.components.length > 0) {
+      if (fields.target !== undefined)
+        throw new BomwrightError('E_USAGE', 'A property goes to a --target or to --component selections, not both');
+      const selectors = fields.components.map((text) => parseSelector(text, format));
+      const targets = selectComponents(original, selectors)
+        .filter(({ record }) => !hasProperty(record, property))
+        .map((s) => s.pointer);
+      return {
+        pointer: targets,
+        components: targets.length,
+        apply: (copy) => {
+          for (const at of targets) arrayMember(resolveRecord(copy, at), 'properties', `${at}/`).push({ ...property });
+        },
+      };
+    }
     let pointer: string | undefined;
     if (fields.target === undefined) {
       pointer = format.rootProperties ? '' : '/metadata';
@@ -276,12 +310,87 @@ export function addProperty(document: unknown, fields: PropertyFields, options: 
         throw new BomwrightError('E_USAGE', `No element has bom-ref ${JSON.stringify(fields.target)}`);
     }
     const at = pointer;
-    const property = { name: fields.name, value: fields.value };
     return {
       pointer: at,
       apply: (copy) => {
         const holder = at === '/metadata' ? metadataOf(copy) : resolveRecord(copy, at);
         arrayMember(holder, 'properties', `${at}/`).push(property);
+      },
+    };
+  });
+}
+
+function hasProperty(record: Record<string, unknown>, property: { name: string; value: string }): boolean {
+  return (
+    Array.isArray(record.properties) &&
+    record.properties.some((p) => isRecord(p) && p.name === property.name && p.value === property.value)
+  );
+}
+
+export interface CompositionFields {
+  /** complete, incomplete, unknown, … (the version's aggregateType). */
+  aggregate: string;
+  /**
+   * The bom-refs whose dependencies the composition describes; default metadata.component's (a statement about
+   * the BOM's own subject).
+   */
+  dependencies?: readonly string[];
+  /** The bom-refs whose constituent parts it describes. */
+  assemblies?: readonly string[];
+}
+
+/**
+ * States how complete the BOM is: a `compositions` entry with an aggregate for the given refs (default: the
+ * primary component's dependencies). Refs are added to an unsigned entry of the same aggregate that lists
+ * no assemblies or vulnerabilities, so stating it again changes nothing.
+ */
+export function addComposition(
+  document: unknown,
+  fields: CompositionFields,
+  options: EditOptions = {},
+): Promise<EditResult> {
+  return runEdit(document, options, (original, format) => {
+    const aggregates = schemaPlace(format, ['compositions', '0', 'aggregate'])?.enum ?? [];
+    if (aggregates.length > 0 && !aggregates.includes(fields.aggregate))
+      throw new BomwrightError(
+        'E_USAGE',
+        `${JSON.stringify(fields.aggregate)} is not an aggregate of CycloneDX ${format.specVersion}${didYouMean(nearestNames(fields.aggregate, aggregates))}; one of: ${aggregates.join(', ')}`,
+      );
+    const assemblies = refList(fields.assemblies, 'assemblies');
+    let dependencies = refList(fields.dependencies, 'dependencies');
+    if (dependencies === undefined && assemblies === undefined) {
+      const metadata = original.metadata;
+      const primary = isRecord(metadata) && isRecord(metadata.component) ? metadata.component['bom-ref'] : undefined;
+      if (typeof primary !== 'string' || primary === '')
+        throw new BomwrightError(
+          'E_USAGE',
+          'A composition without --ref is about metadata.component, which has no bom-ref: give one (bomwright set FILE /metadata/component/bom-ref REF) or name the refs',
+        );
+      dependencies = [primary];
+    }
+    return {
+      pointer: '',
+      apply: (copy) => {
+        const list = arrayMember(copy, 'compositions', '');
+        const same = list.find(
+          (c): c is Record<string, unknown> =>
+            isRecord(c) &&
+            c.aggregate === fields.aggregate &&
+            c.signature === undefined &&
+            c.vulnerabilities === undefined &&
+            (assemblies === undefined || c.dependencies === undefined) &&
+            (dependencies === undefined || c.assemblies === undefined),
+        );
+        if (same === undefined) {
+          list.push({
+            aggregate: fields.aggregate,
+            ...(assemblies === undefined ? {} : { assemblies }),
+            ...(dependencies === undefined ? {} : { dependencies }),
+          });
+          return;
+        }
+        if (assemblies !== undefined) same.assemblies = union(same.assemblies, assemblies);
+        if (dependencies !== undefined) same.dependencies = union(same.dependencies, dependencies);
       },
     };
   });

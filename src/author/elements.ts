@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../formats/formats.js';
 import { baseBomRef, uniqueBomRef } from './bom-ref.js';
-import { licenseChoice } from './licenses.js';
+import { licenseChoice, withAcknowledgement, type LicenseAcknowledgement } from './licenses.js';
 import { isRecord } from '../values.js';
 
 /** An organizational entity (supplier, provider): a plain name, or the schema's object as JSON. */
@@ -32,6 +32,8 @@ export interface ComponentFields {
   licenses?: readonly string[];
   /** Licences without an SPDX id, taken as names as they are. */
   licenseNames?: readonly string[];
+  /** How the licences are known (CycloneDX 1.6+): `declared` by the component, or `concluded` by the BOM's author. */
+  licenseAcknowledgement?: LicenseAcknowledgement;
   hashes?: readonly { alg: string; content: string }[];
   supplier?: EntityField;
   author?: string;
@@ -39,6 +41,11 @@ export interface ComponentFields {
   authors?: readonly (string | Record<string, unknown>)[];
   properties?: readonly { name: string; value: string }[];
   externalReferences?: readonly Record<string, unknown>[];
+  /**
+   * Where the deployable file is distributed from: an `externalReferences` entry of type `distribution`, which
+   * carries the `hashes` too (they are the file's; BSI TR-03183-2 reads the deployable hash there).
+   */
+  distribution?: string;
   /** CBOM crypto-asset details (CycloneDX 1.6+ has them too), passed through as they are. */
   cryptoProperties?: Record<string, unknown>;
 }
@@ -69,13 +76,60 @@ function requireName(name: unknown, what: string): string {
   return name;
 }
 
-function entity(value: EntityField): Record<string, unknown> {
-  return typeof value === 'string' ? { name: value } : structuredClone(value);
+const EMAIL_IN_BRACKETS = /<([^<>\s]+@[^<>\s]+)>/g;
+const URL_TOKEN = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
+const BARE_EMAIL = /^[^<>\s@]+@[^<>\s@]+$/;
+
+/**
+ * A person as people write one: `Jane Doe <jane@example.com>` is a name and an e-mail address (the address never
+ * goes into the name), `jane@example.com` an address alone, anything else a name.
+ */
+export function contactFromText(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new BomwrightError('E_USAGE', 'An author or contact must not be empty');
+  if (BARE_EMAIL.test(trimmed)) return { email: trimmed };
+  const emails = [...trimmed.matchAll(EMAIL_IN_BRACKETS)].map((m) => m[1]!);
+  if (emails.length > 1)
+    throw new BomwrightError(
+      'E_USAGE',
+      `${JSON.stringify(trimmed)} names more than one address: give one person at a time`,
+    );
+  const name = trimmed.replace(EMAIL_IN_BRACKETS, ' ').replace(/\s+/g, ' ').trim();
+  return { ...(name === '' ? {} : { name }), ...(emails.length === 0 ? {} : { email: emails[0] }) };
 }
 
+/**
+ * An organisation as people write one: `ACME <security@acme.example> https://acme.example` is a name, a contact
+ * address and a URL; each part is optional.
+ */
+export function entityFromText(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new BomwrightError('E_USAGE', 'A supplier or manufacturer must not be empty');
+  if (BARE_EMAIL.test(trimmed)) return { contact: [{ email: trimmed }] };
+  const emails = [...trimmed.matchAll(EMAIL_IN_BRACKETS)].map((m) => m[1]!);
+  const tokens = trimmed
+    .replace(EMAIL_IN_BRACKETS, ' ')
+    .split(/\s+/)
+    .filter((t) => t !== '');
+  const urls = tokens.filter((t) => URL_TOKEN.test(t));
+  const name = tokens.filter((t) => !URL_TOKEN.test(t)).join(' ');
+  return {
+    ...(name === '' ? {} : { name }),
+    ...(urls.length === 0 ? {} : { url: urls }),
+    ...(emails.length === 0 ? {} : { contact: emails.map((email) => ({ email })) }),
+  };
+}
+
+function entity(value: EntityField): Record<string, unknown> {
+  return typeof value === 'string' ? entityFromText(value) : structuredClone(value);
+}
+
+/** The legacy one-text author (before 1.6) keeps what was written, address included (BSI reads it there). */
 function authorName(author: string | Record<string, unknown>): string {
   if (typeof author === 'string') return author;
-  if (typeof author.name === 'string') return author.name;
+  if (typeof author.name === 'string')
+    return typeof author.email === 'string' ? `${author.name} <${author.email}>` : author.name;
+  if (typeof author.email === 'string') return author.email;
   throw new BomwrightError('E_USAGE', 'An author needs a name');
 }
 
@@ -166,6 +220,17 @@ export function withPurlFields<T extends Partial<ComponentFields>>(fields: T): T
   };
 }
 
+function externalReferences(fields: ComponentFields): Record<string, unknown>[] | undefined {
+  const list = copyList(fields.externalReferences) ?? [];
+  if (fields.distribution !== undefined)
+    list.push({
+      type: 'distribution',
+      url: fields.distribution,
+      ...(fields.hashes === undefined || fields.hashes.length === 0 ? {} : { hashes: copyList(fields.hashes) }),
+    });
+  return list.length === 0 ? undefined : list;
+}
+
 /** A component object; a generated bom-ref is made unique against `taken`, which records it. */
 export function buildComponent(
   fields: ComponentFields,
@@ -178,7 +243,7 @@ export function buildComponent(
   let authors: Record<string, unknown>[] | undefined;
   if (fields.authors !== undefined && fields.authors.length > 0) {
     if (format.componentAuthors) {
-      authors = fields.authors.map((a) => (typeof a === 'string' ? { name: a } : structuredClone(a)));
+      authors = fields.authors.map((a) => (typeof a === 'string' ? contactFromText(a) : structuredClone(a)));
     } else {
       // Before 1.6 a component has one free-text author.
       if (author !== undefined)
@@ -204,10 +269,14 @@ export function buildComponent(
       'licenses',
       fields.licenses === undefined && fields.licenseNames === undefined
         ? undefined
-        : licenseChoice(fields.licenses ?? [], format, fields.licenseNames),
+        : withAcknowledgement(
+            licenseChoice(fields.licenses ?? [], format, fields.licenseNames),
+            fields.licenseAcknowledgement,
+            format,
+          ),
     ],
     ['purl', fields.purl],
-    ['externalReferences', copyList(fields.externalReferences)],
+    ['externalReferences', externalReferences(fields)],
     ['cryptoProperties', fields.cryptoProperties === undefined ? undefined : structuredClone(fields.cryptoProperties)],
     ['properties', copyList(fields.properties)],
   ]);

@@ -11,7 +11,7 @@ import {
   supportedVersionsText,
   type SpecFormat,
 } from '../formats/formats.js';
-import { buildComponent, withPurlFields, type ComponentFields } from './elements.js';
+import { buildComponent, contactFromText, withPurlFields, type ComponentFields } from './elements.js';
 import { isoSeconds } from './document.js';
 import { newSerialNumber, type RandomBytes } from './serial-number.js';
 import { isRecord } from '../values.js';
@@ -31,6 +31,8 @@ export interface InitOptions {
   random?: RandomBytes;
   /** bomwright's own version, named in metadata.tools. */
   toolVersion: string;
+  /** Who wrote the BOM (metadata.authors): `Jane Doe <jane@example.com>`, or contact objects. */
+  authors?: readonly (string | Record<string, unknown>)[];
 }
 
 function chooseFormat(options: InitOptions): SpecFormat {
@@ -141,6 +143,8 @@ export function initDocument(options: InitOptions): Record<string, unknown> {
     timestamp: isoSeconds(options.now ?? new Date()),
     tools: toolsFor(format, options.toolVersion),
   };
+  if (options.authors !== undefined && options.authors.length > 0)
+    metadata.authors = options.authors.map((a) => (typeof a === 'string' ? contactFromText(a) : structuredClone(a)));
   if (options.component !== undefined || options.packageJson !== undefined) {
     const fields = withPurlFields(describedComponent(options.packageJson, options.component));
     if (typeof fields.name !== 'string' || fields.name === '')

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { BomwrightError } from '../errors.js';
 import type { SpecFormat } from '../formats/formats.js';
 import { didYouMean, nearestNames } from '../nearest.js';
+import { schemaPlace } from './schema-place.js';
 
 type FixupSpdxId = (id: string) => string | undefined;
 let fixup: FixupSpdxId | undefined;
@@ -101,4 +102,45 @@ export function licensesValue(value: unknown, format: SpecFormat): unknown {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
     ? licenseChoice(value as string[], format, [], asName)
     : value;
+}
+
+export const LICENSE_ACKNOWLEDGEMENTS = ['declared', 'concluded'] as const;
+export type LicenseAcknowledgement = (typeof LICENSE_ACKNOWLEDGEMENTS)[number];
+
+/**
+ * Licence items marked as `declared` (by the component's own metadata) or `concluded` (by whoever wrote the BOM),
+ * CycloneDX 1.6+: on the `license` object, or beside an `expression`. Refused for an older version, which has no
+ * place for it, rather than dropped.
+ */
+export function withAcknowledgement(
+  items: Record<string, unknown>[],
+  acknowledgement: LicenseAcknowledgement | undefined,
+  format: SpecFormat,
+): Record<string, unknown>[] {
+  if (acknowledgement === undefined) return items;
+  if (!(LICENSE_ACKNOWLEDGEMENTS as readonly string[]).includes(acknowledgement))
+    throw new BomwrightError(
+      'E_USAGE',
+      `A licence acknowledgement is ${LICENSE_ACKNOWLEDGEMENTS.join(' or ')}, not ${JSON.stringify(acknowledgement)}`,
+    );
+  if (!hasAcknowledgement(format))
+    throw new BomwrightError(
+      'E_USAGE',
+      `CycloneDX ${format.specVersion} has no licence acknowledgement (it came with 1.6); convert the document first (bomwright convert FILE -o OUT --spec-version 1.6)`,
+    );
+  return items.map((item) => {
+    const license = item.license;
+    if (license !== null && typeof license === 'object' && !Array.isArray(license))
+      return { ...item, license: { ...license, acknowledgement } };
+    return { ...item, acknowledgement };
+  });
+}
+
+/** Whether the version's schema has a licence acknowledgement (asked of the schema, not of a version list). */
+function hasAcknowledgement(format: SpecFormat): boolean {
+  try {
+    return schemaPlace(format, ['components', '0', 'licenses', '0', 'license', 'acknowledgement']) !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -330,6 +330,12 @@ export function profileRuleMarkdown(info: ProfileRuleInfo): string {
     '## How to fix',
     '',
     `${info.hint.charAt(0).toUpperCase()}${info.hint.slice(1)}.`,
+    ...(/\{(?:component|bom-ref|primary|at|ref)\}/.test(info.hint)
+      ? [
+          '',
+          "Each finding prints the command filled in: {component} is a selector of the component that falls short (bom-ref=…), {bom-ref} its bom-ref, {primary} metadata.component's, {at} the member's place in it, {ref} the reference that names nothing.",
+        ]
+      : []),
     '',
   ].join('\n');
 }

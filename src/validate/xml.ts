@@ -196,7 +196,14 @@ async function readAndCheck(
   const profiled =
     options.profiles === undefined || options.profiles.length === 0
       ? undefined
-      : evaluateProfiles(document, options.profiles);
+      : // An XML signature is the document's signature, though the model has no member for it: profiles that
+        // ask whether the document is signed (cisa-2026) read it as the JSON form's `signature`.
+        evaluateProfiles(
+          sink.signed && !Object.hasOwn(document, 'signature')
+            ? { ...document, signature: { xmldsig: true } }
+            : document,
+          options.profiles,
+        );
   return {
     diagnostics: [
       ...located,

@@ -96,9 +96,17 @@ describe('buildComponent', () => {
       expectErrorCode(() => buildComponent({ name: 'x', author: 'A', authors: ['B'] }, v15, new Set()), 'E_USAGE')
         .message,
     ).toBe('CycloneDX 1.5 has one author text: give author or authors');
+    // Before 1.6 the one text keeps an address, in the form people write it (BSI reads the creator's address there).
+    expect(
+      buildComponent(
+        { name: 'x', authors: [{ name: 'Ada', email: 'ada@example.com' }, { email: 'x@example.com' }] },
+        v14,
+        new Set(),
+      ).author,
+    ).toBe('Ada <ada@example.com>, x@example.com');
     expect(
       expectErrorCode(
-        () => buildComponent({ name: 'x', authors: [{ email: 'x@example.com' } as never] }, v14, new Set()),
+        () => buildComponent({ name: 'x', authors: [{ url: 'https://x.example' } as never] }, v14, new Set()),
         'E_USAGE',
       ).message,
     ).toBe('An author needs a name');

@@ -51,6 +51,7 @@ describe('commands as modules', () => {
       'init',
       'add',
       'set',
+      'hash',
       'bump',
       'normalize',
       'merge',

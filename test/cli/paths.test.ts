@@ -34,12 +34,12 @@ const USAGE: readonly (readonly [string[], string])[] = [
   [['add'], 'bomwright add needs <kind> and <file>'],
   [
     ['add', 'compnent', 'bom.json'],
-    '<kind>: "compnent" is not one of component, service, dependency, property (did you mean component?)',
+    '<kind>: "compnent" is not one of component, service, dependency, property, composition (did you mean component?)',
   ],
   [['add', 'component'], 'bomwright add needs <file>'],
   [['add', 'component', 'bom.json', '--nmae', 'x'], '(did you mean --name?)'],
   [['add', 'dependency', 'bom.json', '--dependency-type', 'usess'], '(did you mean uses?)'],
-  [['set'], 'bomwright set needs <file> and <field> and <value>'],
+  [['set'], 'bomwright set needs <file> and <pointer>'],
   [['set', 'bom.json', 'metadata.licenses'], 'bomwright set needs <value>'],
   [['bump'], 'bomwright bump needs <file>'],
   [['bump', 'bom.json', '--bogus'], 'unknown option --bogus'],
@@ -67,7 +67,10 @@ const USAGE: readonly (readonly [string[], string])[] = [
   [['service', 'list-fixturs'], '(did you mean list-fixtures?)'],
   [['emulator', 'strat'], '<action>: "strat" is not one of run, seed, token, cert'],
   [['emulator', 'run', '--prot', '1'], 'unknown option --prot for bomwright emulator (did you mean --port?)'],
-  [['set', 'bom.json', 'metadata.licence', 'MIT'], 'Cannot set "metadata.licence" (did you mean metadata.licenses?)'],
+  [
+    ['set', 'bom.json', 'metadata.licence', 'MIT'],
+    'CycloneDX 1.6 has no member "licence" at /metadata/licence (did you mean "licenses"?)',
+  ],
   // A typo beside a missing option: the typo is named, with the option it meant.
   [['sign', 'w.json', '--kee', 'k'], 'unknown option --kee for bomwright sign (did you mean --key?)'],
   // An option that takes a value, given none: refused, never defaulted (a gate must not fail open).

@@ -42,7 +42,7 @@ describe('validate --profile', () => {
     expect(result.stdout).toBe(
       [
         'bom.json  (cyclonedx-1.6)',
-        '  bom.json:24:5  error  The component names no supplier; add supplier.name (or manufacturer, 1.6+; for metadata.component, metadata.supplier also names it) at /components/0  profile/ntia-2021/component.supplier',
+        "  bom.json:24:5  error  The component names no supplier; add one with `bomwright set bom.json --component bom-ref=lib /supplier 'ACME <security@acme.example> https://acme.example'` (or /manufacturer, 1.6+; for metadata.component, metadata.supplier also names it) at /components/0  profile/ntia-2021/component.supplier",
         '',
         '1 error, 0 warnings in 1 document (1 invalid)',
         'ntia-2021: 1 of 8 requirements unmet in 2 components (0 of 1 document pass)',
@@ -247,7 +247,10 @@ describe('explain profile/…', () => {
     expect(result.stdout).toContain(
       'Profile: BSI TR-03183-2 v2.1.0. Source: BSI TR-03183-2 Software Bill of Materials, version 2.1.0, 2025-08-20 (https://bsi.bund.de/dok/TR-03183-en), clause 5.2.2 Hash value of the deployable component.',
     );
-    expect(result.stdout).toContain('Add externalReferences[type=distribution].hashes with alg SHA-512.');
+    expect(result.stdout).toContain(
+      'Compute it from the deployable file with `bomwright hash bom.json --component {component} --url https://example.com/ARTEFACT ARTEFACT`',
+    );
+    expect(result.stdout).toContain('{component} is a selector of the component that falls short');
   });
 
   it("prints what counts, and how an ambiguous clause is read, on a requirement's page", async () => {

@@ -142,13 +142,17 @@ async function runBump(options: BumpCommandOptions): Promise<number> {
   if (options.output !== undefined && options.key !== undefined)
     refuseOverwriting(options.output, [{ file: options.key, role: 'the signing key' }]);
   const document = await loadEditable(options.file);
-  if (!document.valid) {
-    options.stderr(
-      formatRefusal(options.file, document.diagnostics, (errors) => `refusing to bump ${options.file}: ${errors}`),
-    );
+  const adopting = options.baseline !== undefined || options.baseRef !== undefined;
+  // Continuing a previous release replaces the serial number: one that is malformed does not stand in the way.
+  const blocking = adopting
+    ? document.diagnostics.filter(
+        (d) => d.severity !== 'error' || (d.pointer !== '/serialNumber' && d.pointer !== '/bom/@serialNumber'),
+      )
+    : document.diagnostics;
+  if (!document.valid && blocking.some((d) => d.severity === 'error')) {
+    options.stderr(formatRefusal(options.file, blocking, (errors) => `refusing to bump ${options.file}: ${errors}`));
     return EXIT_INVALID;
   }
-  const adopting = options.baseline !== undefined || options.baseRef !== undefined;
   let bumped: BumpResult | AdoptResult;
   if (adopting) {
     const baseline = previousRelease(options);

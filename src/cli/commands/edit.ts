@@ -1,15 +1,15 @@
-import { didYouMean, nearestNames } from '../../nearest.js';
 import { isNormalized, normalizeDocument } from '../../author/normalize.js';
 import {
   addComponent,
+  addComposition,
   addDependency,
   addProperty,
   addService,
-  METADATA_FIELDS,
-  setMetadata,
+  METADATA_FIELDS as LEGACY_METADATA_FIELDS,
   type EditResult,
-  type MetadataField,
 } from '../../author/edit.js';
+import { pointerOfPath, setValue } from '../../author/set.js';
+import { LICENSE_ACKNOWLEDGEMENTS } from '../../author/licenses.js';
 import { BomwrightError } from '../../errors.js';
 import { formatRefusal } from '../../format/refusal.js';
 import { loadEditable, writeEditable, type EditableDocument } from '../../node/documents.js';
@@ -19,9 +19,15 @@ import { warnDropped, xmlSignatureStep } from '../xml-resign.js';
 import { isOwnStream } from '../../node/write.js';
 import { defineCommand, type CliContext } from '../command.js';
 import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
-import { componentVersion, componentVersionOptions, dropSignaturesOption, rewriteOptions } from '../options.js';
+import {
+  componentVersion,
+  componentVersionOptions,
+  dropSignaturesOption,
+  ONE_VALUE_PER_FLAG,
+  rewriteOptions,
+} from '../options.js';
 
-const ADD_KINDS = ['component', 'service', 'dependency', 'property'] as const;
+const ADD_KINDS = ['component', 'service', 'dependency', 'property', 'composition'] as const;
 
 /** The file an edit reads, and where it writes (in place unless --output), in which syntax. */
 interface EditTarget {
@@ -32,7 +38,7 @@ interface EditTarget {
 }
 
 /** `name=value` pairs. */
-function pairs(values: readonly string[], what: string): { name: string; value: string }[] {
+export function pairs(values: readonly string[], what: string): { name: string; value: string }[] {
   return values.map((entry) => {
     const at = entry.indexOf('=');
     if (at <= 0) throw new BomwrightError('E_USAGE', `${what} must be name=value, not ${JSON.stringify(entry)}`);
@@ -41,7 +47,7 @@ function pairs(values: readonly string[], what: string): { name: string; value: 
 }
 
 /** `alg:content` hashes (SHA-256:abc...). */
-function hashes(values: readonly string[]): { alg: string; content: string }[] {
+export function hashes(values: readonly string[]): { alg: string; content: string }[] {
   return values.map((entry) => {
     const at = entry.indexOf(':');
     if (at <= 0) throw new BomwrightError('E_USAGE', `--hash must be ALG:CONTENT, not ${JSON.stringify(entry)}`);
@@ -65,7 +71,7 @@ function given<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?:
   };
 }
 
-function finish(
+export function finishEdit(
   target: EditTarget,
   document: EditableDocument,
   result: EditResult,
@@ -109,15 +115,18 @@ function finish(
     onDrop: warnDropped(context.stderr),
     ...(xmlSigned ? { finish: xmlSignatureStep(undefined, {}) } : {}),
   });
+  const count =
+    result.components === undefined ? '' : ` (${result.components} component${result.components === 1 ? '' : 's'})`;
   (isOwnStream(written) ? context.stderr : context.stdout)(
-    `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''} in ${written}\n`,
+    `${done}${result.bomRef ? ` (bom-ref ${result.bomRef})` : ''}${count} in ${written}\n`,
   );
   return EXIT_OK;
 }
 
 export const addCommand = defineCommand({
   command: 'add <kind> <file>',
-  describe: 'Add a component, service, dependency or property; refused if the document would become invalid',
+  describe:
+    'Add a component, service, dependency, property or composition; refused if the document would become invalid',
   builder: (y) =>
     componentVersionOptions(rewriteOptions(dropSignaturesOption(y)), 'Component or service version')
       .positional('kind', { choices: ADD_KINDS, demandOption: true })
@@ -133,14 +142,23 @@ export const addCommand = defineCommand({
         describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
       })
       .option('license-name', { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' })
+      .option('acknowledgement', {
+        choices: LICENSE_ACKNOWLEDGEMENTS,
+        describe: 'The licences are declared (by the component) or concluded (by you); CycloneDX 1.6+',
+      })
       .option('allow-duplicate', {
         type: 'boolean',
         default: false,
         describe: 'Add a component although one with the same purl (or name and version) is there',
       })
       .option('hash', { type: 'string', array: true, describe: 'ALG:CONTENT, e.g. SHA-256:ab12…' })
-      .option('supplier', { type: 'string' })
-      .option('author', { type: 'string', array: true })
+      .option('distribution', {
+        type: 'string',
+        describe:
+          "URL of the deployable file: a distribution reference, which gets the --hash values too (BSI's deployable hash)",
+      })
+      .option('supplier', { type: 'string', describe: 'e.g. "ACME <security@acme.example> https://acme.example"' })
+      .option('author', { type: 'string', array: true, describe: 'e.g. "Jane Doe <jane@example.com>"' })
       .option('property', { type: 'string', array: true, describe: 'name=value' })
       .option('crypto-properties', { type: 'string', describe: 'CBOM cryptoProperties as JSON' })
       .option('endpoint', { type: 'string', array: true, describe: 'Service endpoints' })
@@ -152,6 +170,25 @@ export const addCommand = defineCommand({
       .option('target', {
         type: 'string',
         describe: 'Property: the bom-ref of the element (default: the document)',
+      })
+      .option('component', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        describe: 'Property: add it to each component matching: *, a purl pattern, PATH=VALUE, PATH or !PATH',
+      })
+      .option('aggregate', {
+        type: 'string',
+        describe: 'Composition: complete, incomplete, unknown, … (how complete the listed refs are)',
+      })
+      .option('of', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        describe: "Composition: the bom-refs whose dependencies it describes (default: metadata.component's)",
+      })
+      .option('assembly', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        describe: 'Composition: bom-refs whose parts it describes',
       }),
   handler: async (argv, context) => {
     const kind = argv.kind;
@@ -180,9 +217,11 @@ export const addCommand = defineCommand({
             'bom-ref': argv.bomRef,
             licenses: argv.license,
             licenseNames: argv.licenseName,
+            licenseAcknowledgement: argv.acknowledgement,
             hashes: argv.hash === undefined ? undefined : hashes(argv.hash),
             supplier: argv.supplier,
             authors: argv.author,
+            distribution: argv.distribution,
             properties,
             cryptoProperties: crypto,
           }),
@@ -207,44 +246,79 @@ export const addCommand = defineCommand({
         },
         editOptions,
       );
+    } else if (kind === 'composition') {
+      result = await addComposition(
+        document.value,
+        {
+          aggregate: required(argv.aggregate, 'aggregate'),
+          ...given({ dependencies: argv.of, assemblies: argv.assembly }),
+        },
+        editOptions,
+      );
     } else {
       result = await addProperty(
         document.value,
-        { name: required(argv.name, 'name'), value: required(argv.value, 'value'), ...given({ target: argv.target }) },
+        {
+          name: required(argv.name, 'name'),
+          value: required(argv.value, 'value'),
+          ...given({ target: argv.target, components: argv.component }),
+        },
         editOptions,
       );
     }
     const target = { file: argv.file, output: argv.output, to: argv.to, dropSignatures: argv.dropSignatures };
-    return finish(target, document, result, `add the ${kind}`, `Added the ${kind}`, context);
+    return finishEdit(target, document, result, `add the ${kind}`, `Added the ${kind}`, context);
   },
 });
 
-function isMetadataField(name: string): name is MetadataField {
-  return (METADATA_FIELDS as readonly string[]).includes(name);
-}
-
 export const setCommand = defineCommand({
-  command: 'set <file> <field> <value>',
+  command: 'set <file> <pointer> [value]',
   describe:
-    'Set metadata.<field> (supplier, manufacture, authors, licenses, component, timestamp, properties); JSON or text',
+    'Set any member by JSON pointer (/metadata/manufacturer), in the document or in every component a --component selector matches',
   builder: (y) =>
     rewriteOptions(dropSignaturesOption(y))
       .positional('file', { type: 'string', demandOption: true })
-      .positional('field', { type: 'string', demandOption: true })
-      .positional('value', { type: 'string', demandOption: true }),
+      .positional('pointer', {
+        type: 'string',
+        demandOption: true,
+        describe: 'A JSON pointer (/metadata/lifecycles; - appends to an array), or metadata.FIELD',
+      })
+      .positional('value', {
+        type: 'string',
+        describe:
+          'JSON, or text read as the type the schema has there (e.g. "ACME <sec@acme.example> https://acme.example")',
+      })
+      .option('component', {
+        type: 'string',
+        ...ONE_VALUE_PER_FLAG,
+        describe:
+          'Set it in each component matching: *, a purl pattern (pkg:npm/*), PATH=VALUE, PATH or !PATH (all must match)',
+      })
+      .option('acknowledgement', {
+        choices: LICENSE_ACKNOWLEDGEMENTS,
+        describe: 'Licences given as text are declared or concluded (CycloneDX 1.6+)',
+      })
+      .option('remove', { type: 'boolean', default: false, describe: 'Remove the member instead' }),
   handler: async (argv, context) => {
-    const name = argv.field.replace(/^metadata\./, '');
-    if (!isMetadataField(name)) {
-      throw new BomwrightError(
-        'E_USAGE',
-        `Cannot set ${JSON.stringify(argv.field)}${didYouMean(nearestNames(name, METADATA_FIELDS), (f) => `metadata.${f}`)}; settable: ${METADATA_FIELDS.map((f) => `metadata.${f}`).join(', ')}`,
-      );
-    }
+    if (argv.remove && argv.value !== undefined) throw new BomwrightError('E_USAGE', 'set --remove takes no value');
+    if (!argv.remove && argv.value === undefined) throw new BomwrightError('E_USAGE', 'bomwright set needs <value>');
+    // The older form: a metadata member by its name alone (`set bom.json timestamp …`).
+    const path = (LEGACY_METADATA_FIELDS as readonly string[]).includes(argv.pointer)
+      ? `metadata.${argv.pointer}`
+      : argv.pointer;
     const document = await loadEditable(argv.file);
-    const result = await setMetadata(document.value, name, jsonOrString(argv.value), {
-      allowSignatureInvalidation: argv.dropSignatures,
-    });
+    const result = await setValue(
+      document.value,
+      {
+        pointer: path,
+        ...(argv.value === undefined ? {} : { value: argv.value, text: true }),
+        remove: argv.remove,
+        ...given({ components: argv.component, acknowledgement: argv.acknowledgement }),
+      },
+      { allowSignatureInvalidation: argv.dropSignatures },
+    );
+    const what = `${pointerOfPath(path)}${argv.component === undefined ? '' : ` of ${argv.component.join(' and ')}`}`;
     const target = { file: argv.file, output: argv.output, to: argv.to, dropSignatures: argv.dropSignatures };
-    return finish(target, document, result, `set metadata.${name}`, `Set metadata.${name}`, context);
+    return finishEdit(target, document, result, `set ${what}`, `${argv.remove ? 'Removed' : 'Set'} ${what}`, context);
   },
 });

@@ -10,6 +10,7 @@ import { importCommand } from './import.js';
 import { notifyCommand, publishCommand } from './publish.js';
 import { serviceCommand } from './service.js';
 import { addCommand, setCommand } from './edit.js';
+import { hashCommand } from './hash.js';
 import { initCommand } from './init.js';
 import { keygenCommand } from './keygen.js';
 import { mergeCommand } from './merge.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   initCommand,
   addCommand,
   setCommand,
+  hashCommand,
   bumpCommand,
   normalizeCommand,
   mergeCommand,

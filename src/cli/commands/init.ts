@@ -9,6 +9,8 @@ import { refuseOverwriting } from '../../node/paths.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { componentVersion, componentVersionOptions } from '../options.js';
+import { LICENSE_ACKNOWLEDGEMENTS } from '../../author/licenses.js';
+import { hashes, pairs } from './edit.js';
 import { DEFAULT_SPEC_VERSION, findFormatBySpecVersion, SPEC_FORMATS } from '../../formats/formats.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../../node/write.js';
@@ -24,6 +26,8 @@ interface InitCommandOptions {
   to?: Syntax;
   force: boolean;
   toolVersion: string;
+  /** metadata.authors. */
+  authors?: readonly string[];
   /** Where a package.json beside the new document is looked for when no component is named. */
   cwd: string;
   stdout: (text: string) => void;
@@ -53,6 +57,29 @@ export const initCommand = defineCommand({
         describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
       })
       .option('license-name', { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' })
+      .option('acknowledgement', {
+        choices: LICENSE_ACKNOWLEDGEMENTS,
+        describe: 'The licences are declared (by the component) or concluded (by you); CycloneDX 1.6+',
+      })
+      .option('bom-ref', {
+        type: 'string',
+        describe: "The component's bom-ref (default: from the purl, else name@version)",
+      })
+      .option('supplier', {
+        type: 'string',
+        describe: 'The component\'s supplier, e.g. "ACME <security@acme.example> https://acme.example"',
+      })
+      .option('property', { type: 'string', array: true, describe: 'A property of the component: name=value' })
+      .option('hash', { type: 'string', array: true, describe: "The component's hashes: ALG:CONTENT" })
+      .option('distribution', {
+        type: 'string',
+        describe: 'URL of the deployable file: a distribution reference, which gets the --hash values too',
+      })
+      .option('sbom-author', {
+        type: 'string',
+        array: true,
+        describe: 'Who writes the BOM (metadata.authors), e.g. "Jane Doe <jane@example.com>"',
+      })
       .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'The file to create' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
       .option('to', {
@@ -71,7 +98,14 @@ export const initCommand = defineCommand({
         ...(argv.purl === undefined ? {} : { purl: argv.purl }),
         ...(argv.license === undefined ? {} : { licenses: argv.license }),
         ...(argv.licenseName === undefined ? {} : { licenseNames: argv.licenseName }),
+        ...(argv.acknowledgement === undefined ? {} : { licenseAcknowledgement: argv.acknowledgement }),
+        ...(argv.bomRef === undefined ? {} : { 'bom-ref': argv.bomRef }),
+        ...(argv.supplier === undefined ? {} : { supplier: argv.supplier }),
+        ...(argv.property === undefined ? {} : { properties: pairs(argv.property, '--property') }),
+        ...(argv.hash === undefined ? {} : { hashes: hashes(argv.hash) }),
+        ...(argv.distribution === undefined ? {} : { distribution: argv.distribution }),
       },
+      ...(argv.sbomAuthor === undefined ? {} : { authors: argv.sbomAuthor }),
       output: argv.output,
       ...(argv.to === undefined ? {} : { to: argv.to }),
       force: argv.force,
@@ -117,6 +151,7 @@ async function runInit(request: InitCommandOptions): Promise<number> {
     component: options.component,
     ...(packageJson ? { packageJson } : {}),
     toolVersion: options.toolVersion,
+    ...(options.authors === undefined ? {} : { authors: options.authors }),
   });
   // Belt and braces: what init writes must validate.
   const result = await validate(document, { signatures: 'ignore' });

@@ -912,6 +912,55 @@ function subjectLabel(subject: Subject): string {
   return truncate(`${name}${isString(version) && version.trim() !== '' ? `@${version}` : ''}`, 80);
 }
 
+/** A word as a shell reads it: quoted unless it is made of characters no shell treats specially. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A component selector (bomwright's `--component`) that names this component: its bom-ref, purl or name. */
+function selectorOf(record: Record<string, unknown>): string {
+  const ref = own(record, 'bom-ref');
+  if (isString(ref) && ref !== '' && !ref.includes('*')) return `bom-ref=${ref}`;
+  const purl = own(record, 'purl');
+  if (isString(purl) && purl.startsWith('pkg:') && !purl.includes('*')) return purl.replace(/[?#].*$/s, '');
+  const name = own(record, 'name');
+  return isString(name) && name !== '' && !name.includes('*') ? `name=${name}` : '*';
+}
+
+/**
+ * A hint's command made runnable for one finding: `{component}` is a selector of the component that falls short,
+ * `{bom-ref}` its bom-ref, `{primary}` metadata.component's, `{at}` the finding's place below the component (a
+ * JSON pointer), `{ref}` the reference that resolves to nothing. Run only for the findings that are listed.
+ */
+function fillHint(
+  hint: string,
+  facts: DocumentFacts,
+  subject: Subject | undefined,
+  pointer: string,
+  ref: string | undefined,
+): string {
+  if (!hint.includes('{')) return hint;
+  const component = subject !== undefined && subject.base !== '' ? subject : undefined;
+  const base = component === undefined ? '' : pointerOfSubject(component);
+  const bomRef = component === undefined ? undefined : own(component.record, 'bom-ref');
+  return hint.replace(/\{(component|bom-ref|primary|at|ref)\}/g, (whole, name: string) => {
+    switch (name) {
+      case 'component':
+        return component === undefined ? whole : shellWord(selectorOf(component.record));
+      case 'bom-ref':
+        return isString(bomRef) && bomRef !== '' ? shellWord(bomRef) : 'REF';
+      case 'primary': {
+        const primary = facts.primaryRef();
+        return primary === undefined || primary === '' ? 'APP' : shellWord(primary);
+      }
+      case 'at':
+        return pointer.startsWith(base) ? shellWord(pointer.slice(base.length)) : whole;
+      default:
+        return ref === undefined ? whole : shellWord(ref);
+    }
+  });
+}
+
 interface ProfileEvaluation {
   diagnostics: Diagnostic[];
   results: ProfileResult[];
@@ -1010,29 +1059,37 @@ export function evaluateProfiles(
     for (const requirement of profile.requirements) {
       const ruleId = `profile/${profile.name}/${requirement.id}` as const;
       const severity = requirement.level === 'MUST' ? 'error' : 'warning';
-      const listed: { pointer: string; detail?: string; value?: string; subject: string }[] = [];
+      const listed: { pointer: string; detail?: string; value?: string; subject: string; hint: string }[] = [];
       let unmet: number;
       const unit = unitOf.get(requirement);
       if (unit === undefined) {
         const unresolved = evaluator.unresolvedRefs();
         unmet = unresolved.length;
         for (const { pointer, ref } of unresolved.slice(0, MAX_FINDINGS_PER_REQUIREMENT))
-          listed.push({ pointer, value: truncate(JSON.stringify(ref), 120), subject: '' });
+          listed.push({
+            pointer,
+            value: truncate(JSON.stringify(ref), 120),
+            subject: '',
+            hint: fillHint(requirement.hint, facts, undefined, '', ref),
+          });
       } else {
         unmet = unit.unmet;
-        for (const { subject, failure } of unit.listed)
+        for (const { subject, failure } of unit.listed) {
+          const pointer = pointerOf(subject, failure.at ?? requirement.at);
           listed.push({
-            pointer: pointerOf(subject, failure.at ?? requirement.at),
+            pointer,
             detail: failure.detail,
             subject: subjectLabel(subject),
+            hint: fillHint(requirement.hint, facts, subject, pointer, undefined),
           });
+        }
       }
       let last: Diagnostic | undefined;
-      for (const { pointer, detail, value } of listed) {
+      for (const { pointer, detail, value, hint } of listed) {
         last = {
           ruleId,
           severity,
-          message: `${requirement.message}${detail === undefined ? '' : ` (${detail})`}; ${requirement.hint}`,
+          message: `${requirement.message}${detail === undefined ? '' : ` (${detail})`}; ${hint}`,
           pointer,
           ...(value === undefined ? {} : { value }),
         };
