@@ -158,7 +158,14 @@ export { addArtefactHashes } from './author/hashes.js';
 /** What {@link addArtefactHashes} takes. */
 export type { Artefact, HashRequest } from './author/hashes.js';
 /** Options, results and fields of the edit functions. */
-export type { EditOptions, EditResult, DependencyFields, PropertyFields, MetadataField } from './author/edit.js';
+export type {
+  EditOptions,
+  EditResult,
+  DependencyFields,
+  PropertyFields,
+  CompositionFields,
+  MetadataField,
+} from './author/edit.js';
 /** Fields from which components and services are built in the shape of the document's version. */
 export type { ComponentFields, ServiceFields, EntityField } from './author/elements.js';
 /** The next version of a document: version + 1, fresh timestamp, serial number kept, signatures removed. */

@@ -27,10 +27,10 @@ export const HASH_ALGORITHMS: Readonly<Record<string, string>> = {
 export const DEFAULT_HASH_ALGORITHMS = ['SHA-256', 'SHA-512'] as const;
 
 export const HASH_PLACES = ['component', 'distribution'] as const;
-export type HashPlace = (typeof HASH_PLACES)[number];
+type HashPlace = (typeof HASH_PLACES)[number];
 
 /** The property BSI TR-03183-2 names the component's file in. */
-export const FILENAME_PROPERTY = 'bsi:component:filename';
+const FILENAME_PROPERTY = 'bsi:component:filename';
 
 export interface Artefact {
   /** The file's name, without folders (what `bsi:component:filename` holds and distribution URLs end with). */

@@ -18,7 +18,7 @@ import { appendPointer } from '../json/pointer.js';
 import { isRecord } from '../values.js';
 import { schemaPlace } from './schema-place.js';
 
-export type Selector =
+type Selector =
   | { kind: 'all'; text: string }
   | { kind: 'purl'; text: string; pattern: RegExp; withVersion: boolean }
   | { kind: 'member'; text: string; path: readonly string[]; value: RegExp | undefined; absent: boolean };

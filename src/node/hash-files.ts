@@ -7,7 +7,7 @@ import { HASH_ALGORITHMS, type Artefact } from '../author/hashes.js';
 import { didYouMean, nearestNames } from '../nearest.js';
 
 /** The algorithms by their CycloneDX names; one Node cannot compute is refused with the ones it can. */
-export function checkAlgorithms(algorithms: readonly string[]): string[] {
+function checkAlgorithms(algorithms: readonly string[]): string[] {
   const available = new Set(getHashes());
   return algorithms.map((alg) => {
     const node = Object.hasOwn(HASH_ALGORITHMS, alg) ? HASH_ALGORITHMS[alg] : undefined;
