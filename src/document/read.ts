@@ -15,6 +15,7 @@ import { xmlSpecVersion } from '../xml/versions.js';
 import { decodeDocumentBytes } from './decode.js';
 import { syntaxOf, type Syntax } from './syntax.js';
 import { writeJsonModel, writeXmlModel, type WriteOptions } from './write.js';
+import { patchJson } from './json-patch.js';
 import { patchXml } from './xml-patch.js';
 import { xmlRootProblem } from './xml-root.js';
 
@@ -43,8 +44,8 @@ export interface BomDocument {
   locate(pointer: string): DocumentPlace | undefined;
   /**
    * `model` (this document's, changed or not) as text: in `to` (default: this document's syntax). Written back in
-   * its own syntax, a JSON document keeps its indentation and an XML document its layout where only existing
-   * values changed (the text is patched in place); anything else is written afresh.
+   * its own syntax, the text is patched in place (json-patch.ts, xml-patch.ts): only what changed is written,
+   * every other byte kept; where a patch cannot be applied, or with `fresh`, the document is written afresh.
    */
   write(model: unknown, options?: WriteOptions): string;
 }
@@ -127,7 +128,8 @@ export function jsonDocument(
     // A byte-order mark is not written back: JSON text must not begin with one (RFC 8259 §8.1).
     write(changed, options = {}) {
       if ((options.to ?? 'json') === 'xml') return writeXmlModel(changed, options);
-      return writeJsonModel(changed, (layout ??= layoutOf(text)));
+      const patched = options.fresh === true ? undefined : patchJson(text, model, changed);
+      return patched ?? writeJsonModel(changed, (layout ??= layoutOf(text)));
     },
   };
 }
@@ -216,6 +218,7 @@ export function xmlDocument(
     },
     write(changed, options = {}) {
       if ((options.to ?? 'xml') === 'json') return writeJsonModel(changed);
+      if (options.fresh === true) return writeXmlModel(changed, options);
       const patched = patchXml(text, model, changed, locateXml, (patchedText) => {
         const again = new ModelSink();
         if (scanInto(patchedText, again) !== undefined || again.root === undefined) return undefined;

@@ -14,6 +14,8 @@ export interface DroppedMember {
 export interface WriteOptions {
   /** The syntax to write (default: the document's own). */
   to?: Syntax;
+  /** Write the whole document afresh (normalize) rather than patch the source's text in place. */
+  fresh?: boolean;
   /** Told of each member the XML form cannot carry (a JSF signature, a member its XSD lacks), which is left out. */
   onDrop?: (dropped: DroppedMember) => void;
 }
