@@ -219,15 +219,37 @@ export function xmlDocument(
     write(changed, options = {}) {
       if ((options.to ?? 'xml') === 'json') return writeJsonModel(changed);
       if (options.fresh === true) return writeXmlModel(changed, options);
-      const patched = patchXml(text, model, changed, locateXml, (patchedText) => {
-        const again = new ModelSink();
-        if (scanInto(patchedText, again) !== undefined || again.root === undefined) return undefined;
-        const version = xmlSpecVersion(again.root.namespace);
-        return version === undefined ? undefined : again.document(version);
+      // Written afresh at most once (members added are taken from it; it is also the fallback), so that what
+      // the XML form cannot carry is told to onDrop once.
+      let fresh: string | undefined;
+      const freshText = () => (fresh ??= writeXmlModel(changed, { ...options, indent: indentOf(text) }));
+      const patched = patchXml(text, model, changed, {
+        locate: locateXml,
+        tree: treeOf,
+        reread: rereadXml,
+        fresh: () => {
+          const written = freshText();
+          const scanned = scanXml(written);
+          if (!scanned.ok) throw new Error(`The XML writer wrote what its reader refuses: ${scanned.message}`);
+          return { text: written, tree: scanned.root, locate: locator(scanned.root) };
+        },
       });
-      return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : writeXmlModel(changed, options);
+      return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : freshText();
     },
   };
+}
+
+/** The model of XML text, or undefined when it does not read as a CycloneDX document. */
+function rereadXml(text: string): unknown {
+  const again = new ModelSink();
+  if (scanInto(text, again) !== undefined || again.root === undefined) return undefined;
+  const version = xmlSpecVersion(again.root.namespace);
+  return version === undefined ? undefined : again.document(version);
+}
+
+/** The indentation unit of XML text (its first indented line's), so what is written afresh matches it. */
+function indentOf(text: string): string {
+  return /\n([ \t]+)</.exec(text)?.[1] ?? '';
 }
 
 const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#';

@@ -34,8 +34,11 @@ export function writeJsonModel(model: unknown, layout: JsonLayout = { indent: 2,
  * XML text of a model, in the element order of its version's XSD (src/xml/write.ts). A CBOM, or a version
  * without an XML form, is refused (E_CONVERT); what the XML form cannot carry is left out and told to `onDrop`.
  */
-export function writeXmlModel(model: unknown, options: Omit<WriteOptions, 'to'> = {}): string {
+export function writeXmlModel(model: unknown, options: Omit<WriteOptions, 'to'> & { indent?: string } = {}): string {
   if (!isRecord(model)) throw new BomwrightError('E_CONVERT', 'Only a BOM object can be written as XML');
   const onDrop = options.onDrop;
-  return writeXml(model, onDrop === undefined ? {} : { onDrop: (pointer, reason) => onDrop({ pointer, reason }) });
+  return writeXml(model, {
+    ...(options.indent === undefined ? {} : { indent: options.indent }),
+    ...(onDrop === undefined ? {} : { onDrop: (pointer, reason) => onDrop({ pointer, reason }) }),
+  });
 }
