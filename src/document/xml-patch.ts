@@ -22,8 +22,9 @@ interface Shape {
   kind: 'add' | 'remove';
   pointer: string;
   parent: string;
-  /** Added array items: the index (inserted after the item before it). */
+  /** Added array items: the index (inserted after the item before it), and the new array's length. */
   index?: number;
+  length?: number;
 }
 
 interface Edit {
@@ -124,6 +125,26 @@ function shapeEdits(
   const style = styleOf(text);
   const nodes = byOffset(source.tree());
   const freshNodes = byOffset(fresh.tree);
+  const memo = <T>(cache: Map<string, T>, key: string, make: () => T): T => {
+    if (!cache.has(key)) cache.set(key, make());
+    return cache.get(key)!;
+  };
+  const itemLists = new Map<string, XmlNode[] | undefined>();
+  /** The fresh element of an added array item: the list's elements, once per array, indexed. */
+  const freshItem = (shape: Shape): XmlNode | undefined => {
+    const list = memo(itemLists, shape.parent, () => {
+      const first = fresh.locate(`${shape.parent}/0`);
+      const node = first === undefined ? undefined : freshNodes.get(first.offset);
+      const container = node?.parent;
+      if (node === undefined || container === undefined) return undefined;
+      const same = container.children.filter((c) => c.local === node.local && c.namespace === node.namespace);
+      if (same.length === shape.length) return same;
+      const all = container.children.filter((c) => c.namespace === node.namespace);
+      return all.length === shape.length ? all : undefined;
+    });
+    return list?.[shape.index!];
+  };
+  const sourceParents = new Map<string, XmlNode | undefined>();
   // The fresh elements being added, so that one is never taken for the sibling another goes after.
   const added = new Set<XmlNode>();
   const additions: { shape: Shape; node: XmlNode }[] = [];
@@ -137,6 +158,13 @@ function shapeEdits(
         : elementRemoval(text, place.offset);
       if (edit === undefined) return false;
       edits.push(edit);
+      continue;
+    }
+    // Items of one array: found among the fresh list's elements by index, not by a walk from the root each.
+    const item = shape.index === undefined ? undefined : freshItem(shape);
+    if (item !== undefined) {
+      added.add(item);
+      additions.push({ shape, node: item });
       continue;
     }
     const place = fresh.locate(shape.pointer);
@@ -160,6 +188,56 @@ function shapeEdits(
     added.add(node);
     additions.push({ shape, node });
   }
+  // Sibling positions and names, made once per parent (a list of 20,000 items gets many additions in one edit).
+  const positions = new Map<XmlNode, Map<XmlNode, { index: number; occurrence: number }>>();
+  const positionOf = (node: XmlNode) => {
+    const parent = node.parent!;
+    let table = positions.get(parent);
+    if (table === undefined) {
+      table = new Map();
+      const seen = new Map<string, number>();
+      parent.children.forEach((child, index) => {
+        const occurrence = seen.get(child.local) ?? 0;
+        seen.set(child.local, occurrence + 1);
+        table!.set(child, { index, occurrence });
+      });
+      positions.set(parent, table);
+    }
+    return table.get(node)!;
+  };
+  const named = new Map<XmlNode, Map<string, XmlNode[]>>();
+  const childrenNamed = (parent: XmlNode, sibling: XmlNode): XmlNode[] => {
+    let table = named.get(parent);
+    if (table === undefined) {
+      table = new Map();
+      for (const child of parent.children) {
+        const key = `${child.namespace ?? ''} ${child.local}`;
+        const list = table.get(key);
+        if (list === undefined) table.set(key, [child]);
+        else list.push(child);
+      }
+      named.set(parent, table);
+    }
+    return table.get(`${sibling.namespace ?? ''} ${sibling.local}`) ?? [];
+  };
+  /**
+   * The source's element a fresh element goes after: the counterpart (by name and occurrence) of its nearest
+   * preceding sibling that is not new; undefined when none precedes it, null when the source has no counterpart.
+   */
+  const previousMemo = new Map<XmlNode, XmlNode | undefined | null>();
+  const previousOf = (node: XmlNode, parentNode: XmlNode): XmlNode | undefined | null => {
+    if (previousMemo.has(node)) return previousMemo.get(node);
+    const { index } = positionOf(node);
+    const sibling = index === 0 ? undefined : node.parent!.children[index - 1]!;
+    const found =
+      sibling === undefined
+        ? undefined
+        : added.has(sibling)
+          ? previousOf(sibling, parentNode)
+          : (childrenNamed(parentNode, sibling)[positionOf(sibling).occurrence] ?? null);
+    previousMemo.set(node, found);
+    return found;
+  };
   for (const { shape, node } of additions) {
     const freshParent = node.parent;
     if (freshParent === undefined) return false;
@@ -167,26 +245,15 @@ function shapeEdits(
     if (end === -1) return false;
     const freshIndent = lineIndent(fresh.text, node.offset);
     // The source's parent: for an array item, the element holding the items (the list, or the record repeating them).
-    const parentPlace = source.locate(shape.index === undefined ? shape.parent : `${shape.parent}/0`);
-    const parentNode =
-      parentPlace === undefined
-        ? undefined
-        : shape.index === undefined
-          ? nodes.get(parentPlace.offset)
-          : nodes.get(parentPlace.offset)?.parent;
+    const parentNode = memo(sourceParents, shape.index === undefined ? shape.parent : `${shape.parent}/0`, () => {
+      const parentPlace = source.locate(shape.index === undefined ? shape.parent : `${shape.parent}/0`);
+      if (parentPlace === undefined) return undefined;
+      return shape.index === undefined ? nodes.get(parentPlace.offset) : nodes.get(parentPlace.offset)?.parent;
+    });
     if (parentNode === undefined) return false;
     // The nearest preceding sibling in the fresh document that the source has too, by name and occurrence.
-    const siblings = freshParent.children;
-    let previous: XmlNode | undefined;
-    for (let i = siblings.indexOf(node) - 1; i >= 0 && previous === undefined; i--) {
-      const sibling = siblings[i]!;
-      if (added.has(sibling)) continue;
-      const occurrence = siblings.slice(0, i).filter((s) => s.local === sibling.local).length;
-      previous = parentNode.children.filter((c) => c.local === sibling.local && c.namespace === sibling.namespace)[
-        occurrence
-      ];
-      if (previous === undefined) return false;
-    }
+    const previous = previousOf(node, parentNode);
+    if (previous === null) return false;
     const first = parentNode.children[0];
     const outer = lineIndent(text, parentNode.offset);
     // Children written on the parent's line (`<component><name>a</name>…`): the new one joins them there.
@@ -353,7 +420,7 @@ function resized(before: readonly unknown[], after: readonly unknown[], pointer:
   for (let i = head; i < before.length - tail; i++)
     shapes.push({ kind: 'remove', pointer: `${pointer}/${i}`, parent: pointer });
   for (let i = head; i < after.length - tail; i++)
-    shapes.push({ kind: 'add', pointer: `${pointer}/${i}`, parent: pointer, index: i });
+    shapes.push({ kind: 'add', pointer: `${pointer}/${i}`, parent: pointer, index: i, length: after.length });
   return true;
 }
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readDocument, type BomDocument } from '../../src/index.js';
+import { expectLinear } from '../growth.js';
 import { lineDiff } from '../line-diff.js';
 
 const NS = 'http://cyclonedx.org/schema/bom/1.6';
@@ -166,5 +167,33 @@ describe('where no patch applies', () => {
     const written = document.write(model);
     expect(written).not.toContain('<!-- made by hand -->');
     expect(read(written).model).toEqual(model);
+  });
+});
+
+describe('at scale', () => {
+  /** A hand-commented document of `size` components, each on one line. */
+  function big(size: number): string {
+    const items = Array.from(
+      { length: size },
+      (_, i) => `    <component type="library" bom-ref="c${i}"><name>c${i}</name></component>\n`,
+    );
+    return `<!-- kept -->\n<bom xmlns="${NS}" version="1">\n  <components>\n${items.join('')}  </components>\n</bom>\n`;
+  }
+
+  it('a tenth more items appended is patched in place, in time linear in the document', () => {
+    const grow = (size: number) => {
+      const document = read(big(size));
+      const model = structuredClone(document.model) as Model;
+      for (let i = 0; i < size / 10; i++) model.components.push({ type: 'library', 'bom-ref': `n${i}`, name: `n${i}` });
+      return { document, model };
+    };
+    const { document, model } = grow(1000);
+    const written = document.write(model);
+    expect(written.startsWith(big(1000).replace('  </components>\n</bom>\n', ''))).toBe(true);
+    expect(read(written).model).toEqual(model);
+    expectLinear((size) => {
+      const prepared = grow(size);
+      return () => prepared.document.write(prepared.model);
+    }, 2000);
   });
 });
