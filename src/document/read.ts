@@ -15,6 +15,7 @@ import { xmlSpecVersion } from '../xml/versions.js';
 import { decodeDocumentBytes } from './decode.js';
 import { syntaxOf, type Syntax } from './syntax.js';
 import { writeJsonModel, writeXmlModel, type WriteOptions } from './write.js';
+import { patchJson } from './json-patch.js';
 import { patchXml } from './xml-patch.js';
 import { xmlRootProblem } from './xml-root.js';
 
@@ -43,8 +44,8 @@ export interface BomDocument {
   locate(pointer: string): DocumentPlace | undefined;
   /**
    * `model` (this document's, changed or not) as text: in `to` (default: this document's syntax). Written back in
-   * its own syntax, a JSON document keeps its indentation and an XML document its layout where only existing
-   * values changed (the text is patched in place); anything else is written afresh.
+   * its own syntax, the text is patched in place (json-patch.ts, xml-patch.ts): only what changed is written,
+   * every other byte kept; where a patch cannot be applied, or with `fresh`, the document is written afresh.
    */
   write(model: unknown, options?: WriteOptions): string;
 }
@@ -127,7 +128,8 @@ export function jsonDocument(
     // A byte-order mark is not written back: JSON text must not begin with one (RFC 8259 §8.1).
     write(changed, options = {}) {
       if ((options.to ?? 'json') === 'xml') return writeXmlModel(changed, options);
-      return writeJsonModel(changed, (layout ??= layoutOf(text)));
+      const patched = options.fresh === true ? undefined : patchJson(text, model, changed);
+      return patched ?? writeJsonModel(changed, (layout ??= layoutOf(text)));
     },
   };
 }
@@ -216,15 +218,38 @@ export function xmlDocument(
     },
     write(changed, options = {}) {
       if ((options.to ?? 'xml') === 'json') return writeJsonModel(changed);
-      const patched = patchXml(text, model, changed, locateXml, (patchedText) => {
-        const again = new ModelSink();
-        if (scanInto(patchedText, again) !== undefined || again.root === undefined) return undefined;
-        const version = xmlSpecVersion(again.root.namespace);
-        return version === undefined ? undefined : again.document(version);
+      if (options.fresh === true) return writeXmlModel(changed, options);
+      // Written afresh at most once (members added are taken from it; it is also the fallback), so that what
+      // the XML form cannot carry is told to onDrop once.
+      let fresh: string | undefined;
+      const freshText = () => (fresh ??= writeXmlModel(changed, { ...options, indent: indentOf(text) }));
+      const patched = patchXml(text, model, changed, {
+        locate: locateXml,
+        tree: treeOf,
+        reread: rereadXml,
+        fresh: () => {
+          const written = freshText();
+          const scanned = scanXml(written);
+          if (!scanned.ok) throw new Error(`The XML writer wrote what its reader refuses: ${scanned.message}`);
+          return { text: written, tree: scanned.root, locate: locator(scanned.root) };
+        },
       });
-      return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : writeXmlModel(changed, options);
+      return patched !== undefined ? (byteOrderMark ? '\uFEFF' : '') + patched : freshText();
     },
   };
+}
+
+/** The model of XML text, or undefined when it does not read as a CycloneDX document. */
+function rereadXml(text: string): unknown {
+  const again = new ModelSink();
+  if (scanInto(text, again) !== undefined || again.root === undefined) return undefined;
+  const version = xmlSpecVersion(again.root.namespace);
+  return version === undefined ? undefined : again.document(version);
+}
+
+/** The indentation unit of XML text (its first indented line's), so what is written afresh matches it. */
+function indentOf(text: string): string {
+  return /\n([ \t]+)</.exec(text)?.[1] ?? '';
 }
 
 const XML_DSIG = 'http://www.w3.org/2000/09/xmldsig#';

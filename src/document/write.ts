@@ -14,6 +14,8 @@ export interface DroppedMember {
 export interface WriteOptions {
   /** The syntax to write (default: the document's own). */
   to?: Syntax;
+  /** Write the whole document afresh (normalize) rather than patch the source's text in place. */
+  fresh?: boolean;
   /** Told of each member the XML form cannot carry (a JSF signature, a member its XSD lacks), which is left out. */
   onDrop?: (dropped: DroppedMember) => void;
 }
@@ -32,8 +34,11 @@ export function writeJsonModel(model: unknown, layout: JsonLayout = { indent: 2,
  * XML text of a model, in the element order of its version's XSD (src/xml/write.ts). A CBOM, or a version
  * without an XML form, is refused (E_CONVERT); what the XML form cannot carry is left out and told to `onDrop`.
  */
-export function writeXmlModel(model: unknown, options: Omit<WriteOptions, 'to'> = {}): string {
+export function writeXmlModel(model: unknown, options: Omit<WriteOptions, 'to'> & { indent?: string } = {}): string {
   if (!isRecord(model)) throw new BomwrightError('E_CONVERT', 'Only a BOM object can be written as XML');
   const onDrop = options.onDrop;
-  return writeXml(model, onDrop === undefined ? {} : { onDrop: (pointer, reason) => onDrop({ pointer, reason }) });
+  return writeXml(model, {
+    ...(options.indent === undefined ? {} : { indent: options.indent }),
+    ...(onDrop === undefined ? {} : { onDrop: (pointer, reason) => onDrop({ pointer, reason }) }),
+  });
 }

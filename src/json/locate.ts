@@ -291,7 +291,7 @@ const noneBefore = (text: string, char: string, from: number): number => {
  * is looked up again only once the scan has passed it, and scans only move forward, so one jumper used for a
  * whole pass does linear work however many containers it closes.
  */
-class BracketJumper {
+export class BracketJumper {
   private quote = -1;
   private openBrace = -1;
   private closeBrace = -1;
@@ -344,7 +344,7 @@ class BracketJumper {
   }
 }
 
-function isDelimiter(c: number): boolean {
+export function isDelimiter(c: number): boolean {
   return c === 0x2c || c === 0x7d || c === 0x5d || c <= 0x20;
 }
 

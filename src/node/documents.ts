@@ -193,6 +193,8 @@ interface WriteDocumentOptions {
   to?: Syntax | undefined;
   /** Told of each member the output syntax cannot carry (left out). */
   onDrop?: (dropped: DroppedMember) => void;
+  /** Write the document afresh rather than patch its text in place (normalize). */
+  fresh?: boolean;
   /** A last step on the text in its syntax (an XML signature made or removed). */
   finish?: (text: string, syntax: Syntax) => string;
   /**
@@ -222,6 +224,7 @@ export function writeEditable(document: EditableDocument, value: unknown, option
     );
   const text = document.source.write(value, {
     to: syntax,
+    ...(options.fresh === true ? { fresh: true } : {}),
     ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
   });
   writeFileAtomic(target, options.finish === undefined ? text : options.finish(text, syntax));

@@ -26,9 +26,43 @@ export function writeXml(document: Record<string, unknown>, options: XmlWriteOpt
   const version = xmlVersionOf(document);
   const writer = new Writer(xmlMapping(version), options);
   const root = writer.mapping.types[writer.mapping.root]!;
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  const out = new Output();
+  out.push('<?xml version="1.0" encoding="UTF-8"?>\n');
   writer.element(out, 'bom', root, document, '', 0, `${XML_NAMESPACE_PREFIX}${version}`);
-  return out.join('');
+  return out.text();
+}
+
+/**
+ * The text being written, in pieces joined into chunks as it grows: a 20,000-component document is about two
+ * million pieces, which kept in one array cost more in garbage collection than the writing itself. Only the last
+ * piece may still change (an element found empty: {@link closeElement}), so everything before it can be joined.
+ */
+class Output {
+  private readonly chunks: string[] = [];
+  private pieces: string[] = [];
+  /** How many pieces were pushed in all. */
+  length = 0;
+
+  push(piece: string): void {
+    this.pieces.push(piece);
+    this.length++;
+    if (this.pieces.length >= 4096) {
+      const last = this.pieces.pop()!;
+      this.chunks.push(this.pieces.join(''));
+      this.pieces = [last];
+    }
+  }
+
+  /** Replaces the last piece pushed. */
+  replaceLast(piece: string): void {
+    this.pieces[this.pieces.length - 1] = piece;
+  }
+
+  text(): string {
+    this.chunks.push(this.pieces.join(''));
+    this.pieces = [];
+    return this.chunks.join('');
+  }
 }
 
 /** The XML version a document is written in: its specVersion, which must have an XSD. */
@@ -47,12 +81,18 @@ function xmlVersionOf(document: Record<string, unknown>): XmlSpecVersion {
 
 class Writer {
   private readonly indent: string;
+  /** The indentation of each depth, made once rather than per element. */
+  private readonly pads: string[] = [];
 
   constructor(
     readonly mapping: XmlMapping,
     private readonly options: XmlWriteOptions,
   ) {
     this.indent = options.indent ?? '  ';
+  }
+
+  private pad(depth: number): string {
+    return (this.pads[depth] ??= this.indent.repeat(depth));
   }
 
   private drop(pointer: string, reason: string): void {
@@ -65,7 +105,7 @@ class Writer {
 
   /** An element of complex type `type` holding `value`. */
   element(
-    out: string[],
+    out: Output,
     name: string,
     type: MappedType,
     value: unknown,
@@ -73,7 +113,7 @@ class Writer {
     depth: number,
     namespace?: string,
   ): void {
-    const pad = this.indent.repeat(depth);
+    const pad = this.pad(depth);
     const open = namespace === undefined ? `<${name}` : `<${name} xmlns="${namespace}"`;
     switch (type.shape) {
       case 'ref':
@@ -104,7 +144,7 @@ class Writer {
   }
 
   private list(
-    out: string[],
+    out: Output,
     open: string,
     name: string,
     type: MappedType,
@@ -113,13 +153,13 @@ class Writer {
     depth: number,
     repeatedOnly: boolean,
   ): void {
-    const pad = this.indent.repeat(depth);
+    const pad = this.pad(depth);
     if (!Array.isArray(value)) return this.drop(pointer, `<${name}> holds a list`);
     const candidates = repeatedOnly ? type.elements.filter((e) => e.many) : type.elements;
-    // Children are written straight into `out` after a slot for the start tag: a list of 100,000 items is never
+    // Children are written straight into `out` after the start tag: a list of 100,000 items is never
     // copied (nor spread into a call, which overflows the stack).
     const slot = out.length;
-    out.push('');
+    out.push(`${pad}${open}>\n`);
     value.forEach((item: unknown, i) => {
       const at = `${pointer}/${i}`;
       const declaration = bestFit(candidates, item, this.mapping);
@@ -141,7 +181,7 @@ class Writer {
   }
 
   private record(
-    out: string[],
+    out: Output,
     open: string,
     name: string,
     type: MappedType,
@@ -150,7 +190,7 @@ class Writer {
     depth: number,
     root: boolean,
   ): void {
-    const pad = this.indent.repeat(depth);
+    const pad = this.pad(depth);
     if (!isRecord(value)) return this.drop(pointer, `<${name}> holds members, not ${typeof value}`);
     const used = new Set<string>();
     let tag = open;
@@ -164,9 +204,9 @@ class Writer {
       }
       tag += ` ${attribute.xml}="${escapeAttribute(scalarText(member))}"`;
     }
-    // The start tag goes into its slot once the attributes are known; children follow it directly (see list()).
+    // The start tag as for an element with children; made empty or text-only at the end if none follow (see list()).
     const slot = out.length;
-    out.push('');
+    out.push(`${pad}${tag}>\n`);
     for (const declaration of type.elements) {
       if (declaration.lifted === true) {
         // Its members stand in this record (a data flow's classification and flow).
@@ -215,8 +255,8 @@ class Writer {
   }
 
   /** A child element as its declaration says: a ref, a scalar or a complex value. */
-  private child(out: string[], declaration: MappedElement, value: unknown, pointer: string, depth: number): void {
-    const pad = this.indent.repeat(depth);
+  private child(out: Output, declaration: MappedElement, value: unknown, pointer: string, depth: number): void {
+    const pad = this.pad(depth);
     if (value === undefined) return;
     if (declaration.refOnly === true) {
       if (typeof value !== 'string') return this.drop(pointer, 'a reference must be a string');
@@ -241,15 +281,13 @@ class Writer {
 }
 
 /**
- * Ends an element whose children (if any) were written after its `slot`: the start tag goes into the slot, and the
- * element is empty (`<x/>`), holds only `text`, or is closed after its children.
+ * Ends an element whose start tag was pushed as piece `slot`: closed after its children, or, when none followed
+ * (the start tag is still the last piece), made empty (`<x/>`) or text-only.
  */
-function closeElement(out: string[], slot: number, pad: string, tag: string, name: string, text: string): void {
-  if (out.length > slot + 1) {
-    out[slot] = `${pad}${tag}>\n`;
-    out.push(`${pad}</${name}>\n`);
-  } else if (text !== '') out[slot] = `${pad}${tag}>${text}</${name}>\n`;
-  else out[slot] = `${pad}${tag}/>\n`;
+function closeElement(out: Output, slot: number, pad: string, tag: string, name: string, text: string): void {
+  if (out.length > slot + 1) out.push(`${pad}</${name}>\n`);
+  else if (text !== '') out.replaceLast(`${pad}${tag}>${text}</${name}>\n`);
+  else out.replaceLast(`${pad}${tag}/>\n`);
 }
 
 /** The members of a lifted element's type as they stand in its parent. */
@@ -316,8 +354,15 @@ function notInXml(mapping: XmlMapping): string {
 }
 
 function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+  // Most names hold neither character: no copies made (a pointer is made for every member written).
+  return segment.includes('~') || segment.includes('/') ? segment.replaceAll('~', '~0').replaceAll('/', '~1') : segment;
 }
+
+/**
+ * Text that needs no reference and holds nothing XML 1.0 cannot carry: most values, written as they are without
+ * the passes below (a 20,000-component document has hundreds of thousands of them).
+ */
+const PLAIN = /^[^&<>"'\t\n\r\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]*$/;
 
 /** Characters XML 1.0 cannot carry at all, even as references. */
 const NOT_XML =
@@ -333,11 +378,13 @@ function checkXmlCharacters(text: string): void {
 }
 
 function escapeText(text: string): string {
+  if (PLAIN.test(text)) return text;
   checkXmlCharacters(text);
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('\r', '&#13;');
 }
 
 function escapeAttribute(text: string): string {
+  if (PLAIN.test(text)) return text;
   checkXmlCharacters(text);
   return text
     .replaceAll('&', '&amp;')

@@ -54,9 +54,12 @@ async function runNormalize(options: NormalizeCommandOptions): Promise<number> {
       'E_USAGE',
       `${options.file} carries an XML signature, which ${same ? 'writing it as JSON' : 'reordering its elements'} would invalidate: normalize before signing`,
     );
+  // Normalizing is a full rewrite (layout included), not an edit kept in the source's layout; an XML document
+  // already normalized keeps its text (and its signature).
   const target = writeEditable(document, normalized, {
     output: options.output,
     to: options.to,
+    fresh: !(same && document.source.syntax === 'xml'),
     onDrop: warnDropped(options.stderr),
   });
   // The document itself may be going to stdout (-o /dev/stdout): the status line must not join it.
