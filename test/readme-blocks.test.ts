@@ -48,6 +48,8 @@ function readmeBlocks(file: string, text: string): Block[] {
 
 /** Blocks not run here, by their first line, each with the reason. */
 const EXEMPT: Record<string, string> = {
+  "bomwright set bom.json /metadata/authors/- 'Jane Doe <jane@acme.example>'":
+    'the journey on a real composer BOM (docs/profiles/journey.md): test/cli/journey.test.ts runs this block as written, on that BOM in JSON and in XML, and checks every built-in profile before and after',
   'npm install --save-dev git+https://github.com/bomwright/bomwright.git#<commit id>':
     'installs from GitHub, which the tests cannot reach (no network but loopback); test/build/package.test.ts checks what the package holds, and test/hook/pre-commit.test.ts installs the hook from a local clone',
   'npm ci && npx bomwright validate samples':

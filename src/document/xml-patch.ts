@@ -36,7 +36,7 @@ interface Edit {
 }
 
 /** What the patch needs of the document beyond its text: the way to places, the trees, reading, a fresh write. */
-export interface XmlPatchSource {
+interface XmlPatchSource {
   locate(pointer: string): XmlPlace | undefined;
   /** The source's element tree. */
   tree(): XmlNode;
