@@ -1,0 +1,406 @@
+/**
+ * The XML ↔ model mapping derived from an XSD (src/xml/xsd.ts): what the build derives from the official XSDs is
+ * what the reader and the writer load (whose reading the twin fixtures check: twins.test.ts), and each construct
+ * of XML Schema maps as the mapping's documentation says, on small schemas of its own.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildXmlMapping } from '../../src/build/xml-mapping.js';
+import { xmlMapping } from '../../src/xml/mapping.js';
+import { XML_SPEC_VERSIONS } from '../../src/xml/versions.js';
+import { compileXsd, type MappedType } from '../../src/xml/xsd.js';
+
+describe('the official XSDs', () => {
+  // One test per version: each compiles only its own XSD.
+  it.each(XML_SPEC_VERSIONS)('%s: the mapping derived now is the one the reader and the writer load', (version) => {
+    expect(buildXmlMapping(version)).toEqual(xmlMapping(version));
+  });
+});
+
+const XS = 'http://www.w3.org/2001/XMLSchema';
+
+/** A schema whose `<bom>` has the given content, with further global declarations after it. */
+function xsd(bom: string, globals = ''): string {
+  return `<?xml version="1.0"?>
+<xs:schema xmlns:xs="${XS}" xmlns:bom="urn:test" targetNamespace="urn:test">
+  <xs:element name="bom">${bom}</xs:element>
+  ${globals}
+</xs:schema>`;
+}
+
+/** The root type of a compiled schema, and a way to follow an element to its type. */
+function compiled(text: string, jsonSchema?: Record<string, unknown>) {
+  const mapping = compileXsd('9.9', text, jsonSchema);
+  const root = mapping.types[mapping.root]!;
+  const typeOf = (type: MappedType, element: string): MappedType => {
+    const declared = type.elements.find((e) => e.xml === element);
+    if (declared === undefined || typeof declared.type !== 'number') throw new Error(`no complex <${element}>`);
+    return mapping.types[declared.type]!;
+  };
+  return { mapping, root, typeOf };
+}
+
+describe('a schema the mapping does not know fails the build instead of being read wrongly', () => {
+  const complex = (content: string) => xsd(`<xs:complexType>${content}</xs:complexType>`);
+  it.each([
+    ['text that is not XML', '<xs:schema', /^The XSD of CycloneDX 9\.9 cannot be read: /],
+    [
+      'no <bom>',
+      xsd('').replace('name="bom"', 'name="other"'),
+      /^The XSD of CycloneDX 9\.9 declares no <bom> element$/,
+    ],
+    [
+      'a <bom> of simple type',
+      xsd('').replace('name="bom">', 'name="bom" type="xs:string">'),
+      /^The XSD of CycloneDX 9\.9 declares <bom> as a simple type$/,
+    ],
+    [
+      'complex content',
+      complex('<xs:complexContent/>'),
+      /^The XSD's type bom uses <xs:complexContent>, which the XML mapping does not know$/,
+    ],
+    [
+      'a model group',
+      complex('<xs:sequence><xs:group ref="bom:g"/></xs:sequence>'),
+      /^The XSD's type bom uses <xs:group>, which the XML mapping does not know$/,
+    ],
+    [
+      'an unknown type',
+      complex('<xs:sequence><xs:element name="a" type="bom:nowhere"/></xs:sequence>'),
+      /^The XSD names an unknown type bom:nowhere$/,
+    ],
+    [
+      'an unknown attribute group',
+      complex('<xs:attributeGroup ref="bom:nowhere"/>'),
+      /^The XSD names an unknown attribute group bom:nowhere$/,
+    ],
+    [
+      'an unknown element',
+      complex('<xs:sequence><xs:element ref="bom:nowhere"/></xs:sequence>'),
+      /^The XSD names an unknown element bom:nowhere$/,
+    ],
+    [
+      'an element without a name',
+      complex('<xs:sequence><xs:element type="xs:string"/></xs:sequence>'),
+      /^The XSD's type bom has an element without a name$/,
+    ],
+  ])('%s', (_, text, message) => {
+    expect(() => compileXsd('9.9', text)).toThrow(message);
+  });
+
+  it('annotations, assertions, wildcards and attribute references are no part of the model', () => {
+    const { root } = compiled(
+      xsd(`<xs:annotation/><xs:complexType>
+        <xs:annotation><xs:documentation>the root</xs:documentation></xs:annotation>
+        <xs:sequence><xs:annotation/><xs:element name="a" type="xs:string"/><xs:any namespace="##other"/></xs:sequence>
+        <xs:attribute ref="xml:lang"/><xs:anyAttribute/><xs:assert test="true()"/>
+      </xs:complexType>`),
+    );
+    expect(root).toEqual({
+      name: 'bom',
+      shape: 'record',
+      attributes: [],
+      elements: [{ xml: 'a', json: 'a', many: false, type: 'string' }],
+    });
+  });
+});
+
+describe('the kinds of value', () => {
+  const INTEGERS = [
+    'integer',
+    'int',
+    'long',
+    'short',
+    'positiveInteger',
+    'nonNegativeInteger',
+    'negativeInteger',
+    'nonPositiveInteger',
+    'unsignedInt',
+    'unsignedLong',
+    'unsignedShort',
+  ];
+  it("XML Schema's built-in types: booleans, integers and numbers as JSON's, everything else a string", () => {
+    const builtins = [...INTEGERS, 'boolean', 'decimal', 'double', 'float', 'dateTime', 'string', 'anyURI', 'byte'];
+    const elements = builtins.map((t, i) => `<xs:element name="e${i}" type="xs:${t}"/>`).join('');
+    // The `xsd:` prefix is XML Schema's too; another namespace's types (SPDX's licence ids) are strings.
+    const more = '<xs:element name="p" type="xsd:boolean"/><xs:element name="spdx" type="spdx:licenseId"/>';
+    const { root } = compiled(
+      xsd(`<xs:complexType><xs:sequence>${elements}${more}</xs:sequence></xs:complexType>`).replace(
+        '<xs:schema ',
+        `<xs:schema xmlns:xsd="${XS}" xmlns:spdx="urn:spdx" `,
+      ),
+    );
+    expect(root.elements.map((e) => e.type)).toEqual([
+      ...INTEGERS.map(() => 'integer'),
+      'boolean',
+      'number',
+      'number',
+      'number',
+      'string',
+      'string',
+      'string',
+      'string',
+      'boolean',
+      'string',
+    ]);
+  });
+
+  it('a simple type is the kind of its restriction; a union, a list or a bare restriction is text', () => {
+    const { root } = compiled(
+      xsd(
+        `<xs:complexType><xs:sequence>
+          <xs:element name="count" type="bom:count"/>
+          <xs:element name="either" type="bom:either"/>
+          <xs:element name="list" type="bom:list"/>
+          <xs:element name="bare" type="bom:bare"/>
+          <xs:element name="empty" type="bom:empty"/>
+          <xs:element name="inline"><xs:simpleType><xs:restriction base="xs:boolean"/></xs:simpleType></xs:element>
+          <xs:element name="untyped"/>
+          <xs:element name="complexBase" type="bom:onComplex"/>
+        </xs:sequence>
+        <xs:attribute name="n" type="bom:count"/>
+        <xs:attribute name="inline"><xs:simpleType><xs:restriction base="xs:double"/></xs:simpleType></xs:attribute>
+        <xs:attribute name="plain"/>
+        <xs:attribute name="record" type="bom:record"/>
+        </xs:complexType>`,
+        `<xs:simpleType name="count"><xs:annotation/><xs:restriction base="xs:nonNegativeInteger"/></xs:simpleType>
+        <xs:simpleType name="either"><xs:union memberTypes="xs:integer xs:string"/></xs:simpleType>
+        <xs:simpleType name="list"><xs:list itemType="xs:integer"/></xs:simpleType>
+        <xs:simpleType name="bare"><xs:restriction><xs:simpleType><xs:restriction base="xs:integer"/></xs:simpleType></xs:restriction></xs:simpleType>
+        <xs:simpleType name="empty"/>
+        <xs:complexType name="record"><xs:sequence><xs:element name="x"/></xs:sequence></xs:complexType>
+        <xs:simpleType name="onComplex"><xs:restriction base="bom:record"/></xs:simpleType>`,
+      ),
+    );
+    expect(root.elements.map((e) => [e.xml, e.type])).toEqual([
+      ['count', 'integer'],
+      ['either', 'string'],
+      ['list', 'string'],
+      ['bare', 'string'],
+      ['empty', 'string'],
+      ['inline', 'boolean'],
+      ['untyped', 'string'],
+      ['complexBase', 'string'],
+    ]);
+    expect(root.attributes).toEqual([
+      { xml: 'n', json: 'n', scalar: 'integer' },
+      { xml: 'inline', json: 'inline', scalar: 'number' },
+      { xml: 'plain', json: 'plain', scalar: 'string' },
+      { xml: 'record', json: 'record', scalar: 'string' },
+    ]);
+  });
+
+  it('simple content: its text member, its kind, and white space collapsed for all but strings', () => {
+    const content = (base: string, attributes = '') =>
+      `<xs:complexType><xs:simpleContent><xs:extension base="${base}">${attributes}</xs:extension></xs:simpleContent></xs:complexType>`;
+    const { root, typeOf } = compiled(
+      xsd(
+        `<xs:complexType><xs:sequence>
+          <xs:element name="s">${content('xs:string')}</xs:element>
+          <xs:element name="n">${content('xs:normalizedString')}</xs:element>
+          <xs:element name="t">${content('xs:token')}</xs:element>
+          <xs:element name="i">${content('xs:integer')}</xs:element>
+          <xs:element name="v">${content('bom:value')}</xs:element>
+          <xs:element name="w">${content('bom:words')}</xs:element>
+          <xs:element name="deep">${content('bom:deep')}</xs:element>
+          <xs:element name="hash" type="bom:hash"/>
+          <xs:element name="more">${content('bom:hash', '<xs:attribute name="extra"/><xs:attributeGroup ref="bom:group"/>')}</xs:element>
+          <xs:element name="nobase"><xs:complexType><xs:simpleContent><xs:extension/></xs:simpleContent></xs:complexType></xs:element>
+          <xs:element name="none"><xs:complexType><xs:simpleContent/></xs:complexType></xs:element>
+          <xs:element name="expression">${content('xs:string')}</xs:element>
+          <xs:element name="property" type="bom:propertyType"/>
+        </xs:sequence></xs:complexType>`,
+        `<xs:simpleType name="value"><xs:restriction base="xs:token"/></xs:simpleType>
+        <xs:simpleType name="words"><xs:restriction base="xs:string"/></xs:simpleType>
+        <xs:simpleType name="deep"><xs:restriction base="bom:value"/></xs:simpleType>
+        <xs:complexType name="hash">${content('bom:value', '<xs:attribute name="alg"/>').slice('<xs:complexType>'.length, -'</xs:complexType>'.length)}</xs:complexType>
+        <xs:complexType name="propertyType">${content('xs:string').slice('<xs:complexType>'.length, -'</xs:complexType>'.length)}</xs:complexType>
+        <xs:attributeGroup name="group"><xs:attribute name="g"/><xs:attributeGroup ref="bom:inner"/></xs:attributeGroup>
+        <xs:attributeGroup name="inner"><xs:attribute name="h"/></xs:attributeGroup>`,
+      ),
+    );
+    const text = (name: string) => typeOf(root, name).text;
+    expect(text('s')).toEqual({ json: 'content', scalar: 'string', trim: false });
+    expect(text('n')).toEqual({ json: 'content', scalar: 'string', trim: false });
+    expect(text('t')).toEqual({ json: 'content', scalar: 'string', trim: true });
+    expect(text('i')).toEqual({ json: 'content', scalar: 'integer', trim: true });
+    expect(text('v')).toEqual({ json: 'content', scalar: 'string', trim: true });
+    expect(text('w')).toEqual({ json: 'content', scalar: 'string', trim: false });
+    expect(text('deep')).toEqual({ json: 'content', scalar: 'string', trim: true });
+    expect(text('hash')).toEqual({ json: 'content', scalar: 'string', trim: true });
+    expect(text('nobase')).toEqual({ json: 'content', scalar: 'string', trim: false });
+    expect(text('none')).toEqual({ json: 'content', scalar: 'string', trim: false });
+    // A property's text is its value, an inline licence expression's its expression (SYNTAX_DIFFERENCES).
+    expect(text('property')).toEqual({ json: 'value', scalar: 'string', trim: false });
+    expect(text('expression')).toEqual({ json: 'expression', scalar: 'string', trim: false });
+    // Extending a type with simple content: its text, and its attributes before the new ones.
+    expect(typeOf(root, 'more')).toMatchObject({
+      shape: 'record',
+      text: { json: 'content', scalar: 'string', trim: true },
+      attributes: ['alg', 'extra', 'g', 'h'].map((xml) => ({ xml, json: xml, scalar: 'string' })),
+    });
+  });
+
+  it("white space of a simple type's base is followed only so deep (a cycle ends)", () => {
+    const { root, typeOf } = compiled(
+      xsd(
+        `<xs:complexType><xs:sequence><xs:element name="c">
+          <xs:complexType><xs:simpleContent><xs:extension base="bom:a"/></xs:simpleContent></xs:complexType>
+        </xs:element></xs:sequence></xs:complexType>`,
+        `<xs:simpleType name="a"><xs:restriction base="bom:b"/></xs:simpleType>
+        <xs:simpleType name="b"><xs:restriction base="xs:string"/></xs:simpleType>`,
+      ),
+    );
+    expect(typeOf(root, 'c').text?.trim).toBe(false);
+  });
+});
+
+describe('how a complex type appears in JSON', () => {
+  const SHAPES = xsd(
+    `<xs:complexType><xs:sequence>
+      <xs:element name="hashes"><xs:complexType><xs:sequence>
+        <xs:element name="hash" type="xs:string" maxOccurs="unbounded"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="pair"><xs:complexType><xs:sequence maxOccurs="2">
+        <xs:element name="a"/><xs:element name="b"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="once"><xs:complexType><xs:sequence maxOccurs="1">
+        <xs:element name="a"/><xs:element name="b" maxOccurs="1"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="tools"><xs:complexType><xs:choice>
+        <xs:sequence minOccurs="0"><xs:element name="tool" maxOccurs="unbounded"/></xs:sequence>
+        <xs:sequence minOccurs="0"><xs:element name="components"/><xs:element name="services"/></xs:sequence>
+      </xs:choice></xs:complexType></xs:element>
+      <xs:element name="repeatedOnly"><xs:complexType><xs:choice>
+        <xs:sequence><xs:element name="x" maxOccurs="unbounded"/></xs:sequence>
+        <xs:sequence><xs:element name="y" maxOccurs="unbounded"/></xs:sequence>
+      </xs:choice></xs:complexType></xs:element>
+      <xs:element name="mixedBranch"><xs:complexType><xs:choice>
+        <xs:sequence><xs:element name="x" maxOccurs="unbounded"/><xs:element name="z"/></xs:sequence>
+        <xs:sequence><xs:element name="y"/></xs:sequence>
+      </xs:choice></xs:complexType></xs:element>
+      <xs:element name="emptyBranch"><xs:complexType><xs:choice>
+        <xs:sequence/>
+        <xs:sequence><xs:element name="x" maxOccurs="unbounded"/><xs:element name="y"/></xs:sequence>
+      </xs:choice></xs:complexType></xs:element>
+      <xs:element name="seqChoice"><xs:complexType><xs:sequence>
+        <xs:sequence><xs:element name="x" maxOccurs="unbounded"/></xs:sequence>
+        <xs:sequence><xs:element name="y"/></xs:sequence>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="assembly" maxOccurs="unbounded"><xs:complexType><xs:attribute name="ref"/></xs:complexType></xs:element>
+      <xs:element name="named"><xs:complexType><xs:attribute name="name"/></xs:complexType></xs:element>
+      <xs:element name="twoAttributes"><xs:complexType><xs:attribute name="ref"/><xs:attribute name="x"/></xs:complexType></xs:element>
+      <xs:element name="attributed"><xs:complexType><xs:sequence>
+        <xs:element name="x" maxOccurs="unbounded"/>
+      </xs:sequence><xs:attribute name="a"/></xs:complexType></xs:element>
+      <xs:element name="asserter"><xs:complexType><xs:choice>
+        <xs:element name="organization"/><xs:element name="ref"/>
+      </xs:choice></xs:complexType></xs:element>
+      <xs:element name="state"><xs:complexType><xs:choice>
+        <xs:sequence><xs:element name="state"/><xs:element name="reason"/></xs:sequence>
+        <xs:sequence><xs:element name="name"/><xs:element name="reason"/></xs:sequence>
+      </xs:choice></xs:complexType></xs:element>
+      <xs:element name="text"><xs:complexType mixed="true"><xs:sequence>
+        <xs:element name="url" minOccurs="0"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="mixedFalse"><xs:complexType mixed="false"/></xs:element>
+    </xs:sequence></xs:complexType>`,
+  );
+
+  it('a wrapper of repeated items is a list; a record that repeats whole, or at most once, is a record', () => {
+    const { root, typeOf } = compiled(SHAPES);
+    expect(typeOf(root, 'hashes')).toMatchObject({
+      shape: 'list',
+      elements: [{ xml: 'hash', many: true, type: 'string' }],
+    });
+    expect(typeOf(root, 'pair')).toMatchObject({ shape: 'list', elements: [{ many: true }, { many: true }] });
+    expect(typeOf(root, 'once')).toMatchObject({ shape: 'record', elements: [{ many: false }, { many: false }] });
+    expect(typeOf(root, 'seqChoice').shape).toBe('record');
+    expect(typeOf(root, 'attributed').shape).toBe('record');
+  });
+
+  it('a choice between repeated items and single members is a record or a list, as the children tell', () => {
+    const { root, typeOf } = compiled(SHAPES);
+    expect(typeOf(root, 'tools')).toMatchObject({
+      shape: 'record-or-list',
+      elements: [
+        { xml: 'tool', many: true },
+        { xml: 'components', many: false },
+        { xml: 'services', many: false },
+      ],
+    });
+    expect(typeOf(root, 'repeatedOnly').shape).toBe('list');
+    // A branch that mixes both kinds, or has nothing, decides nothing.
+    expect(typeOf(root, 'mixedBranch').shape).toBe('record');
+    expect(typeOf(root, 'emptyBranch').shape).toBe('record');
+  });
+
+  it('an element with only a ref attribute is the reference; any other attribute makes a record', () => {
+    const { root, typeOf } = compiled(SHAPES);
+    const assembly = root.elements.find((e) => e.xml === 'assembly');
+    expect(assembly).toMatchObject({ many: true });
+    expect(typeOf(root, 'assembly')).toMatchObject({ shape: 'ref', attributes: [{ xml: 'ref' }] });
+    expect(typeOf(root, 'named').shape).toBe('record');
+    expect(typeOf(root, 'twoAttributes').shape).toBe('record');
+  });
+
+  it('a choice of single elements is a record of its members until JSON names none for them', () => {
+    const { root, typeOf } = compiled(SHAPES);
+    expect(typeOf(root, 'asserter')).toMatchObject({
+      shape: 'record',
+      elements: [{ xml: 'organization' }, { xml: 'ref' }],
+    });
+    expect(typeOf(root, 'asserter')).not.toHaveProperty('oneOf');
+    const schema = {
+      type: 'object',
+      properties: { asserter: { oneOf: [{ type: 'string' }, { type: 'object', properties: { name: {} } }] } },
+    };
+    const aligned = compiled(SHAPES, schema);
+    expect(aligned.typeOf(aligned.root, 'asserter')).toMatchObject({
+      shape: 'choice',
+      elements: [
+        { xml: 'organization', type: 'string' },
+        { xml: 'ref', type: 'string' },
+      ],
+    });
+  });
+
+  it('a name in two branches of a choice stands once, at its last place', () => {
+    const { root, typeOf } = compiled(SHAPES);
+    expect(typeOf(root, 'state').elements.map((e) => e.xml)).toEqual(['state', 'name', 'reason']);
+  });
+
+  it('mixed content is said; a type that is not mixed says nothing', () => {
+    const { root, typeOf } = compiled(SHAPES);
+    expect(typeOf(root, 'text')).toMatchObject({ shape: 'record', mixed: true });
+    expect(typeOf(root, 'mixedFalse')).not.toHaveProperty('mixed');
+  });
+
+  it('a named type is one type wherever it is used; recursive types stay recursive; unused ones are left out', () => {
+    const { mapping, root } = compiled(
+      xsd(
+        `<xs:complexType><xs:sequence>
+          <xs:element name="one" type="bom:t"/>
+          <xs:element name="two" type="bom:t"/>
+          <xs:element name="three"><xs:complexType><xs:attribute name="b"/></xs:complexType></xs:element>
+          <xs:element name="component" type="bom:component"/>
+        </xs:sequence></xs:complexType>`,
+        `<xs:complexType name="t"><xs:attribute name="a"/></xs:complexType>
+        <xs:complexType name="unused"><xs:attribute name="a"/></xs:complexType>
+        <xs:complexType name="component"><xs:sequence>
+          <xs:element name="components"><xs:complexType><xs:sequence>
+            <xs:element name="component" type="bom:component" maxOccurs="unbounded"/>
+          </xs:sequence></xs:complexType></xs:element>
+        </xs:sequence></xs:complexType>`,
+      ),
+    );
+    const [one, two, three, component] = root.elements;
+    expect(one!.type).toBe(two!.type);
+    expect(three!.type).not.toBe(one!.type);
+    const componentType = mapping.types[component!.type as number]!;
+    const wrapper = mapping.types[componentType.elements[0]!.type as number]!;
+    expect(wrapper.elements[0]!.type).toBe(component!.type);
+    // Only types reachable from the root, each once.
+    expect(mapping.types).toHaveLength(5);
+    expect(mapping.types[mapping.root]).toBe(root);
+  });
+});
