@@ -166,7 +166,8 @@ describe('hostile start tags', () => {
     const one = `<bom xmlns="${NS}" ${attributes(32_000)}/>`;
     const spread = `<bom xmlns="${NS}">${`<c ${attributes(16)}/>`.repeat(2000)}</bom>`;
     const [onTag, onTags] = costs([one, spread]) as [number, number];
-    expect(onTag / Math.max(onTags, 0.5)).toBeLessThan(6);
+    // Linear: about 1 (up to 9 seen on a loaded machine, under the mutation run); pair by pair: about 1,000.
+    expect(onTag / Math.max(onTags, 0.5)).toBeLessThan(50);
   });
 
   it('a repeated attribute is found among many, and among few', () => {
