@@ -24,6 +24,7 @@ export default defineConfig({
       'test/xml/hostile.test.ts',
       'test/xml/signature.test.ts',
       'test/xml/xsd.test.ts',
+      'test/xml/engine-thread.test.ts',
       'test/node/write.test.ts',
       'test/node/shard.test.ts',
       'test/node/paths.test.ts',
