@@ -25,6 +25,7 @@ export default defineConfig({
       'test/xml/signature.test.ts',
       'test/xml/xsd.test.ts',
       'test/xml/engine-thread.test.ts',
+      'test/xml/model.test.ts',
       'test/node/write.test.ts',
       'test/node/shard.test.ts',
       'test/node/paths.test.ts',
