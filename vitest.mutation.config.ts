@@ -26,6 +26,7 @@ export default defineConfig({
       'test/xml/xsd.test.ts',
       'test/xml/engine-thread.test.ts',
       'test/xml/model.test.ts',
+      'test/xml/write-shapes.test.ts',
       'test/node/write.test.ts',
       'test/node/shard.test.ts',
       'test/node/paths.test.ts',
