@@ -404,3 +404,110 @@ describe('how a complex type appears in JSON', () => {
     expect(mapping.types[mapping.root]).toBe(root);
   });
 });
+
+describe("the JSON side: what the same version's JSON schema says", () => {
+  const XSD = xsd(
+    `<xs:complexType><xs:sequence>
+      <xs:element name="flag" type="xs:string"/>
+      <xs:element name="mixedKinds" type="xs:string"/>
+      <xs:element name="objectKind" type="xs:integer"/>
+      <xs:element name="tags" type="xs:string"/>
+      <xs:element name="party" type="bom:party"/>
+      <xs:element name="identity" type="bom:party" maxOccurs="unbounded"/>
+      <xs:element name="old" type="bom:party" maxOccurs="unbounded"/>
+      <xs:element name="other" type="bom:party"/>
+      <xs:element name="hashes"><xs:complexType><xs:sequence>
+        <xs:element name="hash" type="xs:string" maxOccurs="unbounded"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="notes"><xs:complexType><xs:sequence maxOccurs="unbounded">
+        <xs:element name="a"/><xs:element name="b"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="copyright"><xs:complexType><xs:sequence>
+        <xs:element name="text" maxOccurs="unbounded"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="count"><xs:complexType><xs:simpleContent><xs:extension base="xs:string"/></xs:simpleContent></xs:complexType></xs:element>
+      <xs:element name="external" type="xs:string"/>
+    </xs:sequence>
+    <xs:attribute name="x-y" type="xs:string"/>
+    <xs:attribute name="plain" type="xs:string"/>
+    </xs:complexType>`,
+    `<xs:complexType name="party"><xs:sequence><xs:element name="name"/></xs:sequence><xs:attribute name="n" type="xs:string"/></xs:complexType>`,
+  );
+  const party = { type: 'object', properties: { name: { type: 'string' }, n: { type: 'number' } } };
+  const SCHEMA = {
+    type: 'object',
+    definitions: { party, flag: { type: 'boolean' } },
+    properties: {
+      xY: { type: 'integer' },
+      plain: { type: 'string' },
+      flag: { $ref: '#/definitions/flag' },
+      mixedKinds: { oneOf: [{ type: 'integer' }, { type: 'string' }] },
+      objectKind: { type: 'object' },
+      tags: { type: 'array', items: { type: 'number' } },
+      party: { $ref: '#/definitions/party' },
+      identity: {
+        oneOf: [{ $ref: '#/definitions/party' }, { type: 'array', items: { $ref: '#/definitions/party' } }],
+      },
+      old: {
+        oneOf: [
+          { $ref: '#/definitions/party', deprecated: true },
+          { type: 'array', items: { $ref: '#/definitions/party' } },
+        ],
+      },
+      other: { type: 'object', properties: { n: { type: 'boolean' } } },
+      hashes: { type: 'array', items: { type: 'string' } },
+      notes: { type: 'object', properties: { a: {}, b: {} } },
+      copyright: { type: 'array', items: { type: 'object', properties: { text: { type: 'string' } } } },
+      count: { type: 'object', properties: { content: { type: 'integer' } } },
+      external: { $ref: 'other.schema.json#/definitions/x' },
+    },
+  };
+
+  it("names and kinds: an attribute's camel-case name, a scalar's JSON kind where it names exactly one", () => {
+    const { root } = compiled(XSD, SCHEMA);
+    expect(root.attributes).toEqual([
+      { xml: 'x-y', json: 'xY', scalar: 'integer' },
+      { xml: 'plain', json: 'plain', scalar: 'string' },
+    ]);
+    const kind = (name: string) => root.elements.find((e) => e.xml === name)!;
+    expect(kind('flag')).toEqual({ xml: 'flag', json: 'flag', many: false, type: 'boolean' });
+    // Two kinds, or a kind that is no scalar, or a schema of another file: the XSD's kind stays.
+    expect(kind('mixedKinds').type).toBe('string');
+    expect(kind('objectKind').type).toBe('integer');
+    expect(kind('external').type).toBe('string');
+    // Without the JSON schema: the XSD's names and kinds.
+    expect(compiled(XSD).root.attributes).toEqual([
+      { xml: 'x-y', json: 'x-y', scalar: 'string' },
+      { xml: 'plain', json: 'plain', scalar: 'string' },
+    ]);
+  });
+
+  it('arrays: a JSON array repeats the element; one object or an array is read either way; a deprecated object is not', () => {
+    const { root, mapping } = compiled(XSD, SCHEMA);
+    const element = (name: string) => root.elements.find((e) => e.xml === name)!;
+    expect(element('tags')).toEqual({ xml: 'tags', json: 'tags', many: true, type: 'number' });
+    expect(element('identity')).toMatchObject({ many: false, either: true });
+    expect(element('old')).toMatchObject({ many: true });
+    expect(element('old')).not.toHaveProperty('either');
+    expect(element('party')).toMatchObject({ many: false });
+    expect(element('party')).not.toHaveProperty('either');
+    // The party's attribute takes JSON's kind; where JSON says another kind, an aligned copy says it.
+    const typeOf = (name: string) => mapping.types[element(name).type as number]!;
+    expect(typeOf('party').attributes).toEqual([{ xml: 'n', json: 'n', scalar: 'number' }]);
+    expect(typeOf('identity')).toBe(typeOf('party'));
+    expect(typeOf('other').attributes).toEqual([{ xml: 'n', json: 'n', scalar: 'boolean' }]);
+    expect(typeOf('other')).not.toBe(typeOf('party'));
+  });
+
+  it('wrappers: a list is the JSON array; a record the XSD lets repeat whole is one object; items under their name', () => {
+    const { root, typeOf } = compiled(XSD, SCHEMA);
+    expect(root.elements.find((e) => e.xml === 'hashes')).toMatchObject({ many: false });
+    expect(typeOf(root, 'hashes')).toMatchObject({ shape: 'list', elements: [{ xml: 'hash', many: true }] });
+    expect(typeOf(root, 'notes').shape).toBe('record');
+    expect(compiled(XSD).typeOf(compiled(XSD).root, 'notes').shape).toBe('list');
+    expect(typeOf(root, 'copyright').elements).toEqual([
+      { xml: 'text', json: 'text', many: true, type: 'string', item: 'wrapped' },
+    ]);
+    expect(typeOf(root, 'count').text).toEqual({ json: 'content', scalar: 'integer', trim: false });
+  });
+});
