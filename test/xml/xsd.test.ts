@@ -240,7 +240,7 @@ describe('the kinds of value', () => {
     });
   });
 
-  it("white space of a simple type's base is followed only so deep (a cycle ends)", () => {
+  it("white space of a simple type follows its restriction's base through a chain of simple types", () => {
     const { root, typeOf } = compiled(
       xsd(
         `<xs:complexType><xs:sequence><xs:element name="c">
@@ -497,6 +497,15 @@ describe("the JSON side: what the same version's JSON schema says", () => {
     expect(typeOf('identity')).toBe(typeOf('party'));
     expect(typeOf('other').attributes).toEqual([{ xml: 'n', json: 'n', scalar: 'boolean' }]);
     expect(typeOf('other')).not.toBe(typeOf('party'));
+  });
+
+  it('a $ref that leads back to itself ends: the XSD kind stays', () => {
+    const cyclic = {
+      definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } },
+      properties: { flag: { $ref: '#/definitions/a' } },
+    };
+    const { root } = compiled(XSD, cyclic);
+    expect(root.elements.find((e) => e.xml === 'flag')?.type).toBe('string');
   });
 
   it('wrappers: a list is the JSON array; a record the XSD lets repeat whole is one object; items under their name', () => {
