@@ -520,3 +520,82 @@ describe("the JSON side: what the same version's JSON schema says", () => {
     expect(typeOf(root, 'count').text).toEqual({ json: 'content', scalar: 'integer', trim: false });
   });
 });
+
+describe('names in the schema', () => {
+  it('a type named without a prefix is the schema’s own; with another prefix, of one letter too, a string', () => {
+    const { root, typeOf } = compiled(
+      xsd(
+        `<xs:complexType><xs:sequence>
+          <xs:element name="own" type="party"/>
+          <xs:element name="foreign" type="b:party"/>
+        </xs:sequence></xs:complexType>`,
+        `<xs:complexType name="party"><xs:attribute name="n"/></xs:complexType>`,
+      ).replace('<xs:schema ', '<xs:schema xmlns:b="urn:b" '),
+    );
+    expect(typeOf(root, 'own').attributes).toEqual([{ xml: 'n', json: 'n', scalar: 'string' }]);
+    expect(root.elements.find((e) => e.xml === 'foreign')?.type).toBe('string');
+  });
+
+  it('only XML Schema’s own elements and unqualified attributes are read: foreign ones are no declarations', () => {
+    const { root } = compiled(
+      xsd(
+        `<xs:complexType><f:note xmlns:f="urn:f">not a particle</f:note><xs:sequence>
+          <xs:element f:label="x" xmlns:f="urn:f" name="a" maxOccurs="1"/>
+        </xs:sequence></xs:complexType>`,
+      ),
+    );
+    expect(root.elements).toEqual([{ xml: 'a', json: 'a', many: false, type: 'string' }]);
+  });
+
+  it('an element reference names a global element, not a group or an attribute of that name', () => {
+    const text = xsd(
+      `<xs:complexType><xs:sequence><xs:element ref="bom:g"/></xs:sequence></xs:complexType>`,
+      `<xs:group name="g"><xs:sequence><xs:element name="x"/></xs:sequence></xs:group><xs:attribute name="g"/>`,
+    );
+    expect(() => compileXsd('9.9', text)).toThrow('The XSD names an unknown element bom:g');
+  });
+
+  it('a choice between repeated items and single members needs a branch of each that is not empty', () => {
+    const { root, typeOf } = compiled(
+      xsd(
+        `<xs:complexType><xs:sequence>
+          <xs:element name="noSingles"><xs:complexType><xs:choice>
+            <xs:sequence/>
+            <xs:sequence><xs:element name="x" maxOccurs="unbounded"/></xs:sequence>
+            <xs:sequence><xs:element name="y"/><xs:element name="z" maxOccurs="unbounded"/></xs:sequence>
+          </xs:choice></xs:complexType></xs:element>
+          <xs:element name="noLists"><xs:complexType><xs:choice>
+            <xs:sequence/>
+            <xs:sequence><xs:element name="y"/></xs:sequence>
+            <xs:sequence><xs:element name="w"/><xs:element name="z" maxOccurs="unbounded"/></xs:sequence>
+          </xs:choice></xs:complexType></xs:element>
+        </xs:sequence></xs:complexType>`,
+      ),
+    );
+    expect(typeOf(root, 'noSingles').shape).toBe('record');
+    expect(typeOf(root, 'noLists').shape).toBe('record');
+  });
+
+  it('aligned copies that differ only deeper down stay apart', () => {
+    const text = xsd(
+      `<xs:complexType><xs:sequence>
+        <xs:element name="one" type="bom:outer"/><xs:element name="two" type="bom:outer"/>
+      </xs:sequence></xs:complexType>`,
+      `<xs:complexType name="outer"><xs:sequence><xs:element name="inner" type="bom:leaf"/></xs:sequence></xs:complexType>
+      <xs:complexType name="leaf"><xs:attribute name="n"/></xs:complexType>`,
+    );
+    const leaf = (kind: string) => ({
+      type: 'object',
+      properties: { inner: { type: 'object', properties: { n: { type: kind } } } },
+    });
+    const { root, mapping } = compiled(text, {
+      type: 'object',
+      properties: { one: leaf('integer'), two: leaf('boolean') },
+    });
+    const inner = (name: string) => {
+      const outer = mapping.types[root.elements.find((e) => e.xml === name)!.type as number]!;
+      return mapping.types[outer.elements[0]!.type as number]!.attributes[0]!.scalar;
+    };
+    expect([inner('one'), inner('two')]).toEqual(['integer', 'boolean']);
+  });
+});
