@@ -599,3 +599,33 @@ describe('names in the schema', () => {
     expect([inner('one'), inner('two')]).toEqual(['integer', 'boolean']);
   });
 });
+
+describe('a lifted element on the JSON side', () => {
+  it("a data flow's classification takes its kinds from the data flow's own members", () => {
+    const text = xsd(
+      `<xs:complexType><xs:sequence><xs:element name="dataflow" type="bom:dataflow"/></xs:sequence></xs:complexType>`,
+      `<xs:complexType name="dataflow"><xs:sequence>
+        <xs:element name="classification" type="bom:dataClassificationType"/>
+      </xs:sequence></xs:complexType>
+      <xs:complexType name="dataClassificationType"><xs:simpleContent><xs:extension base="xs:string">
+        <xs:attribute name="flow" type="xs:string"/>
+      </xs:extension></xs:simpleContent></xs:complexType>`,
+    );
+    const schema = {
+      type: 'object',
+      properties: {
+        dataflow: {
+          type: 'object',
+          properties: { classification: { type: 'string' }, flow: { type: 'integer' } },
+        },
+      },
+    };
+    const { root, typeOf } = compiled(text, schema);
+    const dataflow = typeOf(root, 'dataflow');
+    expect(dataflow.elements).toMatchObject([{ xml: 'classification', lifted: true, many: false }]);
+    expect(typeOf(dataflow, 'classification')).toMatchObject({
+      attributes: [{ xml: 'flow', json: 'flow', scalar: 'integer' }],
+      text: { json: 'classification', scalar: 'string', trim: false },
+    });
+  });
+});
