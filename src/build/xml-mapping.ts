@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFormatBySpecVersion } from '../formats/formats.js';
 import { compileXsd, type XmlMapping } from '../xml/xsd.js';
-import { XML_SPEC_VERSIONS, xsdFile } from '../xml/versions.js';
+import { XML_SPEC_VERSIONS, xsdFile, type XmlSpecVersion } from '../xml/versions.js';
 import { LIBRARY_SCHEMA_DIR, readJson } from './schemas.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -16,14 +16,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The mapping of every XML version, keyed by version. */
 export function buildXmlMappings(): Record<string, XmlMapping> {
   const mappings: Record<string, XmlMapping> = {};
-  for (const version of XML_SPEC_VERSIONS) {
-    // 1.0 and 1.1 have no JSON form: their model is the one 1.2's JSON gives the same elements.
-    const format = findFormatBySpecVersion(version) ?? findFormatBySpecVersion('1.2');
-    const jsonSchema = format === undefined ? undefined : readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
-    const xsd = readFileSync(path.join(LIBRARY_SCHEMA_DIR, xsdFile(version)), 'utf8');
-    mappings[version] = compileXsd(version, xsd, jsonSchema);
-  }
+  for (const version of XML_SPEC_VERSIONS) mappings[version] = buildXmlMapping(version);
   return mappings;
+}
+
+/** The mapping of one XML version, from its XSD and the same version's JSON schema. */
+export function buildXmlMapping(version: XmlSpecVersion): XmlMapping {
+  // 1.0 and 1.1 have no JSON form: their model is the one 1.2's JSON gives the same elements.
+  const format = findFormatBySpecVersion(version) ?? findFormatBySpecVersion('1.2');
+  const jsonSchema = format === undefined ? undefined : readJson(path.join(LIBRARY_SCHEMA_DIR, format.baseSchema));
+  const xsd = readFileSync(path.join(LIBRARY_SCHEMA_DIR, xsdFile(version)), 'utf8');
+  return compileXsd(version, xsd, jsonSchema);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -9,7 +9,7 @@ import { decodedText, decodeJsonBytes, type DecodeResult } from '../json/decode.
 import { syntaxOf } from './syntax.js';
 
 /** Markup first, after any further byte-order marks and white space: XML (JSON never starts so). */
-function startsAsXml(text: string): boolean {
+export function startsAsXml(text: string): boolean {
   return syntaxOf(text) === 'xml';
 }
 

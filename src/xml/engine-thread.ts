@@ -23,7 +23,7 @@ import { xmlSpecVersion, type XmlSpecVersion } from './versions.js';
 export const XML_WORKER_MIN_LENGTH = 4_000_000;
 
 /** The worker's answer: the check and the version it validated against, or the error it met. */
-type Answer =
+export type Answer =
   | { ok: true; check: XmlCheck; version: XmlSpecVersion | undefined }
   | { ok: false; code: ErrorCode | undefined; message: string };
 
@@ -48,11 +48,18 @@ function testOverride(): 'always' | 'never' | undefined {
  * start. A DOCTYPE (the reader refuses it before libxml2 may see it) keeps the document in this thread.
  */
 export function xmlWorkerFor(text: string): string | undefined {
-  const override = testOverride();
-  if (override === 'never') return undefined;
-  if (override === undefined && (text.length < XML_WORKER_MIN_LENGTH || availableParallelism() < 2)) return undefined;
-  if (!isMainThread || text.includes('<!DOCTYPE')) return undefined;
-  return workerScript();
+  const wanted = wantsXmlWorker(text, { override: testOverride(), cores: availableParallelism(), isMainThread });
+  return wanted ? workerScript() : undefined;
+}
+
+/** {@link xmlWorkerFor}'s decision on what it depends on (the test switch, the cores, the thread), given. */
+export function wantsXmlWorker(
+  text: string,
+  context: { override: 'always' | 'never' | undefined; cores: number; isMainThread: boolean },
+): boolean {
+  if (context.override === 'never') return false;
+  if (context.override === undefined && (text.length < XML_WORKER_MIN_LENGTH || context.cores < 2)) return false;
+  return context.isMainThread && !text.includes('<!DOCTYPE');
 }
 
 /**
@@ -148,17 +155,25 @@ export function isXmlEngineThread(): boolean {
   return !isMainThread && (workerData as { bomwrightXmlEngine?: unknown } | null)?.bomwrightXmlEngine === true;
 }
 
-/** The worker's side: one document's bytes in, one answer out. */
+/** The worker's side: one document's bytes in, one answer out (the thread's shim around {@link engineAnswer}). */
+// Stryker disable all: runs only inside a worker thread, which no in-process test reaches (its logic is engineAnswer's)
 export function serveXmlEngine(): void {
   parentPort?.once('message', (bytes: Uint8Array) => {
-    checkXmlBytes(bytes, rootVersion).then(
-      ({ check, version }) => parentPort?.postMessage({ ok: true, check, version } satisfies Answer),
-      (error: unknown) =>
-        parentPort?.postMessage({
-          ok: false,
-          code: isBomwrightError(error) && ERROR_CODES.includes(error.code) ? error.code : undefined,
-          message: firstLine(error),
-        } satisfies Answer),
-    );
+    void engineAnswer(bytes).then((answer) => parentPort?.postMessage(answer));
   });
+}
+// Stryker restore all
+
+/** The answer to one document's UTF-8 bytes: libxml2's check, or the error it met as plain data. */
+export async function engineAnswer(bytes: Uint8Array): Promise<Answer> {
+  try {
+    const { check, version } = await checkXmlBytes(bytes, rootVersion);
+    return { ok: true, check, version };
+  } catch (error) {
+    return {
+      ok: false,
+      code: isBomwrightError(error) && ERROR_CODES.includes(error.code) ? error.code : undefined,
+      message: firstLine(error),
+    };
+  }
 }
