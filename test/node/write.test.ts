@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/node/write.js';
@@ -47,9 +56,9 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(path.join(dir, 'new/folder/file.json'), 'x');
     expect(readFileSync(path.join(dir, 'new/folder/file.json'), 'utf8')).toBe('x');
     writeFileAtomic(path.join(dir, 'plain'), 'x');
-    expect(
-      expectErrorCode(() => writeFileAtomic(path.join(dir, 'plain/sub/file.json'), 'x'), 'E_WRITE').message,
-    ).toBe(`Cannot write ${path.join(dir, 'plain/sub/file.json')}: its folder cannot be created, ${path.join(dir, 'plain')} is a file`);
+    expect(expectErrorCode(() => writeFileAtomic(path.join(dir, 'plain/sub/file.json'), 'x'), 'E_WRITE').message).toBe(
+      `Cannot write ${path.join(dir, 'plain/sub/file.json')}: its folder cannot be created, ${path.join(dir, 'plain')} is a file`,
+    );
     expect(expectErrorCode(() => writeFileAtomic(path.join(dir, 'x'.repeat(300)), 'x'), 'E_WRITE').message).toMatch(
       /path is too long/,
     );
