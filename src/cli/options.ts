@@ -1,6 +1,7 @@
 /** Option groups several commands share, defined once. */
 import type { Argv } from 'yargs';
 import { BomwrightError } from '../errors.js';
+import { LICENSE_ACKNOWLEDGEMENTS } from '../author/licenses.js';
 import { SYNTAXES } from '../document/syntax.js';
 
 /**
@@ -120,6 +121,20 @@ export function componentVersionOptions<T>(y: Argv<T>, describe: string) {
     .option('component-version', { type: 'string', describe })
     .option('version', { type: 'string', describe: 'The same as --component-version' });
 }
+
+/** The licence options of `init` and `add component`: SPDX ids or expressions, named licences, acknowledgement. */
+export const LICENSE_OPTIONS = {
+  license: {
+    type: 'string',
+    array: true,
+    describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
+  },
+  'license-name': { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' },
+  acknowledgement: {
+    choices: LICENSE_ACKNOWLEDGEMENTS,
+    describe: 'The licences are declared (by the component) or concluded (by you); CycloneDX 1.6+',
+  },
+} as const;
 
 /** The component version from --component-version or --version; both with different values is a usage error. */
 export function componentVersion(argv: {

@@ -22,6 +22,7 @@ import { EXIT_INVALID, EXIT_OK } from '../exit-codes.js';
 import {
   componentVersion,
   componentVersionOptions,
+  LICENSE_OPTIONS,
   dropSignaturesOption,
   ONE_VALUE_PER_FLAG,
   rewriteOptions,
@@ -136,16 +137,7 @@ export const addCommand = defineCommand({
       .option('group', { type: 'string' })
       .option('purl', { type: 'string' })
       .option('bom-ref', { type: 'string', describe: 'Default: from the purl, else name@version, made unique' })
-      .option('license', {
-        type: 'string',
-        array: true,
-        describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
-      })
-      .option('license-name', { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' })
-      .option('acknowledgement', {
-        choices: LICENSE_ACKNOWLEDGEMENTS,
-        describe: 'The licences are declared (by the component) or concluded (by you); CycloneDX 1.6+',
-      })
+      .options(LICENSE_OPTIONS)
       .option('allow-duplicate', {
         type: 'boolean',
         default: false,

@@ -8,8 +8,7 @@ import { isRecord } from '../../values.js';
 import { refuseOverwriting } from '../../node/paths.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { defineCommand } from '../command.js';
-import { componentVersion, componentVersionOptions } from '../options.js';
-import { LICENSE_ACKNOWLEDGEMENTS } from '../../author/licenses.js';
+import { componentVersion, componentVersionOptions, LICENSE_OPTIONS } from '../options.js';
 import { hashes, pairs } from './edit.js';
 import { DEFAULT_SPEC_VERSION, findFormatBySpecVersion, SPEC_FORMATS } from '../../formats/formats.js';
 import path from 'node:path';
@@ -51,16 +50,7 @@ export const initCommand = defineCommand({
       .option('name', { type: 'string', describe: 'Component name (default: from the package.json beside it)' })
       .option('type', { type: 'string', describe: 'Component type (default application)' })
       .option('purl', { type: 'string', describe: 'Package URL' })
-      .option('license', {
-        type: 'string',
-        array: true,
-        describe: 'SPDX ids or expressions (a near miss such as Apache2 is refused with the id)',
-      })
-      .option('license-name', { type: 'string', array: true, describe: 'A licence without an SPDX id, by name' })
-      .option('acknowledgement', {
-        choices: LICENSE_ACKNOWLEDGEMENTS,
-        describe: 'The licences are declared (by the component) or concluded (by you); CycloneDX 1.6+',
-      })
+      .options(LICENSE_OPTIONS)
       .option('bom-ref', {
         type: 'string',
         describe: "The component's bom-ref (default: from the purl, else name@version)",
