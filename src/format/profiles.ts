@@ -1,6 +1,6 @@
 /** What the reports say about compliance profiles: one summary per profile over all documents, and rule entries. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { ProfileResult } from '../validate/profiles/evaluate.js';
+import { profileIdentity, type ProfileIdentity, type ProfileResult } from '../validate/profiles/evaluate.js';
 import {
   HASH_STRENGTH,
   type Check,
@@ -42,12 +42,7 @@ export function profileSummaries(reports: readonly FileReport[]): ProfileSummary
     let summary = byName.get(result.name);
     if (summary === undefined) {
       summary = {
-        name: result.name,
-        title: result.title,
-        ...(result.version === undefined ? {} : { version: result.version }),
-        digest: result.digest,
-        ...(result.superseded === undefined ? {} : { superseded: result.superseded }),
-        ...(result.source === undefined ? {} : { source: result.source }),
+        ...profileIdentity(result),
         requirements: result.requirements.length,
         unmet: 0,
         components: 0,
@@ -362,21 +357,12 @@ export function profileMarkdown(profile: Profile): string {
 }
 
 /** A profile as reports name it: which rules were applied (name, version, digest of the rules as applied). */
-export type ProfileIdentity = Pick<ProfileResult, 'name' | 'title' | 'version' | 'digest' | 'superseded' | 'source'>;
-
 /** The profiles a run checked, from the profiles (every shard lists the same), else from the results. */
 export function profileIdentities(reports: readonly FileReport[], profiles?: readonly Profile[]): ProfileIdentity[] {
   const from: readonly (Profile | ProfileResult)[] = profiles ?? [
     ...new Map(resultsOf(reports).map(({ result }) => [result.name, result])).values(),
   ];
-  return from.map((p) => ({
-    name: p.name,
-    title: p.title,
-    ...(p.version === undefined ? {} : { version: p.version }),
-    digest: p.digest,
-    ...(p.superseded === undefined ? {} : { superseded: p.superseded }),
-    ...(p.source === undefined ? {} : { source: p.source }),
-  }));
+  return from.map(profileIdentity);
 }
 
 /** One document's verdict on one profile: passed, and the requirements it leaves unmet by level. */

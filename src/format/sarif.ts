@@ -5,9 +5,9 @@ import {
   profileIdentities,
   profileRuleMarkdown,
   profileRules,
-  type ProfileIdentity,
   type ProfileRuleInfo,
 } from './profiles.js';
+import type { ProfileIdentity } from '../validate/profiles/evaluate.js';
 import { totals, visibleDiagnostics, warningLimitReason, type FileReport, type ReportOptions } from './report.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -39,6 +39,21 @@ export interface RequirementResult {
 }
 
 /** A profile's verdict on one document. */
+/** Which profile was applied, and which version of its rules: what every report names a profile by. */
+export type ProfileIdentity = Pick<ProfileResult, 'name' | 'title' | 'version' | 'digest' | 'superseded' | 'source'>;
+
+/** A profile's identity, from the profile or from a result of it (optional members only where present). */
+export function profileIdentity(profile: ProfileIdentity): ProfileIdentity {
+  return {
+    name: profile.name,
+    title: profile.title,
+    ...(profile.version === undefined ? {} : { version: profile.version }),
+    digest: profile.digest,
+    ...(profile.superseded === undefined ? {} : { superseded: profile.superseded }),
+    ...(profile.source === undefined ? {} : { source: profile.source }),
+  };
+}
+
 export interface ProfileResult {
   name: string;
   title: string;
@@ -1113,12 +1128,7 @@ export function evaluateProfiles(
       });
     }
     results.push({
-      name: profile.name,
-      title: profile.title,
-      ...(profile.version === undefined ? {} : { version: profile.version }),
-      digest: profile.digest,
-      ...(profile.superseded === undefined ? {} : { superseded: profile.superseded }),
-      ...(profile.source === undefined ? {} : { source: profile.source }),
+      ...profileIdentity(profile),
       passed,
       components: facts.components.length,
       requirements,
